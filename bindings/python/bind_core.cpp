@@ -1,0 +1,130 @@
+// Python bindings for continuum/core: the exception hierarchy, Kubernetes quantities and Resources.
+#include "common.hpp"
+
+#include <continuum/version.hpp>
+
+#include <exception>
+
+namespace py = pybind11;
+using namespace continuum;
+
+namespace {
+
+PyObject* make_exception(py::module_& m, const char* name, PyObject* base, const char* doc) {
+    const std::string qualified = std::string("continuum.") + name;
+    PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+    if (type == nullptr) throw py::error_already_set();
+    m.attr(name) = py::handle(type);
+    return type;
+}
+
+}  // namespace
+
+void bind_core(py::module_& m) {
+    m.attr("__version__") = continuum::version_string;
+
+    // Exceptions: continuum.Error <- InvalidArgument (also ValueError) <- ParseError; Infeasible.
+    static PyObject* error_type = make_exception(m, "Error", PyExc_RuntimeError, "Base of every error continuum raises.");
+    static PyObject* invalid_type = [&] {
+        py::tuple bases = py::make_tuple(py::handle(error_type), py::handle(PyExc_ValueError));
+        return make_exception(m, "InvalidArgument", bases.release().ptr(), "An argument is outside the function's domain.");
+    }();
+    static PyObject* parse_type = make_exception(m, "ParseError", invalid_type, "Text that does not parse (quantity, weights file, trace, selector).");
+    static PyObject* infeasible_type = make_exception(m, "Infeasible", error_type, "A well-formed request that cannot be satisfied.");
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const ParseError& e) {
+            PyErr_SetString(parse_type, e.what());
+        } catch (const InvalidArgument& e) {
+            PyErr_SetString(invalid_type, e.what());
+        } catch (const Infeasible& e) {
+            PyErr_SetString(infeasible_type, e.what());
+        } catch (const Error& e) {
+            PyErr_SetString(error_type, e.what());
+        }
+    });
+
+    py::enum_<QuantityFormat>(m, "QuantityFormat", "How a quantity was written, and so how it prints.")
+        .value("decimal_si", QuantityFormat::decimal_si)
+        .value("binary_si", QuantityFormat::binary_si)
+        .value("decimal_exponent", QuantityFormat::decimal_exponent);
+
+    py::class_<Quantity>(m, "Quantity", "An exact Kubernetes resource quantity (apimachinery semantics).")
+        .def(py::init([](const std::string& text) { return Quantity::parse(text); }), py::arg("text"),
+             "Parses a Kubernetes quantity such as '250m', '1.5Gi' or '2e3'. Raises ParseError on malformed text.")
+        .def("scaled_value", &Quantity::scaled_value, py::arg("scale_exponent"),
+             "The value in units of 10**scale_exponent, rounded away from zero.")
+        .def_property_readonly("value", &Quantity::value, "Whole units, rounded away from zero.")
+        .def_property_readonly("milli_value", &Quantity::milli_value, "Thousandths, rounded away from zero.")
+        .def_property_readonly("format", &Quantity::format)
+        .def("__str__", &Quantity::to_string)
+        .def("__repr__", [](const Quantity& q) { return "Quantity('" + q.to_string() + "')"; })
+        .def("__eq__", [](const Quantity& a, const Quantity& b) { return a == b; })
+        .def("__hash__", [](const Quantity& q) { return py::hash(py::make_tuple(q.mantissa(), q.exponent())); });
+
+    m.def("parse_quantity", &parse_quantity, py::arg("text"), py::arg("scale_exponent") = 0,
+          R"pbdoc(Parses a Kubernetes quantity and returns it in units of 10**scale_exponent, rounded up
+(away from zero): parse_quantity("250m", -3) == 250, parse_quantity("1.5Gi") == 1610612736.
+Raises ParseError for malformed text, InvalidArgument when the result leaves int64.)pbdoc");
+    m.def("format_quantity", &format_quantity, py::arg("value"), py::arg("scale_exponent") = 0,
+          py::arg("format") = QuantityFormat::decimal_si,
+          "Canonical Kubernetes text for value * 10**scale_exponent: format_quantity(1500, -3) == '1500m'.");
+
+    py::class_<Resources>(m, "Resources", R"pbdoc(
+An exact vector of named resources in canonical integer units: cpu in millicores, memory and
+storage in bytes, pods and GPUs as counts. Build it from a dict of quantities,
+Resources({"cpu": "250m", "memory": "1Gi"}), where ints and floats are natural units (cores,
+bytes; floats round up). Indexing returns canonical units: r["cpu"] == 250.)pbdoc")
+        .def(py::init<>())
+        .def(py::init(&continuum::python::resources_from_dict), py::arg("quantities"))
+        .def_static("from_units", [](const py::dict& units) {
+                Resources out;
+                for (const auto& [key, value] : units) {
+                    const auto name = py::cast<std::string>(key);
+                    if (out.contains(name)) throw InvalidArgument("resources: duplicate resource name \"" + name + "\"");
+                    out.set(name, py::cast<std::int64_t>(value));
+                }
+                return out;
+            }, py::arg("units"), "From canonical integer units: Resources.from_units({'cpu': 2500}) is 2500m.")
+        .def_static("from_cores", &Resources::from_cores, py::arg("cores"), "CPU cores as a float, rounded up to millicores.")
+        .def_static("from_forecast", &Resources::from_forecast, py::arg("name"), py::arg("value"),
+                    "A forecast in natural units (cores, bytes), rounded up to canonical units.")
+        .def("__getitem__", [](const Resources& r, const std::string& name) { return r.get(name); })
+        .def("__setitem__", [](Resources& r, const std::string& name, std::int64_t value) { r.set(name, value); })
+        .def("__contains__", [](const Resources& r, const std::string& name) { return r.contains(name); })
+        .def("__len__", &Resources::size)
+        .def("__iter__", [](const Resources& r) { return py::iter(py::cast(r.names())); })
+        .def("keys", &Resources::names)
+        .def("items", [](const Resources& r) { return r.entries(); })
+        .def("get", [](const Resources& r, const std::string& name, std::int64_t default_value) {
+                return r.get(name) != 0 ? r.get(name) : default_value;
+            }, py::arg("name"), py::arg("default") = 0)
+        .def("quantity", [](const Resources& r, const std::string& name) { return format_resource(name, r.get(name)); },
+             py::arg("name"), "The amount of one resource as Kubernetes text ('1500m', '4Gi').")
+        .def("to_dict", [](const Resources& r) {
+                py::dict d;
+                for (const auto& [name, value] : r) d[py::str(name)] = value;
+                return d;
+            }, "{name: canonical units}")
+        .def("to_quantities", [](const Resources& r) {
+                py::dict d;
+                for (const auto& [name, value] : r) d[py::str(name)] = format_resource(name, value);
+                return d;
+            }, "{name: Kubernetes text}")
+        .def("fits_in", &Resources::fits_in, py::arg("capacity"))
+        .def("any_negative", &Resources::any_negative)
+        .def(py::self + py::self)
+        .def(py::self - py::self)
+        .def(py::self == py::self)
+        .def("__mul__", [](const Resources& r, std::int64_t k) { return r * k; })
+        .def("__rmul__", [](const Resources& r, std::int64_t k) { return r * k; })
+        .def("__str__", &Resources::to_string)
+        .def("__repr__", [](const Resources& r) { return "Resources(" + r.to_string() + ")"; });
+    py::implicitly_convertible<py::dict, Resources>();
+
+    m.def("ceil_div", &ceil_div, py::arg("demand"), py::arg("unit"),
+          "How many copies of unit cover demand in every resource. Raises Infeasible when unit lacks a demanded resource.");
+    m.def("dominant_share", &dominant_share, py::arg("demand"), py::arg("capacity"));
+    m.def("positive_part", &positive_part, py::arg("resources"));
+}
