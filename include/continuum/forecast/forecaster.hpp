@@ -1,0 +1,69 @@
+// The Forecaster concept: what every demand forecaster in continuum provides (baselines,
+// Holt-Winters, LSTM, portfolios), so scalers can be templates over it. Seeds 001 (LSTM) and
+// 004 (Prophet, portfolios as future work) both start proactive scaling from such a forecast.
+#pragma once
+
+#include <continuum/core/error.hpp>
+#include <continuum/core/series.hpp>
+
+#include <cmath>
+#include <concepts>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::forecast {
+
+/// A forecast of the next `mean.size()` steps. `lower`/`upper` hold a prediction interval at
+/// `level` (e.g. 0.95) when one was requested and the model provides one; otherwise they are empty
+/// and `level` is 0.
+struct Forecast {
+    std::vector<double> mean;
+    std::vector<double> lower;
+    std::vector<double> upper;
+    double level = 0.0;
+
+    [[nodiscard]] std::size_t horizon() const { return mean.size(); }
+    [[nodiscard]] bool has_interval() const { return !lower.empty(); }
+    /// Largest mean value over the horizon (the peak a planner sizes for); 0 for an empty forecast.
+    [[nodiscard]] double peak() const {
+        double out = mean.empty() ? 0.0 : mean.front();
+        for (double v : mean) out = v > out ? v : out;
+        return out;
+    }
+};
+
+/// A demand forecaster.
+///  - `fit(series)` learns from history (oldest first); it may be called again to refit.
+///  - `forecast(horizon, level)` predicts the next `horizon` steps after the last observation,
+///    with a prediction interval at `level` in (0, 1) when level > 0 (0 = mean only).
+///  - `update(value)` absorbs one new observation without refitting (O(1) or O(season)).
+///  - `name()` is a short human-readable description used in decision reasons.
+/// Calling forecast or update before fit throws continuum::InvalidArgument.
+template <typename F>
+concept Forecaster = requires(F f, const F cf, SeriesView history, double value, int horizon, double level) {
+    f.fit(history);
+    { cf.forecast(horizon, level) } -> std::convertible_to<Forecast>;
+    f.update(value);
+    { cf.name() } -> std::convertible_to<std::string>;
+};
+
+namespace detail {
+/// \throws InvalidArgument unless 1 <= horizon.
+inline void require_horizon(int horizon) {
+    if (horizon <= 0) throw InvalidArgument(fmt::format("horizon must be >= 1, got {}", horizon));
+}
+/// \throws InvalidArgument unless level == 0 or 0 < level < 1.
+inline void require_level(double level) {
+    if (!(level == 0.0 || (level > 0.0 && level < 1.0))) {
+        throw InvalidArgument(fmt::format("level must be 0 (no interval) or in (0, 1), got {}", level));
+    }
+}
+/// \throws InvalidArgument when value is NaN or infinite.
+inline void require_finite_observation(double value) {
+    if (!std::isfinite(value)) throw InvalidArgument(fmt::format("update: observation {} is not finite", value));
+}
+}  // namespace detail
+
+}  // namespace continuum::forecast
