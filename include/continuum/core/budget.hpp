@@ -1,0 +1,64 @@
+// Budgets for anything that can be slow (exact packing, parameter fitting): a limit on explored
+// nodes or iterations and an optional wall-clock deadline. Reading std::chrono::steady_clock to
+// enforce a caller's deadline is the one place continuum looks at a clock (DESIGN.md).
+#pragma once
+
+#include <continuum/core/error.hpp>
+#include <continuum/core/time.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace continuum {
+
+/// How much work a bounded algorithm may do. Defaults: 10 million nodes, no deadline.
+struct Budget {
+    /// Explored search nodes / iterations / function evaluations, algorithm-defined. Must be >= 1.
+    std::int64_t node_limit = 10'000'000;
+    /// Wall-clock limit measured with steady_clock from the start of the call; nullopt = none.
+    std::optional<Duration> time_limit;
+
+    /// \throws InvalidArgument when node_limit < 1 or time_limit is negative.
+    void validate() const {
+        if (node_limit < 1) throw InvalidArgument(fmt::format("budget.node_limit must be >= 1, got {}", node_limit));
+        if (time_limit && time_limit->count() < 0) {
+            throw InvalidArgument(fmt::format("budget.time_limit must be >= 0 ms, got {} ms", time_limit->count()));
+        }
+    }
+};
+
+/// Tracks a Budget during one call: count() each explored node, and stop when exhausted().
+/// The clock is read only every 1024 counted nodes, so checking is cheap in inner loops.
+class BudgetTracker {
+public:
+    explicit BudgetTracker(const Budget& budget) : budget_(budget) {
+        budget.validate();
+        if (budget.time_limit) deadline_ = std::chrono::steady_clock::now() + *budget.time_limit;
+    }
+
+    /// Counts one node; returns false once the budget is exhausted.
+    bool count() {
+        ++nodes_;
+        if (nodes_ >= budget_.node_limit) exhausted_ = true;
+        if (deadline_ && (nodes_ & 1023) == 0 && std::chrono::steady_clock::now() >= *deadline_) exhausted_ = true;
+        return !exhausted_;
+    }
+    /// True once the node limit or the deadline was reached (deadline checked now).
+    [[nodiscard]] bool exhausted() {
+        if (!exhausted_ && deadline_ && std::chrono::steady_clock::now() >= *deadline_) exhausted_ = true;
+        return exhausted_;
+    }
+    [[nodiscard]] std::int64_t nodes() const { return nodes_; }
+
+private:
+    Budget budget_;
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    std::int64_t nodes_ = 0;
+    bool exhausted_ = false;
+};
+
+}  // namespace continuum
