@@ -4,3 +4,5 @@
 
 #include <continuum/version.hpp>
 #include <continuum/core.hpp>
+#include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/forecaster.hpp>
