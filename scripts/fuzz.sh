@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan+UBSan) and runs each for SECONDS (default 30).
+# Long runs: scripts/fuzz.sh 3600. New crashers land in build-fuzz/artifacts/; keep each one as a
+# regression input in fuzz/corpus/<name>/ (CI replays every corpus file).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-30}"
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCONTINUUM_BUILD_FUZZERS=ON \
+  -DCONTINUUM_BUILD_TESTS=OFF -DCONTINUUM_BUILD_EXAMPLES=OFF -DCONTINUUM_BUILD_PYTHON=OFF \
+  -DCONTINUUM_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
+cmake --build build-fuzz -j "$(nproc)"
+mkdir -p build-fuzz/artifacts build-fuzz/work
+for exe in build-fuzz/fuzz/fuzz_*; do
+  name="$(basename "$exe")"; name="${name#fuzz_}"
+  dict=()
+  if [ -f "fuzz/$name.dict" ]; then dict=(-dict="fuzz/$name.dict"); fi
+  mkdir -p "build-fuzz/work/$name"
+  echo "::: fuzz_$name for ${seconds}s"
+  "$exe" "build-fuzz/work/$name" "fuzz/corpus/$name" "${dict[@]}" -max_total_time="$seconds" \
+    -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=1 2>&1 | tail -n 12
+done
