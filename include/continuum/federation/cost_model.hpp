@@ -1,0 +1,196 @@
+// Cost models: how the Federation Recommender (seed 000, Fig. 1 step 3) scores an offer for a
+// request. A CostModel is any type with `cost(offer, request) -> double` and `name()`; provided are
+// monetary (price of the request or of the whole offer), latency, energy / carbon (seed 003), a
+// weighted sum, any user callable, and AnyCostModel for runtime choice and Python.
+#pragma once
+
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/federation/offer.hpp>
+
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::federation {
+
+/// Lower is better. `cost` returns a finite value >= 0, or +infinity when the model cannot price the
+/// offer (a missing latency figure, say): the Recommender then rejects that offer with a reason.
+template <typename M>
+concept CostModel = requires(const M& model, const Offer& offer, const Resources& request) {
+    { model.cost(offer, request) } -> std::convertible_to<double>;
+    { model.name() } -> std::convertible_to<std::string>;
+};
+
+/// What MonetaryCost charges for.
+enum class PriceBasis {
+    requested,    ///< the price of a node reserving just the request (node_price + unit prices x request)
+    whole_offer,  ///< the price of one whole node of the offer (node_price + unit prices x capacity)
+};
+
+/// Money per unit of time. With an empty request, `requested` charges the whole node.
+struct MonetaryCost {
+    PriceBasis basis = PriceBasis::requested;
+
+    [[nodiscard]] double cost(const Offer& offer, const Resources& request) const {
+        if (basis == PriceBasis::whole_offer || request.empty() || !offer.priced_per_unit()) return offer.node_cost();
+        return offer.price_of(request);
+    }
+    [[nodiscard]] std::string name() const { return basis == PriceBasis::requested ? "monetary(requested)" : "monetary(whole_offer)"; }
+};
+
+/// Round-trip latency in milliseconds; offers without a latency figure cannot be priced.
+struct LatencyCost {
+    [[nodiscard]] double cost(const Offer& offer, const Resources& /*request*/) const {
+        return offer.latency_ms ? *offer.latency_ms : std::numeric_limits<double>::infinity();
+    }
+    [[nodiscard]] std::string name() const { return "latency"; }
+};
+
+/// Energy (watts drawn by the share of a node the request takes: power_watts x dominant share of
+/// the request in the node's capacity, the whole node for an empty request) or, with
+/// `carbon = true`, grams of CO2 per hour (watts x carbon_intensity / 1000). Offers without the
+/// figures cannot be priced.
+struct EnergyCost {
+    bool carbon = false;
+
+    [[nodiscard]] double cost(const Offer& offer, const Resources& request) const {
+        if (!offer.power_watts || (carbon && !offer.carbon_intensity)) return std::numeric_limits<double>::infinity();
+        double share = 1.0;
+        if (!request.empty()) {
+            share = 0.0;
+            for (const auto& [name, amount] : request) {
+                const std::int64_t cap = offer.capacity.get(name);
+                if (amount <= 0) continue;
+                if (cap <= 0) return std::numeric_limits<double>::infinity();
+                share = std::max(share, static_cast<double>(amount) / static_cast<double>(cap));
+            }
+        }
+        const double watts = *offer.power_watts * share;
+        return carbon ? watts * *offer.carbon_intensity / 1000.0 : watts;
+    }
+    [[nodiscard]] std::string name() const { return carbon ? "carbon" : "energy"; }
+};
+
+/// A named user callable `double(const Offer&, const Resources&)` as a CostModel.
+template <typename F>
+struct CallableCost {
+    std::string label;
+    F function;
+
+    [[nodiscard]] double cost(const Offer& offer, const Resources& request) const { return static_cast<double>(function(offer, request)); }
+    [[nodiscard]] std::string name() const { return label; }
+};
+
+/// CallableCost from a name and a callable.
+template <typename F>
+CallableCost<std::decay_t<F>> make_cost_model(std::string name, F&& function) {
+    return {std::move(name), std::forward<F>(function)};
+}
+
+/// One term of a weighted sum: weight x model.
+template <CostModel M>
+struct Weighted {
+    double weight = 1.0;
+    M model;
+};
+
+/// Sum of weight_i x cost_i over compile-time terms (no virtual calls). Weights are finite and
+/// >= 0 and the host chooses them to make the units commensurable ($/min vs ms).
+template <CostModel... Ms>
+class WeightedCost {
+public:
+    /// \throws InvalidArgument on a negative or non-finite weight.
+    explicit WeightedCost(Weighted<Ms>... terms) : terms_(std::move(terms)...) {
+        std::apply([](const auto&... t) { (check_weight(t.weight), ...); }, terms_);
+    }
+
+    [[nodiscard]] double cost(const Offer& offer, const Resources& request) const {
+        return std::apply([&](const auto&... t) { return (0.0 + ... + term(t.weight, t.model.cost(offer, request))); }, terms_);
+    }
+    [[nodiscard]] std::string name() const {
+        std::string out;
+        std::apply([&](const auto&... t) { ((out += (out.empty() ? "" : "+") + fmt::format("{}*{}", t.weight, t.model.name())), ...); }, terms_);
+        return out;
+    }
+
+private:
+    static void check_weight(double w) {
+        if (!std::isfinite(w) || w < 0.0) throw InvalidArgument(fmt::format("weighted cost: weight must be finite and >= 0, got {}", w));
+    }
+    // 0 x infinity is 0: a zero-weight term never makes an offer unpriceable.
+    static double term(double weight, double value) { return weight == 0.0 ? 0.0 : weight * value; }
+
+    std::tuple<Weighted<Ms>...> terms_;
+};
+
+/// A type-erased CostModel (runtime configuration, Python).
+class AnyCostModel {
+public:
+    /// Monetary, by request.
+    AnyCostModel() : AnyCostModel(MonetaryCost{}) {}
+
+    template <CostModel M>
+        requires(!std::same_as<std::decay_t<M>, AnyCostModel>)
+    AnyCostModel(M model)  // NOLINT(google-explicit-constructor): any model converts
+        : self_(std::make_shared<Model<M>>(std::move(model))) {}
+
+    [[nodiscard]] double cost(const Offer& offer, const Resources& request) const { return self_->cost(offer, request); }
+    [[nodiscard]] std::string name() const { return self_->name(); }
+
+private:
+    struct Concept {
+        virtual ~Concept() = default;
+        [[nodiscard]] virtual double cost(const Offer&, const Resources&) const = 0;
+        [[nodiscard]] virtual std::string name() const = 0;
+    };
+    template <typename M>
+    struct Model final : Concept {
+        explicit Model(M m) : model(std::move(m)) {}
+        [[nodiscard]] double cost(const Offer& offer, const Resources& request) const override { return static_cast<double>(model.cost(offer, request)); }
+        [[nodiscard]] std::string name() const override { return model.name(); }
+        M model;
+    };
+    std::shared_ptr<const Concept> self_;
+};
+
+/// A weighted sum chosen at run time: sum of weight_i x model_i.
+class WeightedSum {
+public:
+    WeightedSum() = default;
+    /// \throws InvalidArgument on a negative or non-finite weight.
+    explicit WeightedSum(std::vector<std::pair<double, AnyCostModel>> terms) : terms_(std::move(terms)) {
+        for (const auto& [w, m] : terms_) {
+            if (!std::isfinite(w) || w < 0.0) throw InvalidArgument(fmt::format("weighted sum: weight of {} must be finite and >= 0, got {}", m.name(), w));
+        }
+    }
+    [[nodiscard]] double cost(const Offer& offer, const Resources& request) const {
+        double total = 0.0;
+        for (const auto& [w, m] : terms_) {
+            if (w != 0.0) total += w * m.cost(offer, request);
+        }
+        return total;
+    }
+    [[nodiscard]] std::string name() const {
+        std::string out;
+        for (const auto& [w, m] : terms_) out += (out.empty() ? "" : "+") + fmt::format("{}*{}", w, m.name());
+        return out.empty() ? "zero" : out;
+    }
+
+private:
+    std::vector<std::pair<double, AnyCostModel>> terms_;
+};
+
+static_assert(CostModel<MonetaryCost> && CostModel<LatencyCost> && CostModel<EnergyCost> && CostModel<AnyCostModel> && CostModel<WeightedSum>);
+
+}  // namespace continuum::federation
