@@ -72,6 +72,24 @@ TEST_CASE("quantities parse and print canonically as apimachinery does") {
         {"-0.0001", "-100u", -1, -1},
         {"100m", "100m", 100, 1},
         {"0.001", "1m", 1, 1},
+        // apimachinery's TestQuantityParse / TestQuantityParseEmit rows
+        {"100.035k", "100035", 100035000, 100035},
+        {"0.0005k", "500m", 500, 1},
+        {"10.035M", "10035k", 10035000000, 10035000},
+        {"1.3E+6", "1300e3", 1300000000, 1300000},
+        {"8.1k", "8100", 8100000, 8100},
+        {"1.01P", "1010T", 1010000000000000000, 1010000000000000},
+        {"3.001n", "4n", 1, 1},
+        {"1.1E-9", "2e-9", 1, 1},
+        {"0.00000012345", "124n", 1, 1},
+        {".001Ki", "1024m", 1024, 2},
+        {".000001Ki", "1024u", 2, 1},
+        {".000000001Ki", "1024n", 1, 1},
+        {".000000000001Ki", "2n", 1, 1},
+        {"1.G", "1G", 1000000000000, 1000000000},
+        {".0001k", "100m", 100, 1},
+        {"100.035Ki", "102435840m", 102435840, 102436},
+        {"0.5Mi", "512Ki", 524288000, 524288},
     };
     CHECK(cases.size() >= 40);
     for (const auto& c : cases) {
@@ -103,6 +121,8 @@ TEST_CASE("rounding is away from zero at every scale") {
     // More than 18 significant digits: the 19th and beyond round the kept digits up.
     CHECK(Quantity::parse("1.0000000000000000001").milli_value() == 1001);
     CHECK(Quantity::parse("0.1000000000000000000000001").milli_value() == 101);
+    CHECK(Quantity::parse("0.0000000000001").scaled_value(-12) == 1000);  // parse rounded it to 1n
+    CHECK(Quantity::parse("0.000000000001Ki").format() == QuantityFormat::decimal_si);
 }
 
 TEST_CASE("equality compares values, not spellings") {
@@ -115,16 +135,20 @@ TEST_CASE("equality compares values, not spellings") {
 TEST_CASE("malformed or overflowing text throws ParseError naming the text") {
     const std::vector<std::string> bad = {"",     " ",   "1.2.3", "5Zi", "1K",   "1e",    "1ee",  "Ki",   "-",  ".",
                                           "1 ",   " 1",  "1Ki ",  "1e3.5", "1i", "--1",   "1.5.", "e3",   "1mi", "1KiB",
-                                          "10E",  "8Ei", "99999999999999999999", "1e19", "1e+", "0x10", "1,5"};
+                                          "10E",  "8Ei", "99999999999999999999", "1e19", "1e+", "0x10", "1,5",
+                                          "1.1.M", "1+1.0M", "0.1mi", "0.1am", "aoeu", ".5i", "-3.01i", "-3.01e-",
+                                          "1ki", "1KI", "1Z", "1e1.5", "1e.5", "1e3k", "1E3Ki", "1e+-3", "1..5",
+                                          "1-", "++1", "1_000", "1/2", "Inf", "NaN", std::string("1\0", 2)};
     for (const auto& text : bad) {
         CAPTURE(text);
         CHECK_THROWS_AS((void)Quantity::parse(text), continuum::ParseError);
         try {
             (void)Quantity::parse(text);
         } catch (const continuum::ParseError& e) {
-            CHECK(std::string(e.what()).find("\"" + text + "\"") != std::string::npos);
+            CHECK(std::string(e.what()).find(continuum::detail::quoted(text)) != std::string::npos);
         }
     }
+    CHECK(continuum::detail::quoted(std::string("1\0\"", 3)) == "\"1\\x00\\x22\"");
     CHECK_NOTHROW((void)Quantity::parse("9E"));
     CHECK_NOTHROW((void)Quantity::parse("1e18"));
     CHECK_NOTHROW((void)Quantity::parse("1e-1000000"));

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace continuum {
@@ -33,5 +34,26 @@ class Infeasible : public Error {
 public:
     explicit Infeasible(const std::string& message) : Error(message) {}
 };
+
+namespace detail {
+/// `text` in double quotes, with control and non-ASCII bytes escaped as \xNN, so that error
+/// messages stay printable whatever the input was.
+inline std::string quoted(std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out = "\"";
+    out.reserve(text.size() + 2);
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte >= 0x7f || c == '"' || c == '\\') {
+            out += "\\x";
+            out += hex[byte >> 4];
+            out += hex[byte & 0xf];
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+}  // namespace detail
 
 }  // namespace continuum

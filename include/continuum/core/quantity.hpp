@@ -89,8 +89,10 @@ inline bool multiply_by_power_of_ten(std::int64_t value, int digits, std::int64_
 
 /// An exact Kubernetes resource quantity: mantissa x 10^exponent, plus the format it prints in.
 ///
-/// Holds every value with up to 18 significant digits (19 when they fit in int64) exactly; longer
-/// inputs are rounded away from zero at the 18th digit, the same direction apimachinery rounds every scaled value.
+/// Like apimachinery, parsing rounds every value away from zero to a whole number of nano units
+/// ("3.001n" is 4n) and a binary quantity below one unit becomes decimal SI. continuum then holds
+/// up to 18 significant digits (19 when they fit in int64) exactly; longer inputs round away from
+/// zero at the 18th digit (apimachinery keeps arbitrary precision there).
 /// Magnitudes above INT64_MAX base units ("10E", "8Ei") are rejected at parse time.
 class Quantity {
 public:
@@ -218,7 +220,7 @@ struct DecimalDigits {
 };
 
 [[noreturn]] inline void throw_quantity_parse_error(std::string_view text, std::string_view why) {
-    throw ParseError(fmt::format("quantity \"{}\" is not a Kubernetes quantity: {}", text, why));
+    throw ParseError(fmt::format("quantity {} is not a Kubernetes quantity: {}", quoted(text), why));
 }
 
 }  // namespace detail
@@ -303,6 +305,30 @@ inline Quantity Quantity::parse(std::string_view text) {
     result.format_ = format;
     if (digits.digits.empty()) return result;  // zero, whatever the suffix
     digits.multiply_by_power_of_two(exponent_of_two);
+    // apimachinery rounds every non-zero value up (away from zero) to a whole number of nano units
+    // at parse time: "if you want some resources, you should get some resources".
+    if (exponent < scale::nano) {
+        const long long drop = scale::nano - exponent;
+        if (drop >= static_cast<long long>(digits.digits.size())) {
+            digits.digits.assign(1, 1);
+        } else {
+            bool dropped_nonzero = false;
+            for (long long i = 0; i < drop; ++i) dropped_nonzero = dropped_nonzero || digits.digits[static_cast<std::size_t>(i)] != 0;
+            digits.digits.erase(digits.digits.begin(), digits.digits.begin() + drop);
+            for (std::size_t i = 0; dropped_nonzero; ++i) {  // add one, carrying
+                if (i == digits.digits.size()) digits.digits.push_back(0);
+                dropped_nonzero = ++digits.digits[i] == 10;
+                if (dropped_nonzero) digits.digits[i] = 0;
+            }
+        }
+        exponent = scale::nano;
+    }
+    // A binary quantity below one unit prints (and is kept) as decimal SI, like apimachinery.
+    if (format == QuantityFormat::binary_si) {
+        const long long integer_digits_count = static_cast<long long>(digits.digits.size()) + exponent;
+        if (integer_digits_count <= 0) format = QuantityFormat::decimal_si;
+    }
+    result.format_ = format;
     std::size_t first = 0;  // drop trailing decimal zeros into the exponent
     while (digits.digits[first] == 0) ++first;
     exponent += static_cast<long long>(first);
@@ -333,7 +359,6 @@ inline Quantity Quantity::parse(std::string_view text) {
         std::int64_t whole = 0;
         if (!detail::multiply_by_power_of_ten(mantissa, static_cast<int>(exponent), whole)) throw_quantity_parse_error(text, "value overflows int64");
     }
-    if (exponent < -1'000'000) exponent = -1'000'000;  // rounds to +-1 at any scale continuum uses
     result.exponent_ = static_cast<int>(exponent);
     result.normalise();
     return result;
