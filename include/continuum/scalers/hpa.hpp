@@ -1,0 +1,481 @@
+// The Kubernetes Horizontal Pod Autoscaler as a decision engine, faithful to
+// pkg/controller/podautoscaler/horizontal.go: several metrics -> the largest proposal (skip when a
+// metric failed and the rest propose a scale-down), min/max replicas, the scale-down stabilisation
+// window (max over the window), behaviour policies (Pods/Percent per period, selectPolicy
+// Max/Min/Disabled, documented defaults) or the legacy path, plus KEDA-style activation and
+// scale-to-zero. State (recommendations, scale events) lives in the Hpa object; time is passed in.
+#pragma once
+
+#include <continuum/core/error.hpp>
+#include <continuum/core/time.hpp>
+#include <continuum/scalers/hpa_metrics.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::scalers {
+
+/// HPAScalingPolicyType.
+enum class ScalingPolicyType { pods, percent };
+
+/// One rate limit: at most `value` pods (or percent of the replicas at the start of the period) may
+/// be added / removed within any `period`.
+struct ScalingPolicy {
+    ScalingPolicyType type = ScalingPolicyType::percent;
+    std::int64_t value = 100;
+    Duration period = std::chrono::seconds(15);
+};
+
+/// selectPolicy: Max picks the policy allowing the largest change, Min the smallest, Disabled
+/// turns scaling in that direction off.
+enum class SelectPolicy { max, min, disabled };
+
+/// HPAScalingRules for one direction.
+struct ScalingRules {
+    Duration stabilization_window{0};
+    SelectPolicy select_policy = SelectPolicy::max;
+    std::vector<ScalingPolicy> policies;
+    /// Per-direction tolerance (KEP-4951, alpha in 1.33); nullopt = HpaSpec::tolerance.
+    std::optional<double> tolerance;
+
+    /// Kubernetes' default scale-up rules: no stabilisation, max(100 %, 4 pods) per 15 s.
+    static ScalingRules default_scale_up() {
+        return {Duration{0}, SelectPolicy::max,
+                {{ScalingPolicyType::percent, 100, std::chrono::seconds(15)}, {ScalingPolicyType::pods, 4, std::chrono::seconds(15)}},
+                std::nullopt};
+    }
+    /// Kubernetes' default scale-down rules: 300 s stabilisation, 100 % per 15 s.
+    static ScalingRules default_scale_down() {
+        return {std::chrono::seconds(300), SelectPolicy::max, {{ScalingPolicyType::percent, 100, std::chrono::seconds(15)}}, std::nullopt};
+    }
+};
+
+/// spec.behavior. The default-constructed value is Kubernetes' documented default behaviour.
+struct HpaBehavior {
+    ScalingRules scale_up = ScalingRules::default_scale_up();
+    ScalingRules scale_down = ScalingRules::default_scale_down();
+};
+
+/// KEDA activation (ScaledObject with minReplicaCount 0): KEDA owns 0 <-> 1, the HPA owns 1 <-> N.
+/// The target is active while any metric's activation value (the external/object value, or the
+/// integer average of the per-pod values) is strictly greater than its activation_threshold.
+struct Activation {
+    /// cooldownPeriod: how long after the last active observation the target is scaled to zero.
+    Duration cooldown_period = std::chrono::seconds(300);
+};
+
+/// The HPA's spec.
+struct HpaSpec {
+    std::int64_t min_replicas = 1;    ///< >= 1
+    std::int64_t max_replicas = 10;   ///< >= min_replicas
+    std::vector<HpaMetric> metrics;   ///< metric definitions; the host refreshes their samples each cycle
+    /// --horizontal-pod-autoscaler-tolerance.
+    double tolerance = 0.1;
+    /// spec.behavior; nullopt reproduces the controller's path for an HPA without behavior
+    /// (scale-down stabilisation `downscale_stabilization`, scale-up limited to max(2 x current, 4)).
+    std::optional<HpaBehavior> behavior = HpaBehavior{};
+    /// --horizontal-pod-autoscaler-downscale-stabilization (legacy path only).
+    Duration downscale_stabilization = std::chrono::seconds(300);
+    /// KEDA-style activation with scale to zero; nullopt = plain HPA.
+    std::optional<Activation> activation;
+};
+
+/// One decision.
+struct HpaDecision {
+    std::int64_t current_replicas = 0;
+    std::int64_t desired_replicas = 0;
+    /// desired != current: the host should patch the scale subresource.
+    bool scale = false;
+    /// The largest valid metric proposal before stabilisation and limits (0 when not computed).
+    std::int64_t metric_replicas = 0;
+    /// After the stabilisation window, before rate limits and min/max.
+    std::int64_t stabilized_replicas = 0;
+    std::vector<MetricProposal> proposals;
+    /// AbleToScale / ScalingLimited condition reasons, as the controller sets them.
+    std::string able_to_scale_reason;
+    std::string scaling_limited_reason;
+    /// KEDA: whether any metric is above its activation threshold (true without activation).
+    bool active = true;
+    std::string reason;
+};
+
+/// The Kubernetes HPA controller for one scale target. Call decide() once per sync period (15 s
+/// by default) with the fresh observation; it records the recommendation and, when it scales, the
+/// scale event, as the controller does after a successful update.
+class Hpa {
+public:
+    /// \throws InvalidArgument on an invalid spec (min < 1, max < min, no metrics, a malformed
+    ///         metric, tolerance outside [0, 1), a behaviour the API server would reject: no
+    ///         policies, value <= 0, period outside (0, 1800] s, window outside [0, 3600] s).
+    explicit Hpa(HpaSpec spec) : spec_(std::move(spec)) { validate(); }
+
+    [[nodiscard]] const HpaSpec& spec() const { return spec_; }
+
+    /// Replaces the metric samples of the spec (same metrics, fresh values) and decides.
+    /// \throws InvalidArgument when `metrics` does not have one entry per spec metric or is
+    ///         malformed, or when `now` is earlier than the previous decision's time.
+    HpaDecision decide(const std::vector<HpaMetric>& metrics, const ScaleTargetState& target, Time now) {
+        if (metrics.size() != spec_.metrics.size()) {
+            throw InvalidArgument(fmt::format("hpa.decide: got {} metrics, the spec has {}", metrics.size(), spec_.metrics.size()));
+        }
+        spec_.metrics = metrics;
+        for (const auto& m : spec_.metrics) detail::validate_metric(m);
+        return decide(target, now);
+    }
+
+    /// Decides with the samples currently stored in spec().metrics.
+    /// \throws InvalidArgument when target counts are negative or `now` goes backwards.
+    HpaDecision decide(const ScaleTargetState& target, Time now) {
+        if (target.spec_replicas < 0 || target.status_replicas < 0 || target.ready_pods < 0) {
+            throw InvalidArgument(fmt::format("hpa.decide: replica counts must be >= 0, got spec {} status {} ready {}", target.spec_replicas,
+                                              target.status_replicas, target.ready_pods));
+        }
+        if (last_now_ && now < *last_now_) {
+            throw InvalidArgument(fmt::format("hpa.decide: now = {} ms is earlier than the previous decision at {} ms", now.count(), last_now_->count()));
+        }
+        last_now_ = now;
+        HpaDecision out;
+        out.current_replicas = target.spec_replicas;
+        out.desired_replicas = target.spec_replicas;
+
+        if (spec_.activation) {
+            if (auto decided = keda_phase(target, now, out)) return *decided;
+        }
+
+        const std::int64_t current = target.spec_replicas;
+        if (current == 0) {
+            out.reason = "scaling is disabled since the replica count of the target is zero";
+            out.able_to_scale_reason = "ScalingDisabled";
+            return out;
+        }
+        std::int64_t desired = 0;
+        if (current > spec_.max_replicas) {
+            desired = spec_.max_replicas;
+            out.reason = fmt::format("Current number of replicas {} above Spec.MaxReplicas {}", current, spec_.max_replicas);
+        } else if (current < spec_.min_replicas) {
+            desired = spec_.min_replicas;
+            out.reason = fmt::format("Current number of replicas {} below Spec.MinReplicas {}", current, spec_.min_replicas);
+        } else {
+            // computeReplicasForMetrics: the largest valid proposal.
+            std::int64_t proposal = 0;
+            std::size_t invalid = 0;
+            std::string rescale_metric;
+            const Tolerances tolerances = this->tolerances();
+            for (const auto& metric : spec_.metrics) {
+                auto p = metric_replicas(metric, target, tolerances);
+                if (!p.valid) {
+                    ++invalid;
+                } else if (proposal == 0 || p.replicas > proposal) {
+                    proposal = p.replicas;
+                    rescale_metric = p.metric;
+                }
+                out.proposals.push_back(std::move(p));
+            }
+            if (invalid >= spec_.metrics.size() || (invalid > 0 && proposal < current)) {
+                out.reason = fmt::format("invalid metrics ({} invalid out of {}){}: no scaling", invalid, spec_.metrics.size(),
+                                         invalid < spec_.metrics.size() ? " and the valid ones propose a scale-down" : "");
+                out.able_to_scale_reason = "FailedGetMetrics";
+                return out;
+            }
+            out.metric_replicas = proposal;
+            desired = proposal;
+            if (desired > current) {
+                out.reason = fmt::format("{} above target: proposes {}", rescale_metric, proposal);
+            } else if (desired < current) {
+                out.reason = fmt::format("All metrics below target: proposes {}", proposal);
+            } else {
+                out.reason = fmt::format("metrics at target: proposes {}", proposal);
+            }
+            desired = spec_.behavior ? normalize_with_behaviors(current, desired, now, out) : normalize_legacy(current, desired, now, out);
+            out.reason += fmt::format("; stabilized {} ({}), limited {} ({})", out.stabilized_replicas, out.able_to_scale_reason, desired,
+                                      out.scaling_limited_reason);
+        }
+        out.desired_replicas = desired;
+        out.scale = desired != current;
+        if (out.scale) store_scale_event(current, desired, now);
+        return out;
+    }
+
+    /// Forgets all recorded recommendations and scale events (a restarted controller).
+    void reset() {
+        recommendations_.clear();
+        scale_up_events_.clear();
+        scale_down_events_.clear();
+        last_active_.reset();
+        last_now_.reset();
+    }
+
+    struct TimedValue {
+        std::int64_t replicas;
+        Time time;
+    };
+    /// Recorded unstabilised recommendations still inside a stabilisation window.
+    [[nodiscard]] const std::vector<TimedValue>& recommendations() const { return recommendations_; }
+
+private:
+    [[nodiscard]] Tolerances tolerances() const {
+        Tolerances t{spec_.tolerance, spec_.tolerance};
+        if (spec_.behavior) {
+            if (spec_.behavior->scale_down.tolerance) t.scale_down = *spec_.behavior->scale_down.tolerance;
+            if (spec_.behavior->scale_up.tolerance) t.scale_up = *spec_.behavior->scale_up.tolerance;
+        }
+        return t;
+    }
+
+    static void validate_rules(const ScalingRules& rules, const char* direction) {
+        if (rules.stabilization_window < Duration{0} || rules.stabilization_window > std::chrono::seconds(3600)) {
+            throw InvalidArgument(fmt::format("hpa behavior.{}.stabilizationWindowSeconds must be in [0, 3600] s, got {} ms", direction,
+                                              rules.stabilization_window.count()));
+        }
+        if (rules.policies.empty()) throw InvalidArgument(fmt::format("hpa behavior.{}.policies must not be empty", direction));
+        for (const auto& p : rules.policies) {
+            if (p.value <= 0) throw InvalidArgument(fmt::format("hpa behavior.{} policy value must be > 0, got {}", direction, p.value));
+            if (p.period <= Duration{0} || p.period > std::chrono::seconds(1800)) {
+                throw InvalidArgument(fmt::format("hpa behavior.{} policy periodSeconds must be in (0, 1800] s, got {} ms", direction, p.period.count()));
+            }
+        }
+        if (rules.tolerance && !(*rules.tolerance >= 0.0 && *rules.tolerance < 1.0)) {
+            throw InvalidArgument(fmt::format("hpa behavior.{}.tolerance must be in [0, 1), got {}", direction, *rules.tolerance));
+        }
+    }
+
+    void validate() const {
+        if (spec_.min_replicas < 1) throw InvalidArgument(fmt::format("hpa.min_replicas must be >= 1, got {}", spec_.min_replicas));
+        if (spec_.max_replicas < spec_.min_replicas) {
+            throw InvalidArgument(fmt::format("hpa.max_replicas ({}) must be >= min_replicas ({})", spec_.max_replicas, spec_.min_replicas));
+        }
+        if (spec_.max_replicas > std::numeric_limits<std::int32_t>::max()) {
+            throw InvalidArgument(fmt::format("hpa.max_replicas {} does not fit in int32", spec_.max_replicas));
+        }
+        if (spec_.metrics.empty()) throw InvalidArgument("hpa.metrics must not be empty");
+        for (const auto& m : spec_.metrics) detail::validate_metric(m);
+        if (!(spec_.tolerance >= 0.0 && spec_.tolerance < 1.0)) {
+            throw InvalidArgument(fmt::format("hpa.tolerance must be in [0, 1), got {}", spec_.tolerance));
+        }
+        if (spec_.downscale_stabilization < Duration{0}) {
+            throw InvalidArgument(fmt::format("hpa.downscale_stabilization must be >= 0, got {} ms", spec_.downscale_stabilization.count()));
+        }
+        if (spec_.behavior) {
+            validate_rules(spec_.behavior->scale_up, "scaleUp");
+            validate_rules(spec_.behavior->scale_down, "scaleDown");
+        }
+        if (spec_.activation && spec_.activation->cooldown_period < Duration{0}) {
+            throw InvalidArgument(fmt::format("hpa.activation.cooldown_period must be >= 0, got {} ms", spec_.activation->cooldown_period.count()));
+        }
+    }
+
+    /// KEDA's executor: returns a decision when activation owns this step (0 <-> 1), else nullopt.
+    std::optional<HpaDecision> keda_phase(const ScaleTargetState& target, Time now, HpaDecision& out) {
+        bool active = false;
+        std::string why = "no metric above its activation threshold";
+        for (const auto& m : spec_.metrics) {
+            std::optional<std::int64_t> value;
+            if (m.source == MetricSource::object || m.source == MetricSource::external) {
+                if (m.available) value = m.value;
+            } else if (m.available) {
+                detail::int128 total = 0;
+                std::int64_t count = 0;
+                for (const auto& pod : m.pods) {
+                    if (pod.value) {
+                        total += *pod.value;
+                        ++count;
+                    }
+                }
+                if (count > 0) value = static_cast<std::int64_t>(total / count);
+            }
+            if (value && *value > m.activation_threshold) {
+                active = true;
+                why = fmt::format("{} = {}m > activation threshold {}m", m.name, *value, m.activation_threshold);
+                break;
+            }
+        }
+        out.active = active;
+        if (active) last_active_ = now;
+        const std::int64_t current = target.spec_replicas;
+        if (current == 0) {
+            out.desired_replicas = active ? spec_.min_replicas : 0;
+            out.scale = active;
+            out.reason = active ? fmt::format("activated from zero to {}: {}", spec_.min_replicas, why)
+                                : fmt::format("stays at zero: {}", why);
+            return out;
+        }
+        if (!active) {
+            const bool cooled = !last_active_ || *last_active_ + spec_.activation->cooldown_period < now;
+            if (cooled) {
+                out.desired_replicas = 0;
+                out.scale = true;
+                out.reason = last_active_ ? fmt::format("deactivated: {} since {} ms, past the {} s cooldown; scale to zero", why,
+                                                        last_active_->count(), to_seconds(spec_.activation->cooldown_period))
+                                          : fmt::format("deactivated: {} and never active; scale to zero", why);
+                return out;
+            }
+        }
+        return std::nullopt;
+    }
+
+    /// Go's time.Time.After(cutoff): strictly later.
+    static std::int64_t changes_in_period(const std::vector<TimedValue>& events, Duration period, Time now) {
+        std::int64_t total = 0;
+        for (const auto& e : events) {
+            if (e.time > now - period) total += e.replicas;
+        }
+        return total;
+    }
+
+    [[nodiscard]] std::int64_t scale_up_limit(std::int64_t current, const ScalingRules& rules, Time now) const {
+        if (rules.select_policy == SelectPolicy::disabled) return current;
+        const bool pick_min = rules.select_policy == SelectPolicy::min;
+        std::int64_t result = pick_min ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+        for (const auto& p : rules.policies) {
+            const std::int64_t start = current - changes_in_period(scale_up_events_, p.period, now) + changes_in_period(scale_down_events_, p.period, now);
+            const std::int64_t proposed = p.type == ScalingPolicyType::pods
+                                              ? start + p.value
+                                              : static_cast<std::int64_t>(std::ceil(static_cast<double>(start) * (1.0 + static_cast<double>(p.value) / 100.0)));
+            result = pick_min ? std::min(result, proposed) : std::max(result, proposed);
+        }
+        return result;
+    }
+
+    [[nodiscard]] std::int64_t scale_down_limit(std::int64_t current, const ScalingRules& rules, Time now) const {
+        if (rules.select_policy == SelectPolicy::disabled) return current;
+        const bool pick_min = rules.select_policy == SelectPolicy::min;  // smallest change = largest count
+        std::int64_t result = pick_min ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+        for (const auto& p : rules.policies) {
+            const std::int64_t start = current - changes_in_period(scale_up_events_, p.period, now) + changes_in_period(scale_down_events_, p.period, now);
+            // Go: int32(float64(start) * (1 - value/100)), truncation toward zero.
+            const std::int64_t proposed = p.type == ScalingPolicyType::pods
+                                              ? start - p.value
+                                              : static_cast<std::int64_t>(static_cast<double>(start) * (1.0 - static_cast<double>(p.value) / 100.0));
+            result = pick_min ? std::max(result, proposed) : std::min(result, proposed);
+        }
+        return result;
+    }
+
+    std::int64_t normalize_with_behaviors(std::int64_t current, std::int64_t desired, Time now, HpaDecision& out) {
+        const auto& behavior = *spec_.behavior;
+        // stabilizeRecommendationWithBehaviors: min over the up window, max over the down window.
+        const Time up_cutoff = now - behavior.scale_up.stabilization_window;
+        const Time down_cutoff = now - behavior.scale_down.stabilization_window;
+        std::int64_t up = desired;
+        std::int64_t down = desired;
+        for (const auto& rec : recommendations_) {
+            if (rec.time > up_cutoff) up = std::min(up, rec.replicas);
+            if (rec.time > down_cutoff) down = std::max(down, rec.replicas);
+        }
+        std::int64_t stabilized = current;
+        if (stabilized < up) stabilized = up;
+        if (stabilized > down) stabilized = down;
+        record_recommendation(desired, now, std::min(up_cutoff, down_cutoff));
+        out.stabilized_replicas = stabilized;
+        if (stabilized != desired) {
+            out.able_to_scale_reason = desired >= current ? "ScaleUpStabilized" : "ScaleDownStabilized";
+        } else {
+            out.able_to_scale_reason = "ReadyForNewScale";
+        }
+
+        // convertDesiredReplicasWithBehaviorRate.
+        out.scaling_limited_reason = "DesiredWithinRange";
+        if (stabilized > current) {
+            std::int64_t limit = std::max(scale_up_limit(current, behavior.scale_up, now), current);
+            std::int64_t maximum = spec_.max_replicas;
+            std::string why = "TooManyReplicas";
+            if (maximum > limit) {
+                maximum = limit;
+                why = "ScaleUpLimit";
+            }
+            if (stabilized > maximum) {
+                out.scaling_limited_reason = why;
+                return maximum;
+            }
+        } else if (stabilized < current) {
+            std::int64_t limit = std::min(scale_down_limit(current, behavior.scale_down, now), current);
+            std::int64_t minimum = spec_.min_replicas;
+            std::string why = "TooFewReplicas";
+            if (minimum < limit) {
+                minimum = limit;
+                why = "ScaleDownLimit";
+            }
+            if (stabilized < minimum) {
+                out.scaling_limited_reason = why;
+                return minimum;
+            }
+        }
+        return stabilized;
+    }
+
+    std::int64_t normalize_legacy(std::int64_t current, std::int64_t desired, Time now, HpaDecision& out) {
+        // stabilizeRecommendation: max over samples not before now - window.
+        const Time cutoff = now - spec_.downscale_stabilization;
+        std::int64_t stabilized = desired;
+        for (const auto& rec : recommendations_) {
+            if (!(rec.time < cutoff)) stabilized = std::max(stabilized, rec.replicas);
+        }
+        // Legacy samples before the cutoff are dead; one at the cutoff still counts.
+        record_recommendation(desired, now, cutoff - Duration{1});
+        out.stabilized_replicas = stabilized;
+        out.able_to_scale_reason = stabilized != desired ? "ScaleDownStabilized" : "ReadyForNewScale";
+        // convertDesiredReplicasWithRules: scale-up limit max(2 x current, 4).
+        const auto scale_up_limit = static_cast<std::int64_t>(std::max(2.0 * static_cast<double>(current), 4.0));
+        std::int64_t maximum = spec_.max_replicas;
+        std::string why = "TooManyReplicas";
+        if (maximum > scale_up_limit) {
+            maximum = scale_up_limit;
+            why = "ScaleUpLimit";
+        }
+        out.scaling_limited_reason = "DesiredWithinRange";
+        if (stabilized < spec_.min_replicas) {
+            out.scaling_limited_reason = "TooFewReplicas";
+            return spec_.min_replicas;
+        }
+        if (stabilized > maximum) {
+            out.scaling_limited_reason = why;
+            return maximum;
+        }
+        return stabilized;
+    }
+
+    /// Appends the sample and drops those at or before `dead_at_or_before` (they can never count again).
+    void record_recommendation(std::int64_t replicas, Time now, Time dead_at_or_before) {
+        std::erase_if(recommendations_, [&](const TimedValue& r) { return r.time <= dead_at_or_before; });
+        recommendations_.push_back({replicas, now});
+    }
+
+    void store_scale_event(std::int64_t previous, std::int64_t next, Time now) {
+        if (!spec_.behavior) return;  // the legacy path keeps no events
+        const bool up = next > previous;
+        const auto& rules = up ? spec_.behavior->scale_up : spec_.behavior->scale_down;
+        Duration longest{0};
+        for (const auto& p : rules.policies) longest = std::max(longest, p.period);
+        auto& events = up ? scale_up_events_ : scale_down_events_;
+        // storeScaleEvent: events older than this direction's longest period are outdated; the last
+        // outdated one is overwritten, the others stay (and still count for the other direction).
+        std::optional<std::size_t> outdated;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            if (events[i].time < now - longest) outdated = i;
+        }
+        const TimedValue event{up ? next - previous : previous - next, now};
+        if (outdated) {
+            events[*outdated] = event;
+        } else {
+            events.push_back(event);
+        }
+    }
+
+    HpaSpec spec_;
+    std::vector<TimedValue> recommendations_;
+    std::vector<TimedValue> scale_up_events_;
+    std::vector<TimedValue> scale_down_events_;
+    std::optional<Time> last_active_;
+    std::optional<Time> last_now_;
+};
+
+}  // namespace continuum::scalers

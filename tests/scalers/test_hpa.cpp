@@ -1,0 +1,472 @@
+// Tests of scalers/hpa_metrics.hpp and scalers/hpa.hpp against the Kubernetes documentation's worked
+// examples and hand-computed cases of replica_calculator.go / horizontal.go.
+#include <continuum/scalers/hpa.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using namespace continuum;
+using namespace continuum::scalers;
+using std::chrono::seconds;
+
+namespace {
+
+/// `n` running, ready pods with the given cpu usage and request (millicores).
+std::vector<PodSample> cpu_pods(int n, std::int64_t usage, std::int64_t request) {
+    std::vector<PodSample> pods;
+    for (int i = 0; i < n; ++i) pods.push_back({"pod-" + std::to_string(i), PodPhase::running, false, true, usage, request});
+    return pods;
+}
+
+HpaMetric cpu_utilization(std::int64_t target_percent, std::vector<PodSample> pods) {
+    HpaMetric m;
+    m.name = "cpu";
+    m.source = MetricSource::resource;
+    m.target_type = TargetType::utilization;
+    m.target = target_percent;
+    m.pods = std::move(pods);
+    return m;
+}
+
+HpaMetric pods_average(std::string name, std::int64_t target_milli, std::vector<std::int64_t> values) {
+    HpaMetric m;
+    m.name = std::move(name);
+    m.source = MetricSource::pods;
+    m.target_type = TargetType::average_value;
+    m.target = target_milli;
+    for (std::size_t i = 0; i < values.size(); ++i) m.pods.push_back({"pod-" + std::to_string(i), PodPhase::running, false, true, values[i], 0});
+    return m;
+}
+
+HpaMetric external_average(std::int64_t target_milli, std::int64_t value_milli, std::int64_t activation = 0) {
+    HpaMetric m;
+    m.name = "queue_length";
+    m.source = MetricSource::external;
+    m.target_type = TargetType::average_value;
+    m.target = target_milli;
+    m.value = value_milli;
+    m.activation_threshold = activation;
+    return m;
+}
+
+ScaleTargetState at(std::int64_t replicas) { return {replicas, replicas, replicas}; }
+
+Time t(std::int64_t s) { return Time{seconds(s)}; }
+
+}  // namespace
+
+TEST_CASE("hpa docs: 50 replicas at 90% against a 75% target give 60") {
+    const auto p = metric_replicas(cpu_utilization(75, cpu_pods(50, 900, 1000)), at(50));
+    CHECK(p.valid);
+    CHECK(p.current == 90);
+    CHECK(p.usage_ratio == doctest::Approx(1.2));
+    CHECK(p.replicas == 60);
+
+    HpaSpec spec;
+    spec.min_replicas = 1;
+    spec.max_replicas = 100;
+    spec.metrics = {cpu_utilization(75, cpu_pods(50, 900, 1000))};
+    Hpa hpa(spec);
+    const auto d = hpa.decide(at(50), t(0));
+    CHECK(d.desired_replicas == 60);
+    CHECK(d.scale);
+    CHECK(d.scaling_limited_reason == "DesiredWithinRange");
+}
+
+TEST_CASE("hpa docs: 200m against 100m doubles, 50m halves") {
+    CHECK(metric_replicas(pods_average("rps", 100, {200, 200, 200, 200}), at(4)).replicas == 8);
+    CHECK(metric_replicas(pods_average("rps", 100, {50, 50, 50, 50}), at(4)).replicas == 2);
+    // The controller applies both at once when there is no earlier recommendation in the window.
+    HpaSpec spec;
+    spec.max_replicas = 20;
+    spec.metrics = {pods_average("rps", 100, {50, 50, 50, 50})};
+    Hpa hpa(spec);
+    CHECK(hpa.decide(at(4), t(0)).desired_replicas == 2);
+}
+
+TEST_CASE("hpa tolerance: 1 +- 0.1 inclusive, per direction configurable") {
+    // 110% of target is exactly 1 + 0.1: within (isWithin is inclusive), keep.
+    CHECK(metric_replicas(cpu_utilization(50, cpu_pods(4, 55, 100)), at(4)).replicas == 4);
+    // 112% -> ratio 1.12 -> ceil(4.48) = 5.
+    CHECK(metric_replicas(cpu_utilization(50, cpu_pods(4, 56, 100)), at(4)).replicas == 5);
+    // 90% of target: within; 88%: ceil(0.88 x 10) = 9.
+    CHECK(metric_replicas(cpu_utilization(50, cpu_pods(10, 45, 100)), at(10)).replicas == 10);
+    CHECK(metric_replicas(cpu_utilization(50, cpu_pods(10, 44, 100)), at(10)).replicas == 9);
+    // Utilisation is an integer percent: 349m of 500m is 69% (truncated), not 69.8%.
+    const auto p = metric_replicas(cpu_utilization(50, cpu_pods(3, 349, 500)), at(3));
+    CHECK(p.current == 69);
+    CHECK(p.replicas == 5);  // ceil(1.38 x 3) = ceil(4.14)
+    // A wider scale-up tolerance (KEP-4951) absorbs the 1.12.
+    CHECK(metric_replicas(cpu_utilization(50, cpu_pods(4, 56, 100)), at(4), Tolerances{0.1, 0.15}).replicas == 4);
+}
+
+TEST_CASE("hpa missing metrics count as 100% on scale-down and 0% on scale-up") {
+    // 4 pods, target 50%: 3 report 40m of 100m, one reports nothing. Ratio 0.8 (scale-down), the
+    // missing pod counts as 100% of its request: (120 + 100) / 400 = 55% -> 1.1, within: keep 4.
+    auto pods = cpu_pods(4, 40, 100);
+    pods[3].value.reset();
+    auto p = metric_replicas(cpu_utilization(50, pods), at(4));
+    CHECK(p.replicas == 4);
+    // Without the missing pod it would have been ceil(0.8 x 3) = 3.
+    CHECK(metric_replicas(cpu_utilization(50, cpu_pods(3, 40, 100)), at(3)).replicas == 3);
+
+    // Scale-down that survives: 6 pods, 2 missing, 4 report 10m of 100m: ratio 0.2;
+    // adjusted (40 + 200) / 600 = 40% -> 0.8 -> ceil(0.8 x 6) = 5.
+    pods = cpu_pods(6, 10, 100);
+    pods[4].value.reset();
+    pods[5].value.reset();
+    p = metric_replicas(cpu_utilization(50, pods), at(6));
+    CHECK(p.replicas == 5);
+
+    // Scale-up: 4 report 100m of 100m (200% of 50%), 2 missing count as 0:
+    // 400 / 600 = 66% -> 1.32 -> ceil(1.32 x 6) = ceil(7.92) = 8.
+    pods = cpu_pods(6, 100, 100);
+    pods[4].value.reset();
+    pods[5].value.reset();
+    p = metric_replicas(cpu_utilization(50, pods), at(6));
+    CHECK(p.replicas == 8);
+
+    // Plain metrics: missing pods count as exactly the target on scale-down.
+    auto rps = pods_average("rps", 100, {20, 20, 20});
+    rps.pods.push_back({"gone", PodPhase::running, false, true, std::nullopt, 0});
+    // ratio 0.2; adjusted (60 + 100) / 4 = 40 -> 0.4 -> ceil(1.6) = 2.
+    CHECK(metric_replicas(rps, at(4)).replicas == 2);
+}
+
+TEST_CASE("hpa unready pods count as 0% on scale-up only") {
+    // 1 ready pod using 260m of 100m, 1 unready pod requesting 300m, target 50%:
+    // ratio 5.2; adjusted 260 / 400 = 65% -> 1.3 -> ceil(1.3 x 2) = 3 (not ceil(5.2) = 6).
+    auto pods = cpu_pods(2, 260, 100);
+    pods[1].cpu_ready = false;
+    pods[1].request = 300;
+    pods[1].value = 280;
+    CHECK(metric_replicas(cpu_utilization(50, pods), at(2)).replicas == 3);
+    // A pending pod is unready for every metric: same arithmetic.
+    pods[1].cpu_ready = true;
+    pods[1].phase = PodPhase::pending;
+    CHECK(metric_replicas(cpu_utilization(50, pods), at(2)).replicas == 3);
+    // On a scale-down unready pods are simply left out: 2 ready at 10% -> ceil(0.2 x 2) = 1.
+    pods = cpu_pods(3, 10, 100);
+    pods[2].cpu_ready = false;
+    pods[2].value = 500;
+    CHECK(metric_replicas(cpu_utilization(50, pods), at(3)).replicas == 1);
+    // cpu readiness does not apply to memory: the "unready" pod counts as ready there.
+    auto memory = cpu_utilization(50, cpu_pods(2, 100, 100));
+    memory.name = "memory";
+    memory.pods[1].cpu_ready = false;
+    CHECK(metric_replicas(memory, at(2)).replicas == 4);  // 200% -> ceil(2 x 2)
+    // Deleting and failed pods are ignored altogether.
+    pods = cpu_pods(4, 100, 100);
+    pods[2].deleting = true;
+    pods[3].phase = PodPhase::failed;
+    CHECK(metric_replicas(cpu_utilization(50, pods), at(4)).replicas == 4);  // ceil(2 x 2 ready)
+}
+
+TEST_CASE("hpa does nothing when the adjusted ratio flips direction") {
+    // Scale-down flips: 1 ready at 40% (ratio 0.8), 3 missing as 100%: 340 / 400 = 85% -> 1.7.
+    auto pods = cpu_pods(4, 40, 100);
+    for (int i = 1; i < 4; ++i) pods[static_cast<std::size_t>(i)].value.reset();
+    auto p = metric_replicas(cpu_utilization(50, pods), at(4));
+    CHECK(p.replicas == 4);
+    CHECK(p.reason.find("flips direction") != std::string::npos);
+    // Scale-up flips: 1 ready at 60% (ratio 1.2), 3 missing as 0: 60 / 400 = 15% -> 0.3.
+    pods = cpu_pods(4, 60, 100);
+    for (int i = 1; i < 4; ++i) pods[static_cast<std::size_t>(i)].value.reset();
+    CHECK(metric_replicas(cpu_utilization(50, pods), at(4)).replicas == 4);
+    // Unready pods flip it: 2 ready at 60m of 100m (ratio 1.2), 1 unready as 0: 120 / 300 = 40% -> 0.8.
+    pods = cpu_pods(3, 60, 100);
+    pods[2].cpu_ready = false;
+    CHECK(metric_replicas(cpu_utilization(50, pods), at(3)).replicas == 3);
+    // The adjusted proposal moves against the ratio: spec says 10 replicas, 3 pods exist, 2 at 100% of
+    // 50% (ratio 2), 1 missing as 0: 200 / 300 = 66% -> 1.32 -> ceil(3.96) = 4 < 10: keep 10.
+    pods = cpu_pods(3, 100, 100);
+    pods[2].value.reset();
+    p = metric_replicas(cpu_utilization(50, pods), at(10));
+    CHECK(p.replicas == 10);
+    CHECK(p.reason.find("against the ratio") != std::string::npos);
+}
+
+TEST_CASE("hpa object and external metrics") {
+    HpaMetric object;
+    object.name = "requests-per-second";
+    object.source = MetricSource::object;
+    object.target_type = TargetType::value;
+    object.target = 10'000;
+    object.value = 25'000;
+    // ratio 2.5 x 4 ready pods = 10.
+    CHECK(metric_replicas(object, {4, 4, 4}).replicas == 10);
+    // At 0 replicas: ceil(ratio) (HPAScaleToZero path).
+    CHECK(metric_replicas(object, {0, 0, 0}).replicas == 3);
+    // External AverageValue: ceil(total / per-pod target) on status replicas.
+    CHECK(metric_replicas(external_average(10'000, 95'000), {3, 3, 3}).replicas == 10);
+    // Within tolerance of status replicas x target: keep status replicas.
+    CHECK(metric_replicas(external_average(10'000, 31'000), {3, 3, 3}).replicas == 3);
+    // Unavailable -> invalid.
+    object.value.reset();
+    CHECK_FALSE(metric_replicas(object, {4, 4, 4}).valid);
+}
+
+TEST_CASE("hpa takes the largest proposal; a failed metric blocks only scale-down") {
+    HpaSpec spec;
+    spec.max_replicas = 50;
+    spec.metrics = {cpu_utilization(50, cpu_pods(4, 75, 100)),            // 150% -> 6
+                    pods_average("rps", 100, {225, 225, 225, 225})};       // 2.25 -> 9
+    Hpa hpa(spec);
+    auto d = hpa.decide(at(4), t(0));
+    CHECK(d.metric_replicas == 9);
+    CHECK(d.desired_replicas == 8);  // default scale-up limit: max(4 x 2, 4 + 4) = 8
+    CHECK(d.scaling_limited_reason == "ScaleUpLimit");
+    CHECK(d.proposals.size() == 2);
+
+    // One metric fails and the other proposes a scale-down: no action.
+    spec.metrics = {cpu_utilization(50, cpu_pods(4, 10, 100)), pods_average("rps", 100, {})};
+    spec.metrics[1].available = false;
+    Hpa blocked(spec);
+    d = blocked.decide(at(4), t(0));
+    CHECK_FALSE(d.scale);
+    CHECK(d.desired_replicas == 4);
+    CHECK(d.able_to_scale_reason == "FailedGetMetrics");
+    // ... but a scale-up proceeds.
+    spec.metrics[0] = cpu_utilization(50, cpu_pods(4, 75, 100));
+    Hpa partial(spec);
+    CHECK(partial.decide(at(4), t(0)).desired_replicas == 6);
+}
+
+TEST_CASE("hpa min/max replicas and the disabled target") {
+    HpaSpec spec;
+    spec.min_replicas = 2;
+    spec.max_replicas = 5;
+    spec.metrics = {cpu_utilization(50, cpu_pods(4, 500, 100))};  // 1000% -> 40
+    Hpa hpa(spec);
+    auto d = hpa.decide(at(4), t(0));
+    CHECK(d.desired_replicas == 5);
+    CHECK(d.scaling_limited_reason == "TooManyReplicas");
+    d = hpa.decide(at(8), t(15));
+    CHECK(d.desired_replicas == 5);  // above max: straight to max, no metrics read
+    CHECK(d.proposals.empty());
+    d = hpa.decide(at(1), t(30));
+    CHECK(d.desired_replicas == 2);
+    d = hpa.decide(at(0), t(45));
+    CHECK_FALSE(d.scale);
+    CHECK(d.able_to_scale_reason == "ScalingDisabled");
+}
+
+TEST_CASE("hpa scale-down stabilisation: max over the last 300 s") {
+    HpaSpec spec;
+    spec.max_replicas = 20;
+    spec.metrics = {pods_average("rps", 100, std::vector<std::int64_t>(10, 100))};
+    Hpa hpa(spec);
+    CHECK(hpa.decide(at(10), t(0)).desired_replicas == 10);  // at target: records 10
+    spec.metrics[0] = pods_average("rps", 100, std::vector<std::int64_t>(10, 50));  // proposes 5
+    for (int s = 15; s < 300; s += 15) {
+        const auto d = hpa.decide(spec.metrics, at(10), t(s));
+        CHECK(d.metric_replicas == 5);
+        CHECK(d.desired_replicas == 10);
+        CHECK(d.able_to_scale_reason == "ScaleDownStabilized");
+    }
+    // At exactly 300 s the t = 0 sample is no longer After(now - 300 s).
+    const auto d = hpa.decide(spec.metrics, at(10), t(300));
+    CHECK(d.desired_replicas == 5);
+    CHECK(d.scale);
+
+    // A spike inside the window holds the replicas up for a full window after it.
+    Hpa spiky(spec);
+    spiky.decide(spec.metrics, at(5), t(0));
+    auto high = spec.metrics;
+    high[0] = pods_average("rps", 100, std::vector<std::int64_t>(5, 160));  // proposes 8
+    CHECK(spiky.decide(high, at(5), t(15)).desired_replicas == 8);
+    CHECK(spiky.decide(spec.metrics, at(8), t(30)).desired_replicas == 8);   // 5 proposed, 8 in the window
+    CHECK(spiky.decide(spec.metrics, at(8), t(314)).desired_replicas == 8);
+    CHECK(spiky.decide(spec.metrics, at(8), t(315)).desired_replicas == 5);  // ceil(0.5 x 10 pods)
+}
+
+TEST_CASE("hpa docs behaviour example: Pods 4 / Percent 10 per 60 s, 80 -> 10") {
+    HpaSpec spec;
+    spec.min_replicas = 1;
+    spec.max_replicas = 100;
+    HpaBehavior behavior;
+    behavior.scale_down.policies = {{ScalingPolicyType::pods, 4, seconds(60)}, {ScalingPolicyType::percent, 10, seconds(60)}};
+    behavior.scale_down.stabilization_window = seconds(0);
+    spec.behavior = behavior;
+    spec.metrics = {external_average(1000, 10'000)};  // 10 pods' worth at any replica count
+    Hpa hpa(spec);
+    const std::vector<std::int64_t> expected = {72, 64, 57, 51, 45, 40, 36, 32, 28, 24, 20, 16, 12, 10};
+    std::int64_t replicas = 80;
+    std::int64_t now = 0;
+    for (const auto next : expected) {
+        const auto d = hpa.decide({replicas, replicas, replicas}, t(now));
+        CHECK(d.desired_replicas == next);
+        // Within the same 60 s period nothing more may be removed.
+        const auto held = hpa.decide({next, next, next}, t(now + 15));
+        if (next != 10) {
+            CHECK(held.desired_replicas == next);
+            CHECK(held.scaling_limited_reason == "ScaleDownLimit");
+        }
+        replicas = next;
+        now += 60;
+    }
+}
+
+TEST_CASE("hpa default scale-up: max(100%, 4 pods) per 15 s") {
+    HpaSpec spec;
+    spec.max_replicas = 100;
+    spec.metrics = {external_average(1000, 20'000)};  // wants 20
+    Hpa hpa(spec);
+    CHECK(hpa.decide(at(1), t(0)).desired_replicas == 5);   // max(ceil(1 x 2), 1 + 4)
+    CHECK(hpa.decide(at(5), t(5)).desired_replicas == 5);   // period start 1 -> limit 5
+    CHECK(hpa.decide(at(5), t(15)).desired_replicas == 10); // event at 0 left the period: max(10, 9)
+    CHECK(hpa.decide(at(10), t(30)).desired_replicas == 20);
+}
+
+TEST_CASE("hpa selectPolicy Min and Disabled, and the legacy path") {
+    HpaSpec spec;
+    spec.max_replicas = 200;
+    HpaBehavior behavior;
+    behavior.scale_down.stabilization_window = seconds(0);
+    behavior.scale_down.policies = {{ScalingPolicyType::percent, 10, seconds(60)}, {ScalingPolicyType::pods, 5, seconds(60)}};
+    behavior.scale_down.select_policy = SelectPolicy::min;
+    spec.behavior = behavior;
+    spec.metrics = {external_average(1000, 10'000)};
+    Hpa min_policy(spec);
+    CHECK(min_policy.decide(at(100), t(0)).desired_replicas == 95);  // Percent -> 90, Pods -> 95: Min picks 95
+
+    behavior.scale_down.select_policy = SelectPolicy::disabled;
+    spec.behavior = behavior;
+    Hpa disabled(spec);
+    CHECK(disabled.decide(at(100), t(0)).desired_replicas == 100);
+
+    behavior = HpaBehavior{};
+    behavior.scale_up.select_policy = SelectPolicy::disabled;
+    spec.behavior = behavior;
+    spec.metrics = {external_average(1000, 50'000)};
+    Hpa no_up(spec);
+    CHECK(no_up.decide(at(3), t(0)).desired_replicas == 3);
+
+    // Without spec.behavior: scale-up limited to max(2 x current, 4) per decision, no memory.
+    spec.behavior.reset();
+    Hpa legacy(spec);
+    CHECK(legacy.decide(at(3), t(0)).desired_replicas == 6);
+    CHECK(legacy.decide(at(6), t(1)).desired_replicas == 12);
+    CHECK(legacy.decide(at(1), t(2)).desired_replicas == 4);
+}
+
+TEST_CASE("keda activation: activation wins over scaling; scale to zero after the cooldown") {
+    HpaSpec spec;
+    spec.min_replicas = 1;
+    spec.max_replicas = 100;
+    spec.activation = Activation{seconds(300)};
+    // KEDA docs: threshold 10, activationThreshold 50, 40 messages: stays at 0 although the HPA wants 4.
+    spec.metrics = {external_average(10'000, 40'000, 50'000)};
+    Hpa keda(spec);
+    auto d = keda.decide(at(0), t(0));
+    CHECK_FALSE(d.active);
+    CHECK(d.desired_replicas == 0);
+    CHECK_FALSE(d.scale);
+    // 60 messages: active, 0 -> min replicas.
+    auto metrics = spec.metrics;
+    metrics[0].value = 60'000;
+    d = keda.decide(metrics, at(0), t(30));
+    CHECK(d.active);
+    CHECK(d.desired_replicas == 1);
+    // At 1 replica the HPA scales: ceil(60 / 10) = 6, limited to max(2, 1 + 4) = 5.
+    d = keda.decide(metrics, at(1), t(60));
+    CHECK(d.desired_replicas == 5);
+    // Inactive but inside the cooldown: the HPA owns it (min 1, stabilised at 5).
+    metrics[0].value = 0;
+    d = keda.decide(metrics, at(5), t(90));
+    CHECK_FALSE(d.active);
+    CHECK(d.desired_replicas == 5);
+    d = keda.decide(metrics, at(5), t(360));  // last active at 60: 60 + 300 is not before 360
+    CHECK(d.desired_replicas != 0);
+    d = keda.decide(metrics, at(5), t(361));
+    CHECK(d.desired_replicas == 0);
+    CHECK(d.reason.find("cooldown") != std::string::npos);
+}
+
+TEST_CASE("hpa cpu readiness rule (groupPods)") {
+    const auto s = [](std::int64_t x) { return Time{seconds(x)}; };
+    // Never had a Ready condition or start time: unready.
+    CHECK(cpu_sample_unready(std::nullopt, true, s(0), s(0), seconds(30), s(100)));
+    CHECK(cpu_sample_unready(s(0), std::nullopt, s(0), s(0), seconds(30), s(100)));
+    // Within the 5 min initialisation: unready if not ready, or the sample window began before readiness.
+    CHECK(cpu_sample_unready(s(0), false, s(10), s(100), seconds(30), s(100)));
+    CHECK(cpu_sample_unready(s(0), true, s(80), s(100), seconds(30), s(100)));   // 100 < 80 + 30
+    CHECK_FALSE(cpu_sample_unready(s(0), true, s(60), s(100), seconds(30), s(100)));
+    // After initialisation: unready only if not ready and it never became ready within 30 s of start.
+    CHECK(cpu_sample_unready(s(0), false, s(10), s(400), seconds(30), s(400)));
+    CHECK_FALSE(cpu_sample_unready(s(0), false, s(120), s(400), seconds(30), s(400)));
+    CHECK_FALSE(cpu_sample_unready(s(0), true, s(10), s(400), seconds(30), s(400)));
+}
+
+TEST_CASE("hpa rejects bad specs and inputs with named errors") {
+    HpaSpec spec;
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);  // no metrics
+    spec.metrics = {cpu_utilization(0, {})};
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.metrics = {cpu_utilization(50, {})};
+    spec.min_replicas = 0;
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.min_replicas = 5;
+    spec.max_replicas = 4;
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.max_replicas = 10;
+    spec.behavior->scale_down.policies.clear();
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.behavior = HpaBehavior{};
+    spec.behavior->scale_up.policies[0].period = seconds(1801);
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.behavior = HpaBehavior{};
+    HpaMetric wrong = pods_average("rps", 100, {1});
+    wrong.target_type = TargetType::utilization;
+    spec.metrics = {wrong};
+    try {
+        Hpa bad{spec};
+        FAIL("no throw");
+    } catch (const InvalidArgument& e) {
+        CHECK(std::string(e.what()).find("rps") != std::string::npos);
+    }
+    spec.metrics = {cpu_utilization(50, cpu_pods(2, 50, 100))};
+    Hpa ok(spec);
+    ok.decide(at(2), t(10));
+    CHECK_THROWS_AS(ok.decide(at(2), t(5)), InvalidArgument);  // time went backwards
+    CHECK_THROWS_AS(ok.decide(at(-1), t(20)), InvalidArgument);
+    CHECK_THROWS_AS(ok.decide({}, at(2), t(20)), InvalidArgument);  // wrong number of metrics
+}
+
+TEST_CASE("hpa property: decisions stay within [min, max] and move towards the proposal") {
+    std::mt19937_64 rng(20240811);
+    std::uniform_int_distribution<int> pods_dist(1, 30);
+    std::uniform_int_distribution<std::int64_t> usage_dist(0, 3000);
+    for (int trial = 0; trial < 200; ++trial) {
+        HpaSpec spec;
+        spec.min_replicas = 1 + trial % 3;
+        spec.max_replicas = spec.min_replicas + 40;
+        spec.metrics = {cpu_utilization(60, {})};
+        Hpa hpa(spec);
+        std::int64_t replicas = spec.min_replicas;
+        for (int step = 0; step < 20; ++step) {
+            std::vector<PodSample> pods;
+            const int n = static_cast<int>(replicas);
+            for (int i = 0; i < n; ++i) {
+                PodSample pod{"p", PodPhase::running, false, (rng() % 7) != 0, usage_dist(rng), 500};
+                if (rng() % 11 == 0) pod.value.reset();
+                if (rng() % 13 == 0) pod.phase = PodPhase::pending;
+                pods.push_back(pod);
+            }
+            (void)pods_dist;
+            auto metrics = spec.metrics;
+            metrics[0].pods = pods;
+            const auto d = hpa.decide(metrics, at(replicas), t(step * 15));
+            CHECK(d.desired_replicas >= spec.min_replicas);
+            CHECK(d.desired_replicas <= spec.max_replicas);
+            for (const auto& p : d.proposals) CHECK(std::isfinite(p.usage_ratio));
+            if (d.metric_replicas > 0 && d.desired_replicas > replicas) CHECK(d.desired_replicas <= std::max(d.metric_replicas, spec.min_replicas));
+            replicas = d.desired_replicas;
+        }
+    }
+}
