@@ -1,0 +1,14 @@
+// Umbrella header for continuum/sim: the trace-driven simulator, workload shapes, metrics, baseline
+// scalers, adapters for continuum's scalers and the seed papers' experiments replayed.
+#pragma once
+
+#include <continuum/sim/decision.hpp>
+#include <continuum/sim/load_profile.hpp>
+#include <continuum/sim/metrics.hpp>
+#include <continuum/sim/node_pool.hpp>
+#include <continuum/sim/scaler.hpp>
+#include <continuum/sim/scenario.hpp>
+#include <continuum/sim/simulator.hpp>
+#include <continuum/sim/snapshot.hpp>
+#include <continuum/sim/static_scaler.hpp>
+#include <continuum/sim/workload_shapes.hpp>
