@@ -1,0 +1,150 @@
+// The Cluster Autoscaler's price expander (cluster-autoscaler/expander/price/price.go, preferred.go;
+// design in proposals/pricing.md): score = suppress(unfitness, NodeCount) x (node price x NodeCount
+// + X) / (sum of pod prices + X), X the price of a 500m / 500Mi stabilisation pod, unfitness the CPU
+// ratio to a preferred node sized by cluster size, 1000 for GPU nodes, x2 for a group not yet created.
+#pragma once
+
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/federation/expander.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::federation {
+
+/// CA's cloudprovider.PricingModel: prices over the window [now, now + 1 hour]. In an externalgrpc
+/// provider these are the answers to PricingNodePrice and PricingPodPrice.
+struct PricingModel {
+    /// Price of ONE node of the option's node group (its template).
+    std::function<double(const ExpansionOption&)> node_price;
+    /// Price of running one pod with this request.
+    std::function<double(const Resources&)> pod_price;
+
+    /// Both prices from per-resource rates (per core, per GiB, per GPU, per hour), as proposals/pricing.md
+    /// prices GCE: node = rates x template capacity, pod = rates x request.
+    /// \throws InvalidArgument on a negative or non-finite rate.
+    static PricingModel linear(double per_core, double per_gib, double per_gpu = 0.0) {
+        for (const double rate : {per_core, per_gib, per_gpu}) {
+            if (!std::isfinite(rate) || rate < 0.0) throw InvalidArgument(fmt::format("pricing model: rates must be finite and >= 0, got {}", rate));
+        }
+        auto price = [per_core, per_gib, per_gpu](const Resources& r) {
+            return per_core * static_cast<double>(r.cpu_millis()) / 1000.0 + per_gib * static_cast<double>(r.memory_bytes()) / static_cast<double>(std::int64_t{1} << 30) +
+                   per_gpu * static_cast<double>(r.gpus());
+        };
+        return {[price](const ExpansionOption& option) { return price(option.node_capacity); }, price};
+    }
+};
+
+namespace price_expander {
+/// Penalty for node groups that do not exist yet (notExistCoeficient).
+inline constexpr double not_exist_coefficient = 2.0;
+/// Unfitness forced on GPU node groups (gpuUnfitnessOverride).
+inline constexpr double gpu_unfitness_override = 1000.0;
+/// The stabilisation pod: 500 millicores, 500 MiB (priceStabilizationPod).
+inline Resources stabilization_pod() { return Resources::from_units({{"cpu", 500}, {"memory", 500LL * 1024 * 1024}}); }
+}  // namespace price_expander
+
+/// CA's SimplePreferredNodeProvider: the preferred node for a cluster of `cluster_node_count` nodes
+/// (1 CPU / 3750 MiB up to 2 nodes, 2 / 7500 up to 6, 4 / 15000 to 20, 8 / 30000 to 60,
+/// 16 / 60000 to 200, 32 / 120000 beyond). \throws InvalidArgument on a negative count.
+inline Resources preferred_node(std::int64_t cluster_node_count) {
+    if (cluster_node_count < 0) throw InvalidArgument(fmt::format("preferred node: cluster_node_count must be >= 0, got {}", cluster_node_count));
+    const std::int64_t mib = 1024 * 1024;
+    std::int64_t cores = 32;
+    std::int64_t memory_mib = 120000;
+    if (cluster_node_count <= 2) {
+        cores = 1, memory_mib = 3750;
+    } else if (cluster_node_count <= 6) {
+        cores = 2, memory_mib = 7500;
+    } else if (cluster_node_count <= 20) {
+        cores = 4, memory_mib = 15000;
+    } else if (cluster_node_count <= 60) {
+        cores = 8, memory_mib = 30000;
+    } else if (cluster_node_count <= 200) {
+        cores = 16, memory_mib = 60000;
+    }
+    return Resources::from_units({{"cpu", cores * 1000}, {"memory", memory_mib * mib}});
+}
+
+/// CA's SimpleNodeUnfitness: max(preferred cpu / node cpu, node cpu / preferred cpu), CPU only.
+/// \throws InvalidArgument when either cpu is not positive.
+inline double node_unfitness(std::int64_t preferred_cpu_millis, std::int64_t node_cpu_millis) {
+    if (preferred_cpu_millis <= 0 || node_cpu_millis <= 0) {
+        throw InvalidArgument(fmt::format("node unfitness: cpu must be > 0, got preferred {}m and node {}m", preferred_cpu_millis, node_cpu_millis));
+    }
+    const double p = static_cast<double>(preferred_cpu_millis);
+    const double n = static_cast<double>(node_cpu_millis);
+    return std::max(p / n, n / p);
+}
+
+/// proposals/pricing.md's suppress(u, n) = (u - 1) x (1 - tanh((n - 1) / 15)) + 1.
+inline double suppress_unfitness(double unfitness, std::int64_t node_count) {
+    return (unfitness - 1.0) * (1.0 - std::tanh(static_cast<double>(node_count - 1) / 15.0)) + 1.0;
+}
+
+/// Every term of one option's price score, as CA logs them.
+struct PriceScore {
+    double total_node_price = 0;     ///< node price x NodeCount
+    double total_pod_price = 0;      ///< sum of pod prices
+    double stabilization_price = 0;  ///< X, the stabilisation pod's price
+    double price_sub_score = 0;      ///< (total_node_price + X) / (total_pod_price + X)
+    double unfitness = 0;            ///< vs the preferred node
+    double suppressed_unfitness = 0; ///< after tanh suppression, or 1000 for GPU groups
+    double score = 0;                ///< suppressed x sub-score, x2 when the group does not exist
+
+    [[nodiscard]] std::string to_string() const {
+        return fmt::format("all_nodes_price={:.6f} pods_price={:.6f} stabilized_ratio={:.6f} unfitness={:.6f} suppressed={:.6f} final_score={:.6f}",
+                           total_node_price, total_pod_price, price_sub_score, unfitness, suppressed_unfitness, score);
+    }
+};
+
+namespace detail {
+inline double checked_price(double value, std::string_view what, std::string_view group) {
+    if (!std::isfinite(value) || value < 0.0) throw InvalidArgument(fmt::format("price expander: {} for {} must be finite and >= 0, got {}", what, group, value));
+    return value;
+}
+}  // namespace detail
+
+/// CA's price score of one option, given the cluster's current node count.
+/// \throws InvalidArgument when the pricing model is incomplete or returns a negative or non-finite
+///         price, when the template has no cpu, or when X + pod prices is 0 (the ratio is undefined).
+inline PriceScore price_score(const ExpansionOption& option, const PricingModel& pricing, std::int64_t cluster_node_count) {
+    if (!pricing.node_price || !pricing.pod_price) throw InvalidArgument("price expander: the pricing model needs both node_price and pod_price");
+    PriceScore s;
+    s.stabilization_price = detail::checked_price(pricing.pod_price(price_expander::stabilization_pod()), "stabilisation pod price", option.node_group);
+    s.total_node_price = detail::checked_price(pricing.node_price(option), "node price", option.node_group) * static_cast<double>(option.node_count);
+    for (const auto& pod : option.pods) s.total_pod_price += detail::checked_price(pricing.pod_price(pod), "pod price", option.node_group);
+    const double denominator = s.total_pod_price + s.stabilization_price;
+    if (denominator <= 0.0) throw InvalidArgument(fmt::format("price expander: pod prices and stabilisation price are all 0 for {}", option.node_group));
+    s.price_sub_score = (s.total_node_price + s.stabilization_price) / denominator;
+    s.unfitness = node_unfitness(preferred_node(cluster_node_count).cpu_millis(), option.node_capacity.cpu_millis());
+    s.suppressed_unfitness = option.has_gpu() ? price_expander::gpu_unfitness_override : suppress_unfitness(s.unfitness, option.node_count);
+    s.score = s.suppressed_unfitness * s.price_sub_score;
+    if (!option.node_group_exists) s.score *= price_expander::not_exist_coefficient;
+    return s;
+}
+
+/// `price`: the options with the minimum price score (ties kept, as the chained Filter does).
+/// \throws InvalidArgument as price_score does.
+inline std::vector<std::size_t> price(std::span<const ExpansionOption> options, std::span<const std::size_t> among, const PricingModel& pricing,
+                                      std::int64_t cluster_node_count) {
+    std::vector<std::optional<double>> keys;
+    keys.reserve(among.size());
+    for (const auto i : among) keys.emplace_back(price_score(options[i], pricing, cluster_node_count).score);
+    return detail::keep_minimum(among, keys);
+}
+inline std::vector<std::size_t> price(std::span<const ExpansionOption> options, const PricingModel& pricing, std::int64_t cluster_node_count) {
+    return price(options, detail::all_indices(options.size()), pricing, cluster_node_count);
+}
+
+}  // namespace continuum::federation
