@@ -1,0 +1,11 @@
+// Umbrella header for continuum/packing: 1-D and vector heuristics, lower bounds, the exact
+// solver, node types with cost, and consolidation.
+#pragma once
+
+#include <continuum/packing/consolidation.hpp>
+#include <continuum/packing/exact.hpp>
+#include <continuum/packing/lower_bounds.hpp>
+#include <continuum/packing/model.hpp>
+#include <continuum/packing/node_types.hpp>
+#include <continuum/packing/one_dimensional.hpp>
+#include <continuum/packing/vector_heuristics.hpp>

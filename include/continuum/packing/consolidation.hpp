@@ -1,0 +1,76 @@
+// Consolidation: which nodes can be emptied by moving their pods onto the other nodes without
+// exceeding any node's capacity, and the moves that do it (seed 001's "stop redundant worker
+// nodes"; Karpenter's delete consolidation; the Cluster Autoscaler's scale-down simulation).
+// Maximises the cost saved (then the number of nodes released); pods marked unmovable pin their
+// node. Greedy over several candidate orders, then an exact search when there are few candidates.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/packing/detail/consolidation.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace continuum::packing {
+
+/// A pod running on a node: its request, and whether it may be moved.
+struct PlacedPod {
+    std::string name;
+    Resources request;
+    bool movable = true;
+};
+
+/// A current node: allocatable capacity, cost per unit of time (>= 0) and the pods on it.
+struct NodeState {
+    std::string name;
+    Resources capacity;
+    double cost = 0.0;
+    std::vector<PlacedPod> pods;
+};
+
+/// One pod to move from one node to another.
+struct PodMove {
+    std::string pod;
+    std::string from;
+    std::string to;
+};
+
+/// Nodes to release (in the order they were chosen), the pod moves that empty them, the cost
+/// saved (sum of the released nodes' costs) and a readable reason.
+struct ConsolidationPlan {
+    std::vector<std::string> nodes_to_release;
+    std::vector<PodMove> moves;
+    double saved_cost = 0;
+    std::string reason;
+};
+
+/// Plans a consolidation of `nodes`: the set of nodes to empty that saves the most cost (then
+/// releases the most nodes, then moves the fewest pods) such that every moved pod fits, with the
+/// pods already there, on a node that is kept. A node with an unmovable pod is never released; a
+/// node that receives pods is kept. Nodes already over capacity are kept and receive nothing.
+/// Greedy first; when at most `detail::consolidation_exact_candidates` nodes could be released,
+/// an exact search over subsets within `budget`.
+/// \throws InvalidArgument on duplicate or empty node names, a negative or non-finite cost, a
+///         capacity or request with a negative amount, or an invalid budget.
+inline ConsolidationPlan plan_consolidation(std::span<const NodeState> nodes, const Budget& budget = {}) {
+    budget.validate();
+    std::vector<detail::ConsolidationNode> input;
+    input.reserve(nodes.size());
+    for (const auto& node : nodes) {
+        detail::ConsolidationNode n{node.name, node.capacity, node.cost, {}};
+        for (const auto& pod : node.pods) n.pods.push_back(detail::ConsolidationPod{pod.name, pod.request, pod.movable});
+        input.push_back(std::move(n));
+    }
+    const auto result = detail::consolidate(input, budget);
+    ConsolidationPlan plan;
+    plan.nodes_to_release = result.released;
+    for (const auto& m : result.moves) plan.moves.push_back(PodMove{m.pod, m.from, m.to});
+    plan.saved_cost = result.saved_cost;
+    plan.reason = result.reason;
+    return plan;
+}
+
+}  // namespace continuum::packing

@@ -1,0 +1,157 @@
+// Exact bin packing within a budget: the minimum number of identical bins for 1-D or vector items.
+// The model is seed 004's assignment ILP (min Σ_j y_j s.t. Σ_j x_ij = 1, Σ_i w_i x_ij <= c·y_j,
+// x, y binary); continuum solves it without an external solver: FFD/BFD upper bounds, L2 and the
+// Gilmore–Gomory column generation LP bound (Eigen simplex, knapsack pricing), LP-guided diving
+// for primal solutions, and a complete branch and bound for what remains. Always returns a valid
+// packing no worse than FFD, with a proved lower bound, `optimal` and the gap.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/packing/detail/assignment_search.hpp>
+#include <continuum/packing/detail/column_generation.hpp>
+#include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/lower_bounds.hpp>
+#include <continuum/packing/model.hpp>
+#include <continuum/packing/one_dimensional.hpp>
+#include <continuum/packing/vector_heuristics.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace continuum::packing {
+
+/// Result of solve_exact: the best packing found, a proved lower bound on the optimum (over the
+/// items that fit an empty bin), whether the packing is proved optimal, the relative gap
+/// (num_bins − lower_bound) / num_bins (0 when optimal or empty) and the search nodes used.
+struct ExactPacking {
+    std::vector<std::vector<std::size_t>> bins;  ///< item indices per bin
+    std::vector<std::size_t> unplaced;           ///< items larger than an empty bin
+    std::int64_t lower_bound = 0;
+    bool optimal = false;
+    double gap = 0;
+    std::int64_t nodes = 0;  ///< explored nodes: simplex pricing rounds, dives and search nodes
+    [[nodiscard]] std::size_t num_bins() const { return bins.size(); }
+};
+
+namespace detail {
+
+inline void finish(ExactPacking& out) {
+    const auto n = static_cast<std::int64_t>(out.bins.size());
+    out.lower_bound = std::min(out.lower_bound, n);
+    out.optimal = out.lower_bound >= n;
+    out.gap = n > 0 ? static_cast<double>(n - out.lower_bound) / static_cast<double>(n) : 0.0;
+}
+
+/// The exact pipeline over dense items (any dimension).
+inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int64_t> capacity, const Budget& budget) {
+    budget.validate();
+    BudgetTracker tracker(budget);
+    ExactPacking out;
+    // Upper bounds: the best of the first fit / best fit decreasing variants.
+    VectorPacking best;
+    if (items.d == 1) {
+        const std::span<const std::int64_t> sizes(items.sizes);
+        const auto order = decreasing_order(sizes);
+        auto ffd = first_fit_in_order(sizes, capacity[0], order);
+        auto bfd = best_fit_in_order(sizes, capacity[0], order);
+        auto& chosen = bfd.num_bins() < ffd.num_bins() ? bfd : ffd;
+        best.bins = std::move(chosen.bins);
+        best.unplaced = std::move(chosen.unplaced);
+    } else {
+        bool first = true;
+        for (const auto order : {VectorOrder::sum_normalized, VectorOrder::max_normalized, VectorOrder::lexicographic}) {
+            for (int rule = 0; rule < 2; ++rule) {
+                auto candidate = rule == 0 ? vector_ffd(items, capacity, order) : vector_bfd(items, capacity, order);
+                if (first || candidate.num_bins() < best.num_bins()) best = std::move(candidate);
+                first = false;
+            }
+        }
+        if (items.n <= 2000) {
+            for (const auto order : {VectorOrder::dot_product, VectorOrder::l2_norm}) {
+                auto candidate = vector_bin_centric(items, capacity, order);
+                if (candidate.num_bins() < best.num_bins()) best = std::move(candidate);
+            }
+        }
+    }
+    out.bins = std::move(best.bins);
+    out.unplaced = std::move(best.unplaced);
+    out.lower_bound = vector_l2_unchecked(items, capacity);
+    finish(out);
+    if (out.optimal) {
+        out.nodes = tracker.nodes();
+        return out;
+    }
+    // Items that fit, largest first.
+    std::vector<std::size_t> placeable;
+    {
+        std::vector<char> unplaced(items.n, 0);
+        for (const auto i : out.unplaced) unplaced[i] = 1;
+        std::vector<std::pair<double, std::size_t>> keyed;
+        for (std::size_t i = 0; i < items.n; ++i) {
+            if (unplaced[i]) continue;
+            double key = 0;
+            for (std::size_t k = 0; k < items.d; ++k) key += capacity[k] > 0 ? static_cast<double>(items.row(i)[k]) / static_cast<double>(capacity[k]) : 0.0;
+            keyed.emplace_back(-key, i);
+        }
+        std::sort(keyed.begin(), keyed.end());
+        for (const auto& [key, i] : keyed) placeable.push_back(i);
+    }
+    // Column generation: LP lower bound and LP-guided diving.
+    {
+        ColumnGeneration cg(items, capacity, placeable, tracker);
+        const auto result = cg.solve(static_cast<std::int64_t>(out.bins.size()));
+        out.lower_bound = std::max(out.lower_bound, result.lower_bound);
+        if (!result.bins.empty() && result.bins.size() < out.bins.size()) out.bins = result.bins;
+        finish(out);
+        if (out.optimal) {
+            out.nodes = tracker.nodes();
+            return out;
+        }
+    }
+    // Complete branch and bound on what is left of the budget.
+    if (!tracker.exhausted()) {
+        AssignmentSearch search(items, capacity, placeable, tracker);
+        const bool complete = search.run(out.bins.size(), static_cast<std::size_t>(out.lower_bound));
+        if (search.improved()) out.bins = search.best();
+        if (complete) out.lower_bound = static_cast<std::int64_t>(out.bins.size());
+    }
+    finish(out);
+    out.nodes = tracker.nodes();
+    return out;
+}
+
+}  // namespace detail
+
+/// Minimum number of bins of `capacity` for 1-D `sizes`, within `budget` (explored nodes and/or a
+/// deadline). Returns the best packing found (never worse than FFD or BFD), a proved lower bound,
+/// `optimal` and the gap. Items larger than `capacity` are reported in `unplaced`.
+/// \throws InvalidArgument when capacity <= 0, a size <= 0, the sum overflows, or the budget is invalid.
+inline ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::int64_t capacity, const Budget& budget = {}) {
+    detail::validate_one_dimensional(sizes, capacity);
+    detail::DenseItems items;
+    items.n = sizes.size();
+    items.d = 1;
+    items.sizes.assign(sizes.begin(), sizes.end());
+    const std::int64_t cap[1] = {capacity};
+    return detail::solve_exact_dense(items, cap, budget);
+}
+
+/// Minimum number of identical bins of `capacity` for vector items, within `budget`.
+/// \throws InvalidArgument on a negative amount, an all-zero item or capacity, or an invalid budget.
+inline ExactPacking solve_exact(std::span<const Resources> items, const Resources& capacity, const Budget& budget = {}) {
+    const auto p = detail::dense_problem(items, capacity);
+    return detail::solve_exact_dense(p.items, p.capacity, budget);
+}
+
+/// Minimum number of identical bins for a dense row-major matrix of n × `dimensions` sizes.
+/// \throws InvalidArgument as first_fit_decreasing on dense input, or on an invalid budget.
+inline ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity, const Budget& budget = {}) {
+    return detail::solve_exact_dense(detail::dense_view(sizes, dimensions, capacity), capacity, budget);
+}
+
+}  // namespace continuum::packing

@@ -1,0 +1,75 @@
+// Choosing how many nodes of which type to open for a set of pods at minimum total cost
+// (Karpenter's instance-type question; the Federation Recommender's cost-aware choice): a
+// variable-sized vector bin packing problem with costs and per-type count limits. Cost-efficiency
+// greedy and typed first fit decreasing for any size, improved by downsizing each node to the
+// cheapest type that still holds its pods; an exact branch and bound for small instances; every
+// answer carries a lower bound, the gap and whether it is proved optimal.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/detail/node_mix.hpp>
+#include <continuum/packing/model.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace continuum::packing {
+
+/// One node to open: its type (index into the `types` argument) and the items it holds.
+struct OpenedNode {
+    std::size_t type = 0;
+    std::vector<std::size_t> items;
+};
+
+/// An item that no node can hold, and why (larger than every node type, or every type that could
+/// hold it has reached max_count).
+struct UnplaceableItem {
+    std::size_t item = 0;
+    std::string reason;
+};
+
+/// The answer to "which nodes, at what cost": nodes to open, total cost, a lower bound on the
+/// optimal cost of packing the placeable items, whether `cost` is proved optimal, the relative gap
+/// (cost − lower_bound) / cost (0 when cost is 0), the unplaceable items and the count per type.
+struct NodeMix {
+    std::vector<OpenedNode> nodes;
+    double cost = 0;
+    double lower_bound = 0;
+    bool optimal = false;
+    double gap = 0;
+    std::vector<UnplaceableItem> unplaceable;
+    std::vector<std::int64_t> count_per_type;
+};
+
+/// Cheapest mix of new nodes that holds `items`. Runs the heuristics (cost-efficiency greedy,
+/// typed FFD over each type order, downsizing); for instances with at most
+/// `detail::node_mix_exact_items` placeable items it then runs an exact branch and bound within
+/// `budget` (explored nodes / deadline). Items that fit no type are reported, never dropped.
+/// \throws InvalidArgument when `types` is empty, a type has a negative or non-finite cost, a
+///         max_count below -1, a negative or all-zero capacity; an item has a negative amount or
+///         is all zero; or the budget is invalid.
+inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<const NodeType> types, const Budget& budget = {}) {
+    budget.validate();
+    auto problem = detail::node_mix_problem(items, types);
+    auto solution = detail::solve_node_mix(problem, budget);
+    NodeMix out;
+    out.count_per_type.assign(types.size(), 0);
+    for (const auto& bin : solution.bins) {
+        out.nodes.push_back(OpenedNode{bin.type, bin.items});
+        ++out.count_per_type[bin.type];
+    }
+    out.cost = solution.cost;
+    out.lower_bound = solution.lower_bound;
+    out.optimal = solution.optimal;
+    out.gap = out.cost > 0 ? (out.cost - out.lower_bound) / out.cost : 0.0;
+    for (const auto& [item, reason] : solution.unplaceable) out.unplaceable.push_back(UnplaceableItem{item, reason});
+    return out;
+}
+
+}  // namespace continuum::packing
