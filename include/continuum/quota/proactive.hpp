@@ -1,0 +1,321 @@
+// Proactive quota scaling: Algorithm 1 of seed 001 (hybrid resource-quota scaling, section 3.3).
+// A predicted increase raises the quota to the prediction, resuming waiting nodes first when the
+// cluster cannot back it; a predicted decrease targets snap_up(prediction) but is applied only once
+// actual usage has come down (WaitUntilActualDemandDecreases, kept as explicit state with the time
+// passed in), followed by a consolidation plan that lets redundant nodes stop (packing module).
+#pragma once
+
+#include <continuum/capacity/activation.hpp>
+#include <continuum/capacity/shortfall.hpp>
+#include <continuum/capacity/waiting_pool.hpp>
+#include <continuum/core/budget.hpp>
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/core/time.hpp>
+#include <continuum/packing/consolidation.hpp>
+#include <continuum/quota/levels.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace continuum::quota {
+
+/// When a pending decrease may be applied (Algorithm 1 lines 16-17).
+enum class DecreaseCondition {
+    /// Usage fits in the lowered target in every decreasing resource (default): the quota is never
+    /// set below what the namespace is using right now.
+    usage_within_target,
+    /// The paper's literal line 17, CurrentUsage < CurrentQuota, in every decreasing resource.
+    /// Since a namespace's usage can never exceed its quota, this is nearly always true; it may
+    /// set the quota below current usage (Kubernetes then admits no new pods until usage drops).
+    usage_below_current_quota,
+};
+
+/// What the proactive step decided.
+enum class ProactiveAction {
+    hold,                     ///< nothing to change
+    raise_quota,              ///< predicted increase the cluster backs: quota = prediction
+    activate_and_raise_quota, ///< predicted increase: resume waiting nodes, then quota = prediction
+    infeasible,               ///< predicted increase that even the whole waiting pool cannot back: quota unchanged
+    wait_for_usage_decrease,  ///< predicted decrease pending: usage has not come down yet
+    lower_quota,              ///< predicted decrease applied: quota = snap_up(prediction), consolidation follows
+};
+
+/// "hold", "raise_quota", ... as written in code.
+inline std::string_view to_string(ProactiveAction action) {
+    switch (action) {
+        case ProactiveAction::hold: return "hold";
+        case ProactiveAction::raise_quota: return "raise_quota";
+        case ProactiveAction::activate_and_raise_quota: return "activate_and_raise_quota";
+        case ProactiveAction::infeasible: return "infeasible";
+        case ProactiveAction::wait_for_usage_decrease: return "wait_for_usage_decrease";
+        case ProactiveAction::lower_quota: return "lower_quota";
+    }
+    return "unknown";
+}
+
+/// Tuning of the proactive scaler.
+struct ProactiveConfig {
+    /// The resources the scaler manages (the ones it is given predictions for); others are never
+    /// touched. The paper forecasts CPU only. Must be non-empty, names unique.
+    std::vector<std::string> resources{"cpu"};
+    /// Operator-defined levels used when lowering (GetNearestQuotaLevel). A managed resource
+    /// without levels is lowered to the prediction itself.
+    ResourceQuotaLevels levels;
+    /// When a pending decrease may be applied.
+    DecreaseCondition condition = DecreaseCondition::usage_within_target;
+    /// How long the condition must hold without interruption before lowering (0 = at once).
+    Duration decrease_hold{0};
+    /// How to choose among waiting nodes.
+    capacity::ActivationObjective objective = capacity::ActivationObjective::fewest_nodes;
+    /// Work limit for the node choice and for consolidation.
+    Budget budget{capacity::default_activation_node_limit, {}};
+
+    /// \throws InvalidArgument on an empty or duplicated resource list, a negative hold, a bad budget.
+    void validate() const {
+        if (resources.empty()) throw InvalidArgument("proactive quota scaling: config.resources must name at least one resource");
+        for (std::size_t i = 0; i < resources.size(); ++i) {
+            if (resources[i].empty()) throw InvalidArgument(fmt::format("proactive quota scaling: config.resources[{}] is empty", i));
+            for (std::size_t j = 0; j < i; ++j) {
+                if (resources[i] == resources[j]) {
+                    throw InvalidArgument(fmt::format("proactive quota scaling: config.resources names \"{}\" twice", resources[i]));
+                }
+            }
+        }
+        if (decrease_hold.count() < 0) {
+            throw InvalidArgument(fmt::format("proactive quota scaling: config.decrease_hold must be >= 0 ms, got {} ms", decrease_hold.count()));
+        }
+        budget.validate();
+    }
+};
+
+/// What Algorithm 1 sees at one tick.
+struct ProactiveSnapshot {
+    Time now{0};                  ///< the host's clock; must not go backwards between calls
+    Resources prediction;         ///< w_pred for the managed resources (build with Resources::from_forecast); absent = 0
+    Resources current_quota;      ///< CurrentQuota
+    Resources current_usage;      ///< the namespace's actual usage (ResourceQuota status.used)
+    /// CurrentClusterResources: the capacity this namespace's quota may draw on (a cluster
+    /// dedicated to it: the allocatable capacity of its active nodes; shared: that minus the
+    /// other namespaces' quotas).
+    Resources cluster_resources;
+    std::span<const capacity::WaitingNode> waiting_nodes;  ///< WaitingWorkerNodes
+    /// The active nodes and their pods, for the consolidation that follows a decrease (optional:
+    /// empty = no consolidation plan).
+    std::span<const packing::NodeState> nodes;
+};
+
+/// The decision of one proactive step.
+struct ProactiveDecision {
+    ProactiveAction action = ProactiveAction::hold;
+    Resources new_quota;                   ///< the quota to write (equal to current_quota when unchanged)
+    Resources target_quota;                ///< where the scaler is heading (a pending decrease's target, else new_quota)
+    capacity::ActivationPlan activation;   ///< waiting nodes to resume first (activate_and_raise_quota)
+    std::optional<packing::ConsolidationPlan> consolidation;  ///< after lower_quota, when nodes were given
+    Resources still_missing;               ///< infeasible: what cluster_resources plus the whole pool lack
+    std::vector<std::string> above_top_level;  ///< managed resources whose prediction exceeded their top level
+    std::string reason;                    ///< one readable line
+
+    /// Names of the waiting nodes to resume (empty unless activate_and_raise_quota).
+    [[nodiscard]] const std::vector<std::string>& nodes_to_activate() const { return activation.names; }
+};
+
+/// The explicit state of WaitUntilActualDemandDecreases: a lowered target waiting for usage.
+struct PendingDecrease {
+    Resources target;                      ///< the lowered quota for the decreasing resources
+    Time since{0};                         ///< when the decrease was first predicted
+    std::optional<Time> condition_since;   ///< since when the decrease condition has held, if it holds
+};
+
+namespace detail {
+
+/// \throws InvalidArgument when `r` has a resource the config does not manage.
+inline void require_managed(const Resources& r, const ProactiveConfig& config, std::string_view argument) {
+    for (const auto& [name, value] : r) {
+        bool managed = false;
+        for (const auto& m : config.resources) managed = managed || m == name;
+        if (!managed) {
+            throw InvalidArgument(fmt::format("proactive quota scaling: {} has \"{}\" = {} but the scaler manages only [{}]", argument, name,
+                                              format_resource(name, value), fmt::join(config.resources, ", ")));
+        }
+    }
+}
+
+/// The per-resource intent of Algorithm 1, before any capacity check.
+struct ProactiveIntent {
+    Resources increase;        ///< managed resources predicted above the quota: their prediction
+    Resources decrease;        ///< managed resources to lower: their new, smaller (and positive) quota
+    std::vector<std::string> above_top_level;
+};
+
+/// Splits the managed resources into predicted increases and decreases (Algorithm 1 lines 2, 13,
+/// 15). A decrease whose snapped target would not lower the quota, or would lower it to zero
+/// (which a Resources cannot tell from "no limit"), is dropped.
+inline ProactiveIntent proactive_intent(const ProactiveConfig& config, const Resources& prediction, const Resources& quota) {
+    ProactiveIntent intent;
+    for (const auto& name : config.resources) {
+        const std::int64_t predicted = prediction.get(name);
+        const std::int64_t current = quota.get(name);
+        if (predicted > current) {
+            intent.increase.set(name, predicted);
+        } else if (predicted < current) {
+            std::int64_t target = predicted;
+            if (const QuotaLevels* levels = config.levels.find(name)) {
+                const Snap snap = levels->try_snap_up(predicted);
+                if (snap.outcome == SnapOutcome::above_top) intent.above_top_level.push_back(name);
+                target = snap.value;
+            }
+            if (target > 0 && target < current) intent.decrease.set(name, target);
+        }
+    }
+    return intent;
+}
+
+/// True when the pending decrease may be applied now (condition only; the hold is separate).
+inline bool decrease_condition_holds(DecreaseCondition condition, const Resources& decrease, const Resources& usage, const Resources& quota) {
+    for (const auto& [name, target] : decrease) {
+        const std::int64_t used = usage.get(name);
+        if (condition == DecreaseCondition::usage_within_target ? used > target : used >= quota.get(name)) return false;
+    }
+    return true;
+}
+
+}  // namespace detail
+
+/// Algorithm 1 with its WaitUntilActualDemandDecreases state. Call decide() once per prediction.
+///
+/// Per managed resource r: if prediction[r] > quota[r] (increase), the new quota is the prediction
+/// when cluster_resources covers the predictions of every increasing resource; otherwise the
+/// shortfall (prediction - cluster_resources) is covered by resuming waiting nodes (chosen by
+/// choose_nodes_to_activate) and then the quota is set (the paper's text: "once the waiting nodes
+/// are activated, the quota is adjusted"); if even the whole pool cannot cover it the decision is
+/// `infeasible` and the quota unchanged. If prediction[r] < quota[r] (decrease), the target is
+/// snap_up(prediction[r]) (the prediction itself above the top level, reported in
+/// above_top_level, or without levels); it is applied once `condition` has held for
+/// `decrease_hold`, and then a consolidation plan is computed over `nodes` (when given).
+/// Increases and decreases of different resources may happen in one step; consolidation is
+/// planned only when nothing increases.
+class ProactiveQuotaScaler {
+public:
+    /// \throws InvalidArgument when the config is invalid (see ProactiveConfig::validate).
+    explicit ProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.validate(); }
+
+    /// One step of Algorithm 1 at snapshot.now.
+    /// \throws InvalidArgument for a negative amount in any Resources (naming it), a prediction for
+    ///         a resource the scaler does not manage, time going backwards, an invalid pool.
+    ProactiveDecision decide(const ProactiveSnapshot& s) {
+        capacity::detail::require_non_negative(s.prediction, "proactive quota scaling: prediction");
+        capacity::detail::require_non_negative(s.current_quota, "proactive quota scaling: current_quota");
+        capacity::detail::require_non_negative(s.current_usage, "proactive quota scaling: current_usage");
+        capacity::detail::require_non_negative(s.cluster_resources, "proactive quota scaling: cluster_resources");
+        detail::require_managed(s.prediction, config_, "prediction");
+        capacity::validate_pool(s.waiting_nodes);
+        if (last_now_ && s.now < *last_now_) {
+            throw InvalidArgument(fmt::format("proactive quota scaling: now = {} ms is before the previous call's {} ms", s.now.count(), last_now_->count()));
+        }
+        last_now_ = s.now;
+
+        const detail::ProactiveIntent intent = detail::proactive_intent(config_, s.prediction, s.current_quota);
+        ProactiveDecision d;
+        d.new_quota = s.current_quota;
+        d.above_top_level = intent.above_top_level;
+        std::vector<std::string> parts;
+
+        // Case 1 of Algorithm 1: predicted increase.
+        if (!intent.increase.empty()) {
+            const Resources missing = capacity::shortfall(intent.increase, s.cluster_resources);
+            if (missing.empty()) {
+                d.action = ProactiveAction::raise_quota;
+                for (const auto& [name, value] : intent.increase) d.new_quota.set(name, value);
+                parts.push_back(fmt::format("predicted increase to {} fits in the cluster resources {}: quota raised to the prediction",
+                                            intent.increase, s.cluster_resources));
+            } else {
+                capacity::ActivationPlan plan = capacity::choose_nodes_to_activate(missing, s.waiting_nodes, config_.objective, config_.budget);
+                if (plan.covers()) {
+                    d.action = ProactiveAction::activate_and_raise_quota;
+                    for (const auto& [name, value] : intent.increase) d.new_quota.set(name, value);
+                    parts.push_back(fmt::format("predicted increase to {} exceeds the cluster resources {} by {}: {}; then quota raised to the prediction",
+                                                intent.increase, s.cluster_resources, missing, plan.reason));
+                    d.activation = std::move(plan);
+                } else {
+                    d.action = ProactiveAction::infeasible;
+                    d.still_missing = plan.still_missing;
+                    parts.push_back(fmt::format("infeasible: predicted increase to {} exceeds the cluster resources {} by {} and all {} waiting node(s) still lack {}; quota unchanged",
+                                                intent.increase, s.cluster_resources, missing, s.waiting_nodes.size(), plan.still_missing));
+                }
+            }
+        }
+
+        // Case 2 of Algorithm 1: predicted decrease, applied only once usage has come down.
+        bool lowered = false;
+        if (intent.decrease.empty()) {
+            pending_.reset();
+        } else {
+            Resources target = s.current_quota;
+            for (const auto& [name, value] : intent.decrease) target.set(name, value);
+            if (!pending_) pending_ = PendingDecrease{target, s.now, std::nullopt};
+            pending_->target = target;
+            if (detail::decrease_condition_holds(config_.condition, intent.decrease, s.current_usage, s.current_quota)) {
+                if (!pending_->condition_since) pending_->condition_since = s.now;
+                const Duration held = s.now - *pending_->condition_since;
+                if (held >= config_.decrease_hold) {
+                    for (const auto& [name, value] : intent.decrease) d.new_quota.set(name, value);
+                    lowered = true;
+                    parts.push_back(fmt::format("predicted decrease to {}: usage {} has come down, quota lowered to {} (prediction snapped up to the quota levels){}",
+                                                s.prediction, s.current_usage, intent.decrease, above_top_note(intent)));
+                    pending_.reset();
+                } else {
+                    parts.push_back(fmt::format("predicted decrease to {}: usage {} is down, target {} waits {} s more (hold {} s)", s.prediction,
+                                                s.current_usage, intent.decrease, to_seconds(config_.decrease_hold - held), to_seconds(config_.decrease_hold)));
+                }
+            } else {
+                pending_->condition_since.reset();
+                parts.push_back(fmt::format("predicted decrease to {}: target {} waits until usage {} actually comes down{}", s.prediction,
+                                            intent.decrease, s.current_usage, above_top_note(intent)));
+            }
+        }
+
+        if (d.action == ProactiveAction::hold) {
+            if (lowered) {
+                d.action = ProactiveAction::lower_quota;
+                if (!s.nodes.empty()) {
+                    d.consolidation = packing::plan_consolidation(s.nodes, config_.budget);
+                    parts.push_back(fmt::format("consolidation: {}", d.consolidation->reason));
+                }
+            } else if (pending_) {
+                d.action = ProactiveAction::wait_for_usage_decrease;
+            }
+        }
+        if (parts.empty()) parts.push_back(fmt::format("hold: prediction {} matches quota {}", s.prediction, s.current_quota));
+        d.target_quota = pending_ ? pending_->target : d.new_quota;
+        d.reason = fmt::format("{}: {}", to_string(d.action), fmt::join(parts, "; "));
+        return d;
+    }
+
+    /// The pending decrease, if one is waiting for usage to come down.
+    [[nodiscard]] const std::optional<PendingDecrease>& pending() const { return pending_; }
+    /// Forgets the pending decrease and the last time seen.
+    void reset() {
+        pending_.reset();
+        last_now_.reset();
+    }
+    [[nodiscard]] const ProactiveConfig& config() const { return config_; }
+
+private:
+    static std::string above_top_note(const detail::ProactiveIntent& intent) {
+        if (intent.above_top_level.empty()) return "";
+        return fmt::format(" (no quota level covers the prediction for [{}]: the prediction itself is used)", fmt::join(intent.above_top_level, ", "));
+    }
+
+    ProactiveConfig config_;
+    std::optional<PendingDecrease> pending_;
+    std::optional<Time> last_now_;
+};
+
+}  // namespace continuum::quota
