@@ -186,6 +186,35 @@ inline bool decrease_condition_holds(DecreaseCondition condition, const Resource
     return true;
 }
 
+/// What a DecreaseStep did.
+enum class DecreaseOutcome { none, waiting_for_usage, holding, lowered };
+
+/// WaitUntilActualDemandDecreases as a step function over the explicit PendingDecrease state,
+/// shared by ProactiveQuotaScaler and HybridQuotaScaler. `intent.decrease` are the lowered targets.
+inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, const ProactiveIntent& intent,
+                                        const Resources& usage, const Resources& quota, Time now, Duration* hold_left = nullptr) {
+    if (intent.decrease.empty()) {
+        pending.reset();
+        return DecreaseOutcome::none;
+    }
+    Resources target = quota;
+    for (const auto& [name, value] : intent.decrease) target.set(name, value);
+    if (!pending) pending = PendingDecrease{Resources{}, now, std::nullopt};
+    pending->target = std::move(target);
+    if (!decrease_condition_holds(config.condition, intent.decrease, usage, quota)) {
+        pending->condition_since.reset();
+        return DecreaseOutcome::waiting_for_usage;
+    }
+    if (!pending->condition_since) pending->condition_since = now;
+    const Duration held = now - *pending->condition_since;
+    if (held < config.decrease_hold) {
+        if (hold_left) *hold_left = config.decrease_hold - held;
+        return DecreaseOutcome::holding;
+    }
+    pending.reset();
+    return DecreaseOutcome::lowered;
+}
+
 }  // namespace detail
 
 /// Algorithm 1 with its WaitUntilActualDemandDecreases state. Call decide() once per prediction.
@@ -253,32 +282,25 @@ public:
         }
 
         // Case 2 of Algorithm 1: predicted decrease, applied only once usage has come down.
-        bool lowered = false;
-        if (intent.decrease.empty()) {
-            pending_.reset();
-        } else {
-            Resources target = s.current_quota;
-            for (const auto& [name, value] : intent.decrease) target.set(name, value);
-            if (!pending_) pending_ = PendingDecrease{target, s.now, std::nullopt};
-            pending_->target = target;
-            if (detail::decrease_condition_holds(config_.condition, intent.decrease, s.current_usage, s.current_quota)) {
-                if (!pending_->condition_since) pending_->condition_since = s.now;
-                const Duration held = s.now - *pending_->condition_since;
-                if (held >= config_.decrease_hold) {
-                    for (const auto& [name, value] : intent.decrease) d.new_quota.set(name, value);
-                    lowered = true;
-                    parts.push_back(fmt::format("predicted decrease to {}: usage {} has come down, quota lowered to {} (prediction snapped up to the quota levels){}",
-                                                s.prediction, s.current_usage, intent.decrease, above_top_note(intent)));
-                    pending_.reset();
-                } else {
-                    parts.push_back(fmt::format("predicted decrease to {}: usage {} is down, target {} waits {} s more (hold {} s)", s.prediction,
-                                                s.current_usage, intent.decrease, to_seconds(config_.decrease_hold - held), to_seconds(config_.decrease_hold)));
-                }
-            } else {
-                pending_->condition_since.reset();
+        Duration hold_left{0};
+        const detail::DecreaseOutcome outcome =
+            detail::advance_decrease(pending_, config_, intent, s.current_usage, s.current_quota, s.now, &hold_left);
+        const bool lowered = outcome == detail::DecreaseOutcome::lowered;
+        switch (outcome) {
+            case detail::DecreaseOutcome::none: break;
+            case detail::DecreaseOutcome::lowered:
+                for (const auto& [name, value] : intent.decrease) d.new_quota.set(name, value);
+                parts.push_back(fmt::format("predicted decrease to {}: usage {} has come down, quota lowered to {} (prediction snapped up to the quota levels){}",
+                                            s.prediction, s.current_usage, intent.decrease, above_top_note(intent)));
+                break;
+            case detail::DecreaseOutcome::holding:
+                parts.push_back(fmt::format("predicted decrease to {}: usage {} is down, target {} waits {} s more (hold {} s)", s.prediction,
+                                            s.current_usage, intent.decrease, to_seconds(hold_left), to_seconds(config_.decrease_hold)));
+                break;
+            case detail::DecreaseOutcome::waiting_for_usage:
                 parts.push_back(fmt::format("predicted decrease to {}: target {} waits until usage {} actually comes down{}", s.prediction,
                                             intent.decrease, s.current_usage, above_top_note(intent)));
-            }
+                break;
         }
 
         if (d.action == ProactiveAction::hold) {
