@@ -1,0 +1,50 @@
+// FederatedClusterScaler: the decision engine behind seed 000's Liqo-aware Cluster Autoscaler
+// provider. scale_out chooses which offers to peer with and which virtual nodes to create for the
+// pending pods (plan_scale_out); scale_in applies CA's scale-down rules to the virtual nodes
+// (ScaleInTracker). It keeps only the scale-in timers and the last scale-out time; time is passed in.
+#pragma once
+
+#include <continuum/core/time.hpp>
+#include <continuum/federation/offer.hpp>
+#include <continuum/federation/scale_in.hpp>
+#include <continuum/federation/scale_out.hpp>
+#include <continuum/federation/virtual_node.hpp>
+
+#include <span>
+
+namespace continuum::federation {
+
+class FederatedClusterScaler {
+public:
+    /// \throws InvalidArgument on invalid options.
+    explicit FederatedClusterScaler(ScaleOutOptions scale_out_options = {}, ScaleInOptions scale_in_options = {})
+        : scale_out_options_(scale_out_options), tracker_(scale_in_options) {
+        scale_out_options_.budget.validate();
+    }
+
+    [[nodiscard]] const ScaleOutOptions& scale_out_options() const { return scale_out_options_; }
+    [[nodiscard]] const ScaleInOptions& scale_in_options() const { return tracker_.options(); }
+
+    /// plan_scale_out; when the decision creates nodes, `now` starts the delay-after-add cool-down
+    /// (the host is expected to apply it; call observe_scale_out for nodes added otherwise).
+    /// \throws InvalidArgument as plan_scale_out.
+    ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, std::span<const Offer> offers, Time now) {
+        auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
+        if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
+        return decision;
+    }
+
+    /// ScaleInTracker::decide. \throws InvalidArgument as ScaleInTracker::decide.
+    ScaleInDecision scale_in(std::span<const VirtualNode> nodes, Time now) { return tracker_.decide(nodes, now); }
+
+    /// Nodes were added at `when` by something else than scale_out.
+    void observe_scale_out(Time when) { tracker_.observe_scale_out(when); }
+
+    [[nodiscard]] const ScaleInTracker& tracker() const { return tracker_; }
+
+private:
+    ScaleOutOptions scale_out_options_;
+    ScaleInTracker tracker_;
+};
+
+}  // namespace continuum::federation
