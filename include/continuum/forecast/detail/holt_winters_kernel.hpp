@@ -1,0 +1,209 @@
+// The Holt-Winters recursions (one function per trend/season/update-form combination, chosen at
+// compile time): the forward pass that yields the one-step SSE, fitted values and final state in
+// O(n), and the reverse (adjoint) pass that yields the exact gradient of the SSE with respect to
+// α, β, γ, φ and every initial state in O(n + m), so fitting costs O(n) per evaluation at any m.
+#pragma once
+
+#include <continuum/forecast/holt_winters_model.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace continuum::forecast::detail {
+
+template <typename Scalar>
+struct HoltWintersCoefficients {
+    Scalar alpha, beta, gamma, phi;
+};
+
+/// Running state: level, trend and the m seasonal values in a ring (seasons[phase] is used next).
+template <typename Scalar>
+struct HoltWintersState {
+    Scalar level = Scalar(0);
+    Scalar trend = Scalar(0);
+    std::vector<Scalar> seasons;
+    std::size_t phase = 0;
+    Scalar replaced_season = Scalar(0);  // value the last seasonal update overwrote
+};
+
+template <typename Scalar>
+struct HoltWintersGradient {
+    Scalar alpha = 0, beta = 0, gamma = 0, phi = 0, level = 0, trend = 0;
+    std::vector<Scalar> seasons;
+};
+
+/// Calls f.template operator()<Season, HasTrend, NewLevel>() for the spec's combination.
+template <typename F>
+decltype(auto) dispatch_holt_winters(const HoltWintersSpec& spec, F&& f) {
+    const bool trend = spec.has_trend();
+    const bool new_level = spec.season_update == SeasonUpdate::new_level;
+    switch (spec.seasonal) {
+        case Seasonality::additive:
+            if (trend) return new_level ? f.template operator()<Seasonality::additive, true, true>()
+                                        : f.template operator()<Seasonality::additive, true, false>();
+            return new_level ? f.template operator()<Seasonality::additive, false, true>()
+                             : f.template operator()<Seasonality::additive, false, false>();
+        case Seasonality::multiplicative:
+            if (trend) return new_level ? f.template operator()<Seasonality::multiplicative, true, true>()
+                                        : f.template operator()<Seasonality::multiplicative, true, false>();
+            return new_level ? f.template operator()<Seasonality::multiplicative, false, true>()
+                             : f.template operator()<Seasonality::multiplicative, false, false>();
+        case Seasonality::none:
+        default:
+            return trend ? f.template operator()<Seasonality::none, true, false>()
+                         : f.template operator()<Seasonality::none, false, false>();
+    }
+}
+
+/// The one-step forecast from `state` (ℓ + φb, plus or times the next seasonal value).
+template <typename Scalar, Seasonality Season, bool HasTrend>
+inline Scalar holt_winters_peek(const HoltWintersCoefficients<Scalar>& c, const HoltWintersState<Scalar>& state) {
+    const Scalar p = state.level + (HasTrend ? c.phi * state.trend : Scalar(0));
+    if constexpr (Season == Seasonality::multiplicative) return p * state.seasons[state.phase];
+    if constexpr (Season == Seasonality::additive) return p + state.seasons[state.phase];
+    return p;
+}
+
+/// One observation: returns the one-step forecast made before seeing y, and advances the state.
+/// Returns NaN (and leaves the state unchanged) when a multiplicative division would be by a
+/// non-positive value.
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+inline Scalar holt_winters_step(Scalar y, const HoltWintersCoefficients<Scalar>& c, HoltWintersState<Scalar>& state) {
+    const Scalar d = HasTrend ? c.phi * state.trend : Scalar(0);
+    const Scalar p = state.level + d;
+    Scalar so = Scalar(0);
+    Scalar f = p;
+    Scalar ln;
+    if constexpr (Season == Seasonality::multiplicative) {
+        so = state.seasons[state.phase];
+        if (!(so > Scalar(0)) || !(p > Scalar(0))) return std::numeric_limits<Scalar>::quiet_NaN();
+        f = p * so;
+        ln = c.alpha * y / so + (Scalar(1) - c.alpha) * p;
+        if (NewLevel && !(ln > Scalar(0))) return std::numeric_limits<Scalar>::quiet_NaN();
+    } else if constexpr (Season == Seasonality::additive) {
+        so = state.seasons[state.phase];
+        f = p + so;
+        ln = c.alpha * (y - so) + (Scalar(1) - c.alpha) * p;
+    } else {
+        ln = c.alpha * y + (Scalar(1) - c.alpha) * p;
+    }
+    if constexpr (HasTrend) state.trend = c.beta * (ln - state.level) + (Scalar(1) - c.beta) * d;
+    if constexpr (Season != Seasonality::none) {
+        const Scalar base = NewLevel ? ln : p;
+        const Scalar sn = Season == Seasonality::multiplicative ? c.gamma * y / base + (Scalar(1) - c.gamma) * so
+                                                                 : c.gamma * (y - base) + (Scalar(1) - c.gamma) * so;
+        state.replaced_season = so;
+        state.seasons[state.phase] = sn;
+        state.phase = state.phase + 1 == state.seasons.size() ? 0 : state.phase + 1;
+    }
+    state.level = ln;
+    return f;
+}
+
+/// Forward pass over y from `state` (advanced in place). Writes one-step forecasts to `fitted`
+/// and (level, trend, season used) per step to `trace` when they are non-empty. Returns the SSE,
+/// or +inf when a multiplicative step is undefined.
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+Scalar holt_winters_forward(std::span<const Scalar> y, const HoltWintersCoefficients<Scalar>& c,
+                            HoltWintersState<Scalar>& state, std::span<Scalar> fitted, std::span<Scalar> trace) {
+    Scalar sse = Scalar(0);
+    for (std::size_t t = 0; t < y.size(); ++t) {
+        if (!trace.empty()) {
+            trace[3 * t] = state.level;
+            trace[3 * t + 1] = state.trend;
+            trace[3 * t + 2] = Season == Seasonality::none ? Scalar(0) : state.seasons[state.phase];
+        }
+        const Scalar f = holt_winters_step<Scalar, Season, HasTrend, NewLevel>(y[t], c, state);
+        if (f != f) return std::numeric_limits<Scalar>::infinity();
+        if (!fitted.empty()) fitted[t] = f;
+        const Scalar e = y[t] - f;
+        sse += e * e;
+    }
+    return sse;
+}
+
+/// Reverse pass: the gradient of the SSE of the forward pass that started at phase 0 and wrote
+/// `trace`. O(n + m).
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+void holt_winters_backward(std::span<const Scalar> y, const HoltWintersCoefficients<Scalar>& c, std::span<const Scalar> trace,
+                           std::size_t m, HoltWintersGradient<Scalar>& g) {
+    const Scalar alpha = c.alpha, beta = c.beta, gamma = c.gamma, phi = c.phi;
+    g.alpha = g.beta = g.gamma = g.phi = Scalar(0);
+    Scalar level_bar = 0, trend_bar = 0;
+    if constexpr (Season != Seasonality::none) g.seasons.assign(m, Scalar(0));
+    std::size_t phase = (Season != Seasonality::none && !y.empty()) ? (y.size() - 1) % m : 0;
+    for (std::size_t t = y.size(); t-- > 0;) {
+        const Scalar l = trace[3 * t], b = trace[3 * t + 1], so = trace[3 * t + 2], yt = y[t];
+        const Scalar d = HasTrend ? phi * b : Scalar(0);
+        const Scalar p = l + d;
+        Scalar f, ln;
+        if constexpr (Season == Seasonality::multiplicative) {
+            f = p * so;
+            ln = alpha * yt / so + (Scalar(1) - alpha) * p;
+        } else if constexpr (Season == Seasonality::additive) {
+            f = p + so;
+            ln = alpha * (yt - so) + (Scalar(1) - alpha) * p;
+        } else {
+            f = p;
+            ln = alpha * yt + (Scalar(1) - alpha) * p;
+        }
+        const Scalar f_bar = Scalar(-2) * (yt - f);
+        Scalar ln_bar = level_bar, l_bar = 0, d_bar = 0, p_bar = 0, so_bar = 0;
+        if constexpr (HasTrend) {
+            ln_bar += beta * trend_bar;
+            l_bar -= beta * trend_bar;
+            d_bar += (Scalar(1) - beta) * trend_bar;
+            g.beta += (ln - l - d) * trend_bar;
+        }
+        if constexpr (Season != Seasonality::none) {
+            const Scalar sn_bar = g.seasons[phase];
+            const Scalar base = NewLevel ? ln : p;
+            Scalar base_bar;
+            if constexpr (Season == Seasonality::multiplicative) {
+                g.gamma += (yt / base - so) * sn_bar;
+                base_bar = -gamma * yt / (base * base) * sn_bar;
+            } else {
+                g.gamma += (yt - base - so) * sn_bar;
+                base_bar = -gamma * sn_bar;
+            }
+            so_bar += (Scalar(1) - gamma) * sn_bar;
+            if constexpr (NewLevel) {
+                ln_bar += base_bar;
+            } else {
+                p_bar += base_bar;
+            }
+        }
+        if constexpr (Season == Seasonality::multiplicative) {
+            so_bar -= alpha * yt / (so * so) * ln_bar;
+            g.alpha += (yt / so - p) * ln_bar;
+            p_bar += so * f_bar;
+            so_bar += p * f_bar;
+        } else if constexpr (Season == Seasonality::additive) {
+            so_bar -= alpha * ln_bar;
+            g.alpha += (yt - so - p) * ln_bar;
+            p_bar += f_bar;
+            so_bar += f_bar;
+        } else {
+            g.alpha += (yt - p) * ln_bar;
+            p_bar += f_bar;
+        }
+        p_bar += (Scalar(1) - alpha) * ln_bar;
+        l_bar += p_bar;
+        d_bar += p_bar;
+        if constexpr (HasTrend) {
+            trend_bar = phi * d_bar;
+            g.phi += b * d_bar;
+        }
+        level_bar = l_bar;
+        if constexpr (Season != Seasonality::none) {
+            g.seasons[phase] = so_bar;
+            phase = phase == 0 ? m - 1 : phase - 1;
+        }
+    }
+    g.level = level_bar;
+    g.trend = trend_bar;
+}
+
+}  // namespace continuum::forecast::detail

@@ -1,0 +1,548 @@
+// Holt-Winters exponential smoothing (FPP §8.3; Hyndman et al. 2008), templated on the scalar
+// type: trend none / additive / additive damped, season none / additive / multiplicative, any
+// season length >= 2. Smoothing matches statsmodels 0.13 ExponentialSmoothing; fitting minimises
+// the one-step SSE under statsmodels' bounds with L-BFGS on exact adjoint gradients (O(n) each).
+#pragma once
+
+#include <continuum/core/budget.hpp>
+#include <continuum/forecast/detail/checks.hpp>
+#include <continuum/forecast/detail/holt_winters_kernel.hpp>
+#include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/lbfgs.hpp>
+#include <continuum/forecast/detail/normal.hpp>
+#include <continuum/forecast/forecaster.hpp>
+#include <continuum/forecast/holt_winters_initialization.hpp>
+#include <continuum/forecast/holt_winters_model.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::forecast {
+
+/// How the initial states are obtained when fitting.
+///  - estimated: optimised jointly with α, β, γ, φ, starting from `heuristic` (or `simple` when
+///    the series is shorter than heuristic_minimum_length), as statsmodels' fit() does;
+///  - heuristic / simple: computed once by that rule and kept fixed (only α, β, γ, φ optimised;
+///    the cheap choice for long seasons such as m = 1440).
+enum class Initialization { estimated, heuristic, simple };
+
+struct HoltWintersOptions {
+    Initialization initialization = Initialization::estimated;
+    /// Objective evaluations (node_limit) and optional deadline for the whole fit.
+    Budget budget{20'000, std::nullopt};
+    /// L-BFGS runs started from the best points of the starting grid.
+    int starts = 3;
+    /// Reproduce statsmodels 0.13's forecast at horizons h = m, 2m, ..., which uses the seasonal
+    /// value from before the last update (statsmodels issue #9538, fixed upstream in PR #10230).
+    bool statsmodels_season_quirk = false;
+    /// Simulated paths for prediction intervals of multiplicative-season models, and their seed.
+    int simulation_paths = 2000;
+    std::uint64_t simulation_seed = 0;
+};
+
+template <std::floating_point Scalar = double>
+class HoltWinters {
+public:
+    using scalar_type = Scalar;
+
+    /// \throws InvalidArgument when the spec is invalid (season_length < 2, damped without trend)
+    ///         or options are out of range.
+    explicit HoltWinters(HoltWintersSpec spec = {}, HoltWintersOptions options = {}) : spec_(spec), options_(options) {
+        spec_.validate();
+        options_.budget.validate();
+        if (options_.starts < 1) throw InvalidArgument(fmt::format("holt_winters: options.starts must be >= 1, got {}", options_.starts));
+        if (options_.simulation_paths < 10) {
+            throw InvalidArgument(fmt::format("holt_winters: options.simulation_paths must be >= 10, got {}", options_.simulation_paths));
+        }
+    }
+
+    /// A model with known parameters and initial states: fit() then only smooths (statsmodels
+    /// initialization_method="known", fit(optimized=False)).
+    /// \throws InvalidArgument when a parameter is outside [0, 1], φ outside (0, 1] or not 1 for
+    ///         an undamped model, or initial_seasons does not have m values.
+    static HoltWinters known(HoltWintersSpec spec, HoltWintersParameters<Scalar> parameters, HoltWintersOptions options = {}) {
+        HoltWinters out(spec, options);
+        out.validate_parameters(parameters);
+        out.known_ = std::move(parameters);
+        return out;
+    }
+
+    /// Fits (or, for a known model, smooths) the history.
+    /// \throws InvalidArgument when the series is shorter than two full seasons (seasonal) or 2
+    ///         points, is not positive with a multiplicative season, or is too short for
+    ///         Initialization::heuristic; the message says how many points are needed.
+    void fit(SeriesView history) {
+        std::vector<Scalar> y(history.size());
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
+        fit_values(y);
+    }
+
+    /// fit() on values already in Scalar. \throws as fit(), and on non-finite values.
+    void fit_values(std::span<const Scalar> y) {
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            if (!std::isfinite(y[i])) throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is not finite", i, static_cast<double>(y[i])));
+        }
+        check_length(y.size());
+        if (spec_.seasonal == Seasonality::multiplicative) detail::require_positive(y, "holt_winters", "a multiplicative season");
+        fitted_ = false;
+        evaluations_ = 0;
+        converged_ = true;
+        if (known_) {
+            params_ = *known_;
+        } else {
+            optimise(y);
+        }
+        smooth(y);
+        fitted_ = true;
+    }
+
+    /// Point forecast and, when level > 0, a prediction interval: analytic (ETS class 1 variance,
+    /// σ² = SSE/n) without a multiplicative season, else from `simulation_paths` simulated paths
+    /// with Gaussian errors and `simulation_seed` (deterministic).
+    /// \throws InvalidArgument before fit(), when horizon < 1 or level is not 0 or in (0, 1).
+    [[nodiscard]] Forecast forecast(int horizon, double level = 0.0) const {
+        detail::require_fitted(fitted_, "holt_winters");
+        detail::require_horizon(horizon);
+        detail::require_level(level);
+        std::vector<double> mean = point_forecast(horizon);
+        if (level == 0.0) return detail::gaussian_forecast(std::move(mean), {}, 0.0);
+        if (spec_.seasonal == Seasonality::multiplicative) return simulated_forecast(std::move(mean), level);
+        return detail::gaussian_forecast(std::move(mean), analytic_sd(horizon), level);
+    }
+
+    /// Absorbs one observation with the fitted parameters: O(1), no refit.
+    /// \throws InvalidArgument before fit(), when value is not finite, or not positive for a
+    ///         multiplicative season.
+    void update(double value) {
+        detail::require_fitted(fitted_, "holt_winters");
+        detail::require_finite_observation(value);
+        if (spec_.seasonal == Seasonality::multiplicative && !(value > 0.0)) {
+            throw InvalidArgument(fmt::format("holt_winters update: a multiplicative season needs observations > 0, got {}", value));
+        }
+        const Scalar y = static_cast<Scalar>(value);
+        const auto c = coefficients();
+        auto backup = state_.phase;
+        const Scalar f = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+            return detail::holt_winters_step<Scalar, S, T, N>(y, c, state_);
+        });
+        if (f != f) {
+            state_.phase = backup;
+            throw InvalidArgument(fmt::format("holt_winters update: the multiplicative state became non-positive at observation {}", value));
+        }
+        update_sse_ += static_cast<double>((y - f) * (y - f));
+        ++updates_;
+    }
+
+    [[nodiscard]] std::string name() const {
+        return spec_.has_season() ? fmt::format("holt_winters({}, m={})", spec_.code(), spec_.season_length)
+                                  : fmt::format("holt_winters({})", spec_.code());
+    }
+
+    [[nodiscard]] const HoltWintersSpec& spec() const { return spec_; }
+    [[nodiscard]] const HoltWintersOptions& options() const { return options_; }
+    [[nodiscard]] bool is_fitted() const { return fitted_; }
+    /// Fitted (or known) smoothing parameters and initial states. \throws InvalidArgument before fit().
+    [[nodiscard]] const HoltWintersParameters<Scalar>& params() const {
+        detail::require_fitted(fitted_, "holt_winters");
+        return params_;
+    }
+    /// Sum of squared one-step errors of the fit (statsmodels' sse).
+    [[nodiscard]] Scalar sse() const { return sse_; }
+    /// Number of observations fitted.
+    [[nodiscard]] std::size_t nobs() const { return nobs_; }
+    /// statsmodels' parameter count: m·seasonal + 2·trend + 2 + damped.
+    [[nodiscard]] int parameter_count() const {
+        return spec_.period() + (spec_.has_trend() ? 2 : 0) + 2 + (spec_.damped ? 1 : 0);
+    }
+    /// n·log(SSE/n) + 2k (statsmodels; SSE/n floored at the smallest normal double, so a perfect
+    /// fit gives a very negative but finite value).
+    [[nodiscard]] double aic() const { return log_likelihood_term() + 2.0 * parameter_count(); }
+    /// aic + 2(k+2)(k+3)/(n−k−3), or +inf when n <= k + 3 (statsmodels).
+    [[nodiscard]] double aicc() const {
+        const double k = parameter_count();
+        const double n = static_cast<double>(nobs_);
+        if (n - k - 3.0 <= 0.0) return std::numeric_limits<double>::infinity();
+        return aic() + 2.0 * (k + 2.0) * (k + 3.0) / (n - k - 3.0);
+    }
+    [[nodiscard]] double bic() const { return log_likelihood_term() + parameter_count() * std::log(static_cast<double>(nobs_)); }
+    /// One-step fitted values of the history (statsmodels' fittedvalues).
+    [[nodiscard]] std::span<const Scalar> fitted_values() const { return fitted_values_; }
+    /// Residual standard deviation used by the intervals: sqrt(SSE/n), updates included.
+    [[nodiscard]] double sigma() const {
+        return std::sqrt((static_cast<double>(sse_) + update_sse_) / static_cast<double>(nobs_ + updates_));
+    }
+    /// Current level and trend (0 without a trend).
+    [[nodiscard]] Scalar level() const { return state_.level; }
+    [[nodiscard]] Scalar trend() const { return state_.trend; }
+    /// The m current seasonal values in the order they will be used (front: next step).
+    [[nodiscard]] std::vector<Scalar> seasons() const {
+        std::vector<Scalar> out;
+        for (std::size_t k = 0; k < state_.seasons.size(); ++k) out.push_back(state_.seasons[(state_.phase + k) % state_.seasons.size()]);
+        return out;
+    }
+    /// Objective evaluations the last fit used, and whether every L-BFGS run converged.
+    [[nodiscard]] std::int64_t evaluations() const { return evaluations_; }
+    [[nodiscard]] bool converged() const { return converged_; }
+
+    /// The SSE of `y` under given parameters (no state change). \throws InvalidArgument as known().
+    [[nodiscard]] Scalar sse_at(std::span<const Scalar> y, const HoltWintersParameters<Scalar>& p) const {
+        validate_parameters(p);
+        auto state = initial_state(p);
+        const detail::HoltWintersCoefficients<Scalar> c{p.alpha, p.beta, p.gamma, p.phi};
+        return detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+            return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, {});
+        });
+    }
+
+private:
+    static constexpr double lower_bound_ = 1.4901161193847656e-08;  // statsmodels' sqrt(eps) margin on α
+    static constexpr double phi_low_ = 0.8, phi_high_ = 0.995;
+
+    void check_length(std::size_t n) const {
+        if (spec_.has_season()) {
+            const auto m = static_cast<std::size_t>(spec_.season_length);
+            if (n < 2 * m) {
+                throw InvalidArgument(fmt::format("holt_winters: series has {} points, needs at least 2*season_length = {} (two full seasons of {})",
+                                                  n, 2 * m, m));
+            }
+        } else {
+            detail::require_length(n, 2, "holt_winters", "two points");
+        }
+        if (!known_ && options_.initialization == Initialization::heuristic) {
+            detail::require_length(n, heuristic_minimum_length(spec_), "holt_winters heuristic initialisation",
+                                   spec_.has_season() ? "two full seasons and 10 + 2*(season_length/2) points" : "10 points");
+        }
+    }
+
+    void validate_parameters(const HoltWintersParameters<Scalar>& p) const {
+        const auto in01 = [](Scalar v) { return v >= Scalar(0) && v <= Scalar(1); };
+        if (!in01(p.alpha)) throw InvalidArgument(fmt::format("holt_winters: alpha must be in [0, 1], got {}", static_cast<double>(p.alpha)));
+        if (spec_.has_trend() && !in01(p.beta)) throw InvalidArgument(fmt::format("holt_winters: beta must be in [0, 1], got {}", static_cast<double>(p.beta)));
+        if (spec_.has_season() && !in01(p.gamma)) throw InvalidArgument(fmt::format("holt_winters: gamma must be in [0, 1], got {}", static_cast<double>(p.gamma)));
+        if (spec_.damped ? !(p.phi > Scalar(0) && p.phi <= Scalar(1)) : p.phi != Scalar(1)) {
+            throw InvalidArgument(fmt::format("holt_winters: phi must be in (0, 1] for a damped trend and 1 otherwise, got {}", static_cast<double>(p.phi)));
+        }
+        if (!std::isfinite(p.initial_level) || !std::isfinite(p.initial_trend)) {
+            throw InvalidArgument("holt_winters: initial_level and initial_trend must be finite");
+        }
+        const std::size_t m = static_cast<std::size_t>(spec_.period());
+        if (p.initial_seasons.size() != m) {
+            throw InvalidArgument(fmt::format("holt_winters: initial_seasons must have {} values (season_length), got {}", m, p.initial_seasons.size()));
+        }
+        for (std::size_t j = 0; j < m; ++j) {
+            if (!std::isfinite(p.initial_seasons[j]) || (spec_.seasonal == Seasonality::multiplicative && !(p.initial_seasons[j] > Scalar(0)))) {
+                throw InvalidArgument(fmt::format("holt_winters: initial_seasons[{}] = {} must be finite{}", j, static_cast<double>(p.initial_seasons[j]),
+                                                  spec_.seasonal == Seasonality::multiplicative ? " and > 0 (multiplicative season)" : ""));
+            }
+        }
+    }
+
+    [[nodiscard]] detail::HoltWintersCoefficients<Scalar> coefficients() const {
+        return {params_.alpha, params_.beta, params_.gamma, spec_.damped ? params_.phi : Scalar(1)};
+    }
+
+    [[nodiscard]] detail::HoltWintersState<Scalar> initial_state(const HoltWintersParameters<Scalar>& p) const {
+        detail::HoltWintersState<Scalar> state;
+        state.level = p.initial_level;
+        state.trend = spec_.has_trend() ? p.initial_trend : Scalar(0);
+        state.seasons = p.initial_seasons;
+        return state;
+    }
+
+    void smooth(std::span<const Scalar> y) {
+        state_ = initial_state(params_);
+        fitted_values_.assign(y.size(), Scalar(0));
+        const auto c = coefficients();
+        sse_ = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+            return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state_, std::span<Scalar>(fitted_values_), {});
+        });
+        if (!std::isfinite(sse_)) {
+            throw InvalidArgument("holt_winters: the multiplicative state became non-positive while smoothing; check the known parameters");
+        }
+        nobs_ = y.size();
+        update_sse_ = 0.0;
+        updates_ = 0;
+    }
+
+    [[nodiscard]] double log_likelihood_term() const {
+        const double n = static_cast<double>(nobs_);
+        const double mse = std::max(static_cast<double>(sse_) / n, std::numeric_limits<double>::min());
+        return n * std::log(mse);
+    }
+
+    [[nodiscard]] std::vector<double> point_forecast(int horizon) const {
+        std::vector<double> out(static_cast<std::size_t>(horizon));
+        const double phi = spec_.damped ? static_cast<double>(params_.phi) : 1.0;
+        const std::size_t m = state_.seasons.size();
+        double phi_h = 0.0, power = 1.0;
+        for (std::size_t h = 1; h <= out.size(); ++h) {
+            power *= phi;
+            phi_h += power;
+            const double trended = static_cast<double>(state_.level) + (spec_.has_trend() ? phi_h * static_cast<double>(state_.trend) : 0.0);
+            if (m == 0) {
+                out[h - 1] = trended;
+                continue;
+            }
+            double season = static_cast<double>(state_.seasons[(state_.phase + h - 1) % m]);
+            if (options_.statsmodels_season_quirk && h % m == 0) season = static_cast<double>(state_.replaced_season);
+            out[h - 1] = spec_.seasonal == Seasonality::multiplicative ? trended * season : trended + season;
+        }
+        return out;
+    }
+
+    /// sd_h = σ·sqrt(1 + Σ_{j<h} c_j²), c_j = α + αβφ_j + γ'·[j mod m = 0] (Hyndman et al. 2008,
+    /// Table 6.1 class 1), γ' = γ (previous-level form) or γ(1 − α) (new-level form).
+    [[nodiscard]] std::vector<double> analytic_sd(int horizon) const {
+        const double alpha = params_.alpha, beta = spec_.has_trend() ? static_cast<double>(params_.beta) : 0.0;
+        const double phi = spec_.damped ? static_cast<double>(params_.phi) : 1.0;
+        double gamma = spec_.has_season() ? static_cast<double>(params_.gamma) : 0.0;
+        if (spec_.season_update == SeasonUpdate::new_level) gamma *= 1.0 - alpha;
+        const std::size_t m = static_cast<std::size_t>(spec_.period());
+        const double sigma_value = sigma();
+        std::vector<double> sd(static_cast<std::size_t>(horizon));
+        double sum = 1.0, phi_j = 0.0, power = 1.0;
+        for (std::size_t h = 1; h <= sd.size(); ++h) {
+            sd[h - 1] = sigma_value * std::sqrt(sum);
+            power *= phi;
+            phi_j += power;
+            const double c = alpha + alpha * beta * phi_j + ((m > 0 && h % m == 0) ? gamma : 0.0);
+            sum += c * c;
+        }
+        return sd;
+    }
+
+    [[nodiscard]] Forecast simulated_forecast(std::vector<double> mean, double level) const {
+        const std::size_t horizon = mean.size();
+        const auto paths = static_cast<std::size_t>(options_.simulation_paths);
+        std::vector<double> samples(horizon * paths);
+        detail::NormalGenerator normal(options_.simulation_seed);
+        const auto c = coefficients();
+        const double sigma_value = sigma();
+        for (std::size_t path = 0; path < paths; ++path) {
+            auto state = state_;
+            for (std::size_t h = 0; h < horizon; ++h) {
+                const double noise = sigma_value * normal();
+                // The forecast of this step, then the simulated observation fed back into the state
+                // (kept positive so a multiplicative state stays defined).
+                detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                    const double y = static_cast<double>(detail::holt_winters_peek<Scalar, S, T>(c, state)) + noise;
+                    samples[h * paths + path] = y;
+                    const auto fed = static_cast<Scalar>(std::max(y, 1e-12 * std::fabs(static_cast<double>(state.level)) + 1e-300));
+                    (void)detail::holt_winters_step<Scalar, S, T, N>(fed, c, state);
+                    return 0;
+                });
+            }
+        }
+        Forecast out;
+        out.mean = std::move(mean);
+        out.lower.resize(horizon);
+        out.upper.resize(horizon);
+        out.level = level;
+        const double tail = 0.5 * (1.0 - level);
+        for (std::size_t h = 0; h < horizon; ++h) {
+            auto first = samples.begin() + static_cast<std::ptrdiff_t>(h * paths);
+            std::sort(first, first + static_cast<std::ptrdiff_t>(paths));
+            const auto quantile = [&](double q) {
+                const double position = q * static_cast<double>(paths - 1);
+                const auto below = static_cast<std::size_t>(position);
+                const double weight = position - static_cast<double>(below);
+                const std::size_t above = std::min(below + 1, paths - 1);
+                return first[static_cast<std::ptrdiff_t>(below)] * (1.0 - weight) + first[static_cast<std::ptrdiff_t>(above)] * weight;
+            };
+            out.lower[h] = std::min(quantile(tail), out.mean[h]);
+            out.upper[h] = std::max(quantile(1.0 - tail), out.mean[h]);
+        }
+        return out;
+    }
+
+    // ---- fitting -------------------------------------------------------------------------------
+
+
+    struct Layout {
+        bool trend, season, damped, states;
+        std::size_t m;
+        [[nodiscard]] std::size_t size() const {
+            return 1 + trend + season + damped + (states ? 1 + trend + (season ? m : 0) : 0);
+        }
+    };
+
+    void optimise(std::span<const Scalar> y) {
+        const std::size_t n = y.size();
+        const bool use_heuristic = options_.initialization == Initialization::heuristic ||
+                                   (options_.initialization == Initialization::estimated && n >= heuristic_minimum_length(spec_));
+        const auto init = use_heuristic ? heuristic_initial_states(y, spec_) : simple_initial_states(y, spec_);
+        const Layout layout{spec_.has_trend(), spec_.has_season(), spec_.damped, options_.initialization == Initialization::estimated,
+                            static_cast<std::size_t>(spec_.period())};
+        // Scales: states move in units of the data spread so every coordinate is O(1).
+        double mean = 0.0, spread = 0.0;
+        for (Scalar v : y) mean += static_cast<double>(v);
+        mean /= static_cast<double>(n);
+        for (Scalar v : y) spread += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
+        spread = std::sqrt(spread / static_cast<double>(n));
+        if (!(spread > 0.0)) spread = std::max(std::fabs(mean), 1.0);
+        const double level_scale = spread;
+        const double trend_scale = spread / static_cast<double>(std::max<std::size_t>(layout.m, 10));
+        const double season_scale = spec_.seasonal == Seasonality::multiplicative ? 0.1 : spread;
+        const double normaliser = 1.0 / (static_cast<double>(n) * spread * spread);
+
+        BudgetTracker tracker(options_.budget);
+        std::vector<Scalar> trace(3 * n);
+        HoltWintersParameters<Scalar> candidate;
+        candidate.initial_seasons = init.seasons;
+        detail::HoltWintersGradient<Scalar> gradient;
+
+        const auto decode = [&](const std::vector<double>& x) {
+            std::size_t i = 0;
+            const double alpha = lower_bound_ + x[i++] * (1.0 - 2.0 * lower_bound_);
+            candidate.alpha = static_cast<Scalar>(alpha);
+            candidate.beta = layout.trend ? static_cast<Scalar>(x[i++] * alpha) : Scalar(0);
+            candidate.gamma = layout.season ? static_cast<Scalar>(x[i++] * (1.0 - alpha)) : Scalar(0);
+            candidate.phi = layout.damped ? static_cast<Scalar>(phi_low_ + (phi_high_ - phi_low_) * x[i++]) : Scalar(1);
+            candidate.initial_level = init.level;
+            candidate.initial_trend = init.trend;
+            if (layout.states) {
+                candidate.initial_level = static_cast<Scalar>(static_cast<double>(init.level) + level_scale * x[i++]);
+                if (layout.trend) candidate.initial_trend = static_cast<Scalar>(static_cast<double>(init.trend) + trend_scale * x[i++]);
+                for (std::size_t j = 0; layout.season && j < layout.m; ++j) {
+                    candidate.initial_seasons[j] = static_cast<Scalar>(static_cast<double>(init.seasons[j]) + season_scale * x[i++]);
+                }
+            }
+        };
+        const auto forward_only = [&](const std::vector<double>& x) -> double {
+            decode(x);
+            tracker.count();
+            ++evaluations_;
+            auto state = initial_state(candidate);
+            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
+            const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, {});
+            });
+            return std::isfinite(sse) ? static_cast<double>(sse) * normaliser : std::numeric_limits<double>::infinity();
+        };
+        const auto objective = [&](const std::vector<double>& x, std::vector<double>& grad) -> double {
+            decode(x);
+            tracker.count();
+            ++evaluations_;
+            auto state = initial_state(candidate);
+            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
+            const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                const Scalar value = detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(trace));
+                if (std::isfinite(value)) detail::holt_winters_backward<Scalar, S, T, N>(y, c, trace, layout.m, gradient);
+                return value;
+            });
+            if (!std::isfinite(sse)) return std::numeric_limits<double>::infinity();
+            std::size_t i = 0;
+            const double alpha = lower_bound_ + x[0] * (1.0 - 2.0 * lower_bound_);
+            double d_alpha = static_cast<double>(gradient.alpha);
+            if (layout.trend) d_alpha += static_cast<double>(gradient.beta) * x[1];
+            if (layout.season) d_alpha -= static_cast<double>(gradient.gamma) * x[1 + layout.trend];
+            grad[i++] = d_alpha * (1.0 - 2.0 * lower_bound_) * normaliser;
+            if (layout.trend) {
+                grad[i] = static_cast<double>(gradient.beta) * alpha * normaliser;
+                ++i;
+            }
+            if (layout.season) {
+                grad[i] = static_cast<double>(gradient.gamma) * (1.0 - alpha) * normaliser;
+                ++i;
+            }
+            if (layout.damped) {
+                grad[i] = static_cast<double>(gradient.phi) * (phi_high_ - phi_low_) * normaliser;
+                ++i;
+            }
+            if (layout.states) {
+                grad[i++] = static_cast<double>(gradient.level) * level_scale * normaliser;
+                if (layout.trend) grad[i++] = static_cast<double>(gradient.trend) * trend_scale * normaliser;
+                for (std::size_t j = 0; layout.season && j < layout.m; ++j) {
+                    grad[i++] = static_cast<double>(gradient.seasons[j]) * season_scale * normaliser;
+                }
+            }
+            return static_cast<double>(sse) * normaliser;
+        };
+
+        // Starting grid over (α, β/α, γ/(1−α)) with φ = 0.99 and the initial states, like
+        // statsmodels' brute start but coarser; the best few points seed L-BFGS runs.
+        static constexpr double alpha_grid[] = {0.01, 0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 0.99};
+        static constexpr double beta_grid[] = {0.01, 0.1, 0.5};
+        static constexpr double gamma_grid[] = {0.01, 0.1, 0.4, 0.8};
+        const double phi_start = (0.99 - phi_low_) / (phi_high_ - phi_low_);
+        std::vector<std::pair<double, std::vector<double>>> grid;
+        for (double a : alpha_grid) {
+            for (std::size_t bi = 0; bi < (layout.trend ? std::size(beta_grid) : 1); ++bi) {
+                for (std::size_t gi = 0; gi < (layout.season ? std::size(gamma_grid) : 1); ++gi) {
+                    std::vector<double> x(layout.size(), 0.0);
+                    std::size_t i = 0;
+                    x[i++] = a;
+                    if (layout.trend) x[i++] = beta_grid[bi];
+                    if (layout.season) x[i++] = gamma_grid[gi];
+                    if (layout.damped) x[i++] = phi_start;
+                    const double value = forward_only(x);
+                    grid.emplace_back(value, std::move(x));
+                }
+            }
+        }
+        // Box: the smoothing coordinates in [0, 1]; states free, except >= 0 where multiplicative.
+        std::vector<double> lower(layout.size(), -std::numeric_limits<double>::infinity());
+        std::vector<double> upper(layout.size(), std::numeric_limits<double>::infinity());
+        const std::size_t smoothing = 1 + layout.trend + layout.season + layout.damped;
+        for (std::size_t i = 0; i < smoothing; ++i) {
+            lower[i] = 0.0;
+            upper[i] = 1.0;
+        }
+        if (layout.states && spec_.seasonal == Seasonality::multiplicative) {
+            lower[smoothing] = -static_cast<double>(init.level) / level_scale;
+            for (std::size_t j = 0; j < layout.m; ++j) {
+                lower[smoothing + 1 + layout.trend + j] = -static_cast<double>(init.seasons[j]) / season_scale;
+            }
+        }
+        std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+        double best = std::numeric_limits<double>::infinity();
+        std::vector<double> best_x = grid.front().second;
+        const std::size_t starts = std::min<std::size_t>(static_cast<std::size_t>(options_.starts), grid.size());
+        for (std::size_t s = 0; s < starts && !tracker.exhausted(); ++s) {
+            if (!std::isfinite(grid[s].first)) break;
+            detail::LbfgsOptions lbfgs;
+            lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(starts - s));
+            const auto result = detail::minimize_lbfgs(objective, grid[s].second, lower, upper, lbfgs, [&] { return tracker.exhausted(); });
+            converged_ = converged_ && result.converged;
+            if (result.value < best) {
+                best = result.value;
+                best_x = result.x;
+            }
+        }
+        if (!std::isfinite(best)) {
+            throw InvalidArgument("holt_winters: no feasible starting point (a multiplicative state becomes non-positive for every grid point)");
+        }
+        decode(best_x);
+        params_ = candidate;
+    }
+
+    HoltWintersSpec spec_;
+    HoltWintersOptions options_;
+    std::optional<HoltWintersParameters<Scalar>> known_;
+    HoltWintersParameters<Scalar> params_;
+    detail::HoltWintersState<Scalar> state_;
+    std::vector<Scalar> fitted_values_;
+    Scalar sse_ = Scalar(0);
+    std::size_t nobs_ = 0;
+    double update_sse_ = 0.0;
+    std::size_t updates_ = 0;
+    std::int64_t evaluations_ = 0;
+    bool converged_ = true;
+    bool fitted_ = false;
+};
+
+static_assert(Forecaster<HoltWinters<double>>);
+static_assert(Forecaster<HoltWinters<float>>);
+
+}  // namespace continuum::forecast

@@ -1,0 +1,83 @@
+// Moving-average forecaster: every future step equals the mean of the last `window` observations
+// (the smoother Kubernetes-style controllers use). Interval: ±z·σ, constant over the horizon, with σ
+// the root mean squared one-step error of the same rule over the history.
+#pragma once
+
+#include <continuum/forecast/detail/checks.hpp>
+#include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/forecaster.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::forecast {
+
+class MovingAverage {
+public:
+    /// \throws InvalidArgument when window < 1.
+    explicit MovingAverage(int window) : window_(window) {
+        if (window < 1) throw InvalidArgument(fmt::format("moving_average: window must be >= 1, got {}", window));
+    }
+
+    /// \throws InvalidArgument when history has fewer than `window` points.
+    void fit(SeriesView history) {
+        const auto w = static_cast<std::size_t>(window_);
+        detail::require_length(history.size(), w, "moving_average", "one full window");
+        buffer_.assign(history.end() - static_cast<std::ptrdiff_t>(w), history.end());
+        next_ = 0;
+        sum_squares_ = 0.0;
+        errors_ = 0;
+        double running = 0.0;
+        for (std::size_t i = 0; i < w; ++i) running += history[i];
+        for (std::size_t i = w; i < history.size(); ++i) {
+            const double error = history[i] - running / static_cast<double>(w);
+            sum_squares_ += error * error;
+            ++errors_;
+            running += history[i] - history[i - w];
+        }
+        sum_ = 0.0;  // recomputed from the buffer: no drift from the running update
+        for (double v : buffer_) sum_ += v;
+        fitted_ = true;
+    }
+    /// \throws InvalidArgument before fit(), when horizon < 1 or level is not 0 or in (0, 1).
+    [[nodiscard]] Forecast forecast(int horizon, double level = 0.0) const {
+        detail::require_fitted(fitted_, "moving_average");
+        detail::require_horizon(horizon);
+        detail::require_level(level);
+        const auto h = static_cast<std::size_t>(horizon);
+        return detail::gaussian_forecast(std::vector<double>(h, mean()), std::vector<double>(h, sigma()), level);
+    }
+    /// O(1). \throws InvalidArgument before fit() or when value is not finite.
+    void update(double value) {
+        detail::require_fitted(fitted_, "moving_average");
+        detail::require_finite_observation(value);
+        const double error = value - mean();
+        sum_squares_ += error * error;
+        ++errors_;
+        sum_ += value - buffer_[next_];
+        buffer_[next_] = value;
+        next_ = next_ + 1 == buffer_.size() ? 0 : next_ + 1;
+    }
+    [[nodiscard]] std::string name() const { return fmt::format("moving_average(window={})", window_); }
+    /// The current window mean.
+    [[nodiscard]] double mean() const { return sum_ / static_cast<double>(window_); }
+    /// Root mean squared one-step error over the history (0 when there was none).
+    [[nodiscard]] double sigma() const { return errors_ ? std::sqrt(sum_squares_ / static_cast<double>(errors_)) : 0.0; }
+
+private:
+    int window_;
+    std::vector<double> buffer_;
+    std::size_t next_ = 0;
+    double sum_ = 0.0;
+    double sum_squares_ = 0.0;
+    std::size_t errors_ = 0;
+    bool fitted_ = false;
+};
+
+static_assert(Forecaster<MovingAverage>);
+
+}  // namespace continuum::forecast
