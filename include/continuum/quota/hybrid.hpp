@@ -1,0 +1,446 @@
+// Hybrid quota scaling (seed 001): each tick, per namespace, observe usage, forecast it with any
+// Forecaster, apply the proactive step (Algorithm 1), and the reactive step (Algorithm 2) for each
+// failed / pending deployment. One object serves one namespace or many sharing a cluster: total
+// quota never exceeds capacity plus waiting nodes; when demand would, capacity goes by priority,
+// then in proportion to demand (quota/fair_share.hpp), and the decision says who was cut by how much.
+#pragma once
+
+#include <continuum/capacity/activation.hpp>
+#include <continuum/capacity/shortfall.hpp>
+#include <continuum/capacity/waiting_pool.hpp>
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/core/series.hpp>
+#include <continuum/core/time.hpp>
+#include <continuum/forecast/forecaster.hpp>
+#include <continuum/packing/consolidation.hpp>
+#include <continuum/quota/fair_share.hpp>
+#include <continuum/quota/proactive.hpp>
+#include <continuum/quota/reactive.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace continuum::quota {
+
+/// Tuning of the hybrid scaler.
+struct HybridConfig {
+    /// The proactive step: managed (forecast) resources, quota levels, decrease condition and hold,
+    /// waiting-node objective, budget.
+    ProactiveConfig proactive;
+    /// Forecast steps ahead; the peak of the forecast over the horizon is the prediction
+    /// (the paper predicts one minute ahead from 10 minutes of history).
+    int horizon = 1;
+    /// When > 0, the upper bound of this prediction interval is used instead of the mean, if the
+    /// forecaster provides intervals. 0 = mean.
+    double interval_level = 0.0;
+    /// Observations needed before the first fit; until then the proactive step holds (warming up).
+    std::size_t min_history = 10;
+    /// Observations kept per namespace and resource (the series a refit sees).
+    std::size_t max_history = 1440;
+    /// Refit on the kept history every this many observations (0 = fit once, then update()).
+    std::size_t refit_every = 0;
+    /// Spacing of the observations (one tick), for the SeriesView given to fit().
+    Duration step = std::chrono::minutes(1);
+
+    /// \throws InvalidArgument naming the bad field.
+    void validate() const {
+        proactive.validate();
+        if (horizon < 1) throw InvalidArgument(fmt::format("hybrid quota scaling: config.horizon must be >= 1, got {}", horizon));
+        if (!(interval_level == 0.0 || (interval_level > 0.0 && interval_level < 1.0))) {
+            throw InvalidArgument(fmt::format("hybrid quota scaling: config.interval_level must be 0 or in (0, 1), got {}", interval_level));
+        }
+        if (min_history < 1) throw InvalidArgument("hybrid quota scaling: config.min_history must be >= 1");
+        if (max_history < min_history) {
+            throw InvalidArgument(fmt::format("hybrid quota scaling: config.max_history ({}) must be >= min_history ({})", max_history, min_history));
+        }
+        if (step.count() <= 0) throw InvalidArgument(fmt::format("hybrid quota scaling: config.step must be > 0 ms, got {} ms", step.count()));
+    }
+};
+
+/// One namespace at one tick.
+struct NamespaceSnapshot {
+    std::string name;
+    Resources usage;   ///< actual usage (ResourceQuota status.used)
+    Resources quota;   ///< current quota (FRQ spec.overall)
+    /// Failed or pending deployments since the last tick: for each, W_req = what the quota must
+    /// admit for it to proceed (usage plus the new pods' requests), as in ReactiveSnapshot.
+    std::vector<Resources> failed_requests;
+};
+
+/// The cluster the namespaces share, at one tick.
+struct ClusterSnapshot {
+    Time now{0};
+    /// Allocatable capacity of the active nodes (include nodes already resuming) that the
+    /// namespaces' quotas draw on.
+    Resources capacity;
+    std::span<const capacity::WaitingNode> waiting_nodes;  ///< paused / hibernated nodes
+    std::span<const packing::NodeState> nodes;               ///< active nodes and pods, for consolidation (optional)
+};
+
+/// What happened to one namespace.
+struct NamespaceDecision {
+    std::string name;
+    int priority = 0;
+    Resources quota;            ///< the quota to write (a resource granted 0 is absent: write it as 0)
+    Resources previous_quota;   ///< the quota in the snapshot
+    Resources wanted;           ///< what its own proactive and reactive steps asked for
+    Resources cut;              ///< wanted - quota: how much the fairness rule withheld (empty when none)
+    Resources prediction;       ///< the prediction used (managed resources); empty while warming up
+    Resources pending_target;   ///< a decrease waiting for usage to come down (empty when none)
+    ProactiveAction proactive = ProactiveAction::hold;
+    ReactiveCase reactive = ReactiveCase::sufficient_quota;  ///< the most demanding case among this tick's failed requests
+    std::size_t failed_requests = 0;
+    bool warming_up = false;    ///< not enough history to forecast yet: the proactive step held
+
+    [[nodiscard]] bool changed() const { return !(quota == previous_quota); }
+    [[nodiscard]] bool was_cut() const { return !cut.empty(); }
+
+    /// One readable line, built on demand (ticks over thousands of namespaces do not pay for it).
+    [[nodiscard]] std::string reason() const {
+        std::string out = fmt::format("{}: quota {} -> {}", name, previous_quota, quota);
+        if (warming_up) {
+            out += "; proactive: warming up (not enough history to forecast)";
+        } else {
+            out += fmt::format("; proactive {} (prediction {})", to_string(proactive), prediction);
+        }
+        if (!pending_target.empty()) out += fmt::format("; decrease to {} waits until usage comes down", pending_target);
+        if (failed_requests > 0) out += fmt::format("; reactive {} for {} failed deployment(s)", to_string(reactive), failed_requests);
+        if (was_cut()) out += fmt::format("; cut by {} (wanted {}, priority {}) by the fairness rule", cut, wanted, priority);
+        return out;
+    }
+};
+
+/// The decision of one hybrid tick.
+struct HybridDecision {
+    Time now{0};
+    std::vector<NamespaceDecision> namespaces;  ///< same order as the tick's snapshots
+    capacity::ActivationPlan activation;        ///< waiting nodes to resume (before writing the raised quotas)
+    std::optional<packing::ConsolidationPlan> consolidation;  ///< after a lowered quota, when nodes were given
+    std::vector<std::size_t> cut;               ///< indices (into namespaces) cut by the fairness rule
+    Resources total_wanted;                     ///< sum of wanted over namespaces (constrained resources)
+    Resources backed_capacity;                  ///< cluster capacity plus the resumed nodes
+    Resources still_missing;                    ///< total_wanted - backed_capacity when positive
+    std::string reason;                         ///< one summary line
+};
+
+/// The hybrid scaler over any Forecaster F: one F per namespace and managed resource, each a copy
+/// of the prototype, fitted once min_history observations exist.
+///
+/// tick(): for each namespace, observe usage and forecast (prediction = peak over the horizon, or
+/// the interval's upper bound; a negative forecast counts as 0, a demand cannot be negative);
+/// then tick_with_predictions().
+/// tick_with_predictions(): per namespace, wanted = the proactive intent (increases to the
+/// prediction; decreases to snap_up(prediction) once usage has come down, with the explicit
+/// WaitUntilActualDemandDecreases state) raised to every failed request (Algorithm 2: quota +
+/// shortfall). Then for the constrained resources (the managed ones plus those the cluster capacity
+/// names): if the total wanted exceeds the capacity, waiting nodes covering the excess are resumed
+/// (choose_nodes_to_activate); if even the whole pool cannot, every contributing node is resumed
+/// and fair_quotas decides (floors = current usage; priority, then proportional to demand).
+/// Namespaces unknown to the scaler are registered on first sight with priority 0. Every
+/// namespace sharing the cluster must be in every tick.
+/// Complexity per tick: O(namespaces x resources) plus the node choice, plus O(n log n) per cut resource.
+template <forecast::Forecaster F>
+class HybridQuotaScaler {
+public:
+    /// \throws InvalidArgument when the config is invalid.
+    explicit HybridQuotaScaler(F prototype, HybridConfig config = {}) : prototype_(std::move(prototype)), config_(std::move(config)) {
+        config_.validate();
+    }
+
+    /// Registers a namespace (or updates its priority). Larger priority is more important.
+    /// \throws InvalidArgument on an empty name.
+    void add_namespace(std::string_view name, int priority = 0) {
+        if (name.empty()) throw InvalidArgument("hybrid quota scaling: namespace name must not be empty");
+        const auto it = index_.find(std::string(name));
+        if (it != index_.end()) {
+            states_[it->second].priority = priority;
+            return;
+        }
+        index_.emplace(std::string(name), states_.size());
+        states_.push_back(State{std::string(name), priority, {}, {}, false, 0, std::nullopt});
+    }
+    /// Number of registered namespaces.
+    [[nodiscard]] std::size_t size() const { return states_.size(); }
+    /// The pending decrease of a namespace, if any. \throws InvalidArgument for an unknown name.
+    [[nodiscard]] const std::optional<PendingDecrease>& pending(std::string_view name) const { return states_[lookup(name)].pending; }
+    [[nodiscard]] const HybridConfig& config() const { return config_; }
+
+    /// Observes usage, forecasts, and decides (see the class comment).
+    /// \throws InvalidArgument for bad snapshots (negative amounts, duplicate names, time going
+    ///         backwards), a NaN forecast, an invalid pool; whatever the forecaster throws.
+    HybridDecision tick(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces) {
+        require_time(cluster.now);
+        std::vector<std::optional<Resources>> predictions(namespaces.size());
+        std::vector<const Resources*> pointers(namespaces.size(), nullptr);
+        for (std::size_t i = 0; i < namespaces.size(); ++i) {
+            capacity::detail::require_non_negative(namespaces[i].usage, "hybrid quota scaling: namespace usage");
+            predictions[i] = observe_and_forecast(state_for(namespaces[i].name), namespaces[i].usage);
+            if (predictions[i]) pointers[i] = &*predictions[i];
+        }
+        return decide(cluster, namespaces, pointers);
+    }
+
+    /// The decision with predictions given by the caller (no forecasting, no observation): the
+    /// path for external forecasts and for benchmarks. predictions[i] is for namespaces[i].
+    /// \throws InvalidArgument as tick, or when the spans differ in size.
+    HybridDecision tick_with_predictions(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces,
+                                         std::span<const Resources> predictions) {
+        if (predictions.size() != namespaces.size()) {
+            throw InvalidArgument(fmt::format("hybrid quota scaling: {} predictions for {} namespaces", predictions.size(), namespaces.size()));
+        }
+        std::vector<const Resources*> pointers(namespaces.size());
+        for (std::size_t i = 0; i < namespaces.size(); ++i) pointers[i] = &predictions[i];
+        return decide(cluster, namespaces, pointers);
+    }
+
+    /// Algorithm 2 for one failed deployment between ticks: R_avail is the cluster capacity minus
+    /// every namespace's quota (positive part), as given in `namespaces`.
+    /// \throws InvalidArgument as reactive_quota_step, or when `name` is not in `namespaces`.
+    [[nodiscard]] ReactiveDecision react(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::string_view name,
+                                         const Resources& request) const {
+        Resources promised;
+        const NamespaceSnapshot* self = nullptr;
+        for (const auto& ns : namespaces) {
+            promised += ns.quota;
+            if (ns.name == name) self = &ns;
+        }
+        if (self == nullptr) throw InvalidArgument(fmt::format("hybrid quota scaling: react: namespace \"{}\" is not in the snapshot", name));
+        const Resources available = capacity::shortfall(cluster.capacity, promised);
+        return reactive_quota_step(ReactiveSnapshot{request, self->quota, available, cluster.waiting_nodes},
+                                   ReactiveConfig{config_.proactive.objective, config_.proactive.budget});
+    }
+
+private:
+    struct State {
+        std::string name;
+        int priority = 0;
+        std::vector<F> models;                      // one per managed resource, once fitted
+        std::vector<std::vector<double>> history;   // one per managed resource
+        bool fitted = false;
+        std::size_t since_fit = 0;
+        std::optional<PendingDecrease> pending;
+    };
+
+    [[nodiscard]] std::size_t lookup(std::string_view name) const {
+        const auto it = index_.find(std::string(name));
+        if (it == index_.end()) throw InvalidArgument(fmt::format("hybrid quota scaling: unknown namespace \"{}\"", name));
+        return it->second;
+    }
+    State& state_for(const std::string& name) {
+        auto it = index_.find(name);
+        if (it == index_.end()) {
+            add_namespace(name, 0);
+            it = index_.find(name);
+        }
+        return states_[it->second];
+    }
+
+    /// Canonical units to the forecaster's natural units (cores, bytes, counts).
+    static double to_natural(std::string_view resource, std::int64_t canonical) {
+        return canonical_scale(resource) == scale::milli ? static_cast<double>(canonical) / 1000.0 : static_cast<double>(canonical);
+    }
+
+    std::optional<Resources> observe_and_forecast(State& st, const Resources& usage) {
+        const auto& managed = config_.proactive.resources;
+        if (st.history.size() != managed.size()) st.history.assign(managed.size(), {});
+        for (std::size_t k = 0; k < managed.size(); ++k) {
+            auto& h = st.history[k];
+            h.push_back(to_natural(managed[k], usage.get(managed[k])));
+            if (h.size() > 2 * config_.max_history) h.erase(h.begin(), h.end() - static_cast<std::ptrdiff_t>(config_.max_history));
+        }
+        const auto window = [&](std::size_t k) {
+            const auto& h = st.history[k];
+            const std::size_t n = std::min(h.size(), config_.max_history);
+            return SeriesView(std::span<const double>(h).subspan(h.size() - n), config_.step, "hybrid quota scaling: usage history");
+        };
+        if (!st.fitted) {
+            if (st.history.front().size() < config_.min_history) return std::nullopt;
+            st.models.assign(managed.size(), prototype_);
+            for (std::size_t k = 0; k < managed.size(); ++k) st.models[k].fit(window(k));
+            st.fitted = true;
+            st.since_fit = 0;
+        } else if (config_.refit_every > 0 && ++st.since_fit >= config_.refit_every) {
+            for (std::size_t k = 0; k < managed.size(); ++k) st.models[k].fit(window(k));
+            st.since_fit = 0;
+        } else {
+            for (std::size_t k = 0; k < managed.size(); ++k) st.models[k].update(st.history[k].back());
+        }
+        Resources prediction;
+        for (std::size_t k = 0; k < managed.size(); ++k) {
+            const forecast::Forecast f = st.models[k].forecast(config_.horizon, config_.interval_level);
+            double value = f.peak();
+            if (config_.interval_level > 0.0 && f.has_interval()) value = *std::max_element(f.upper.begin(), f.upper.end());
+            if (f.mean.empty() || !std::isfinite(value)) {
+                throw InvalidArgument(fmt::format("hybrid quota scaling: forecaster {} gave {} for namespace \"{}\" resource \"{}\"",
+                                                  st.models[k].name(), f.mean.empty() ? std::string("an empty forecast") : fmt::format("{}", value),
+                                                  st.name, managed[k]));
+            }
+            prediction.set(managed[k], Resources::round_up_to_canonical(managed[k], std::max(value, 0.0)));
+        }
+        return prediction;
+    }
+
+    void require_time(Time now) const {
+        if (last_now_ && now < *last_now_) {
+            throw InvalidArgument(fmt::format("hybrid quota scaling: now = {} ms is before the previous tick's {} ms", now.count(), last_now_->count()));
+        }
+    }
+
+    // predictions[i] == nullptr: namespace i is warming up (no forecast yet).
+    HybridDecision decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions) {
+        capacity::detail::require_non_negative(cluster.capacity, "hybrid quota scaling: cluster capacity");
+        capacity::validate_pool(cluster.waiting_nodes);
+        require_time(cluster.now);
+        const ProactiveConfig& pc = config_.proactive;
+        // Constrained resources: managed ones plus those the cluster capacity names.
+        std::vector<std::string> constrained = pc.resources;
+        for (const auto& [name, value] : cluster.capacity) {
+            if (std::find(constrained.begin(), constrained.end(), name) == constrained.end()) constrained.push_back(name);
+        }
+        HybridDecision out;
+        out.now = cluster.now;
+        out.namespaces.resize(namespaces.size());
+        std::vector<std::int64_t> total(constrained.size(), 0);
+        std::vector<std::size_t> state_index(namespaces.size());
+        bool any_lowered = false;
+        for (std::size_t i = 0; i < namespaces.size(); ++i) {
+            const NamespaceSnapshot& ns = namespaces[i];
+            capacity::detail::require_non_negative(ns.usage, "hybrid quota scaling: namespace usage");
+            capacity::detail::require_non_negative(ns.quota, "hybrid quota scaling: namespace quota");
+            State& st = state_for(ns.name);
+            state_index[i] = static_cast<std::size_t>(&st - states_.data());
+            NamespaceDecision& d = out.namespaces[i];
+            d.name = ns.name;
+            d.priority = st.priority;
+            d.previous_quota = ns.quota;
+            Resources wanted = ns.quota;
+            if (predictions[i]) {
+                const Resources& prediction = *predictions[i];
+                capacity::detail::require_non_negative(prediction, "hybrid quota scaling: prediction");
+                detail::require_managed(prediction, pc, "prediction");
+                d.prediction = prediction;
+                const detail::ProactiveIntent intent = detail::proactive_intent(pc, prediction, ns.quota);
+                for (const auto& [name, value] : intent.increase) wanted.set(name, value);
+                if (!intent.increase.empty()) d.proactive = ProactiveAction::raise_quota;
+                switch (detail::advance_decrease(st.pending, pc, intent, ns.usage, ns.quota, cluster.now)) {
+                    case detail::DecreaseOutcome::lowered:
+                        for (const auto& [name, value] : intent.decrease) wanted.set(name, value);
+                        if (d.proactive == ProactiveAction::hold) d.proactive = ProactiveAction::lower_quota;
+                        any_lowered = true;
+                        break;
+                    case detail::DecreaseOutcome::holding:
+                    case detail::DecreaseOutcome::waiting_for_usage:
+                        if (d.proactive == ProactiveAction::hold) d.proactive = ProactiveAction::wait_for_usage_decrease;
+                        d.pending_target = st.pending->target;
+                        break;
+                    case detail::DecreaseOutcome::none: break;
+                }
+            } else {
+                d.warming_up = true;
+            }
+            d.failed_requests = ns.failed_requests.size();
+            for (const auto& request : ns.failed_requests) {
+                capacity::detail::require_non_negative(request, "hybrid quota scaling: failed request");
+                if (!request.fits_in(ns.quota)) d.reactive = ReactiveCase::raise_quota;
+                wanted = max(wanted, request);
+            }
+            for (std::size_t r = 0; r < constrained.size(); ++r) {
+                if (__builtin_add_overflow(total[r], wanted.get(constrained[r]), &total[r])) {
+                    throw InvalidArgument(fmt::format("hybrid quota scaling: total wanted \"{}\" overflows int64", constrained[r]));
+                }
+            }
+            d.wanted = std::move(wanted);
+        }
+        // Names must be unique within a tick.
+        {
+            std::vector<std::size_t> sorted = state_index;
+            std::sort(sorted.begin(), sorted.end());
+            const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+            if (dup != sorted.end()) {
+                throw InvalidArgument(fmt::format("hybrid quota scaling: namespace \"{}\" appears twice in one tick", states_[*dup].name));
+            }
+        }
+        last_now_ = cluster.now;
+
+        // Capacity: total wanted against the cluster, then the waiting nodes, then fairness.
+        for (std::size_t r = 0; r < constrained.size(); ++r) out.total_wanted.set(constrained[r], total[r]);
+        out.backed_capacity = cluster.capacity;
+        const Resources excess = capacity::shortfall(out.total_wanted, cluster.capacity);
+        bool activated = false;
+        if (!excess.empty()) {
+            out.activation = capacity::choose_nodes_to_activate(excess, cluster.waiting_nodes, pc.objective, pc.budget);
+            out.backed_capacity += out.activation.activated_capacity;
+            activated = !out.activation.nodes.empty();
+        }
+        out.still_missing = capacity::shortfall(out.total_wanted, out.backed_capacity);
+        if (!out.still_missing.empty()) {
+            std::vector<QuotaClaim> claims(namespaces.size());
+            for (std::size_t i = 0; i < namespaces.size(); ++i) {
+                claims[i] = QuotaClaim{out.namespaces[i].wanted, namespaces[i].usage, out.namespaces[i].priority};
+            }
+            std::vector<Resources> granted = fair_quotas(out.backed_capacity, constrained, claims);
+            for (std::size_t i = 0; i < namespaces.size(); ++i) {
+                NamespaceDecision& d = out.namespaces[i];
+                d.quota = std::move(granted[i]);
+                d.cut = capacity::shortfall(d.wanted, d.quota);
+                if (d.was_cut()) out.cut.push_back(i);
+            }
+        } else {
+            for (auto& d : out.namespaces) d.quota = d.wanted;
+        }
+        // Name the cases now that capacity is known.
+        for (std::size_t i = 0; i < namespaces.size(); ++i) {
+            NamespaceDecision& d = out.namespaces[i];
+            if (d.proactive == ProactiveAction::raise_quota) {
+                if (d.was_cut()) {
+                    d.proactive = ProactiveAction::infeasible;
+                } else if (activated) {
+                    d.proactive = ProactiveAction::activate_and_raise_quota;
+                }
+            }
+            bool all_fit = true;
+            for (const auto& request : namespaces[i].failed_requests) all_fit = all_fit && request.fits_in(d.quota);
+            if (!all_fit) {
+                d.reactive = ReactiveCase::infeasible;  // cut below a request by the fairness rule
+            } else if (d.reactive == ReactiveCase::raise_quota && activated) {
+                d.reactive = ReactiveCase::activate_nodes;
+            }
+        }
+        if (any_lowered && !activated && !cluster.nodes.empty()) out.consolidation = packing::plan_consolidation(cluster.nodes, pc.budget);
+
+        std::size_t changed = 0;
+        for (const auto& d : out.namespaces) changed += d.changed() ? 1 : 0;
+        out.reason = fmt::format("{} namespace(s), {} quota change(s); wanted {} against capacity {}", out.namespaces.size(), changed, out.total_wanted,
+                                 cluster.capacity);
+        if (activated) out.reason += fmt::format("; {}", out.activation.reason);
+        if (!out.cut.empty()) {
+            std::vector<std::string> who;
+            for (std::size_t i : out.cut) who.push_back(fmt::format("{} by {}", out.namespaces[i].name, out.namespaces[i].cut));
+            out.reason += fmt::format("; still missing {}: fairness rule (priority, then proportional to demand) cut {}", out.still_missing,
+                                      fmt::join(who, ", "));
+        }
+        if (out.consolidation) out.reason += fmt::format("; consolidation: {}", out.consolidation->reason);
+        return out;
+    }
+
+    F prototype_;
+    HybridConfig config_;
+    std::vector<State> states_;
+    std::unordered_map<std::string, std::size_t> index_;
+    std::optional<Time> last_now_;
+};
+
+}  // namespace continuum::quota
