@@ -67,8 +67,16 @@ struct RecordOptions {
     bool pod_records = true;
 };
 
+/// How the scheduler picks a node among those a pod fits on.
+enum class SchedulingPolicy {
+    first_fit,        ///< the first Ready node in creation order (bin-packing behaviour)
+    least_allocated,  ///< the node with the most free CPU share (kube-scheduler's default
+                      ///< NodeResourcesFit LeastAllocated score, which spreads pods); ties: first
+};
+
 struct SimulationConfig {
     Duration tick = std::chrono::seconds(1);
+    SchedulingPolicy scheduling = SchedulingPolicy::first_fit;
     /// Simulated time; 0 = the longest deployment load profile.
     Duration duration{0};
     /// A pod still unscheduled this long after creation is a failed deployment (seed 001: 1 min).

@@ -35,8 +35,8 @@ namespace continuum::sim {
 ///  1. nodes whose provisioning latency elapsed become Ready; pods whose start-up elapsed become Ready;
 ///  2. each deployment's load is read; workload-driven replica counts follow it;
 ///  3. controllers create missing pods and delete surplus ones (unscheduled first, newest first);
-///  4. pods pass quota admission (namespace requests + pod <= hard quota) and are bound first-fit to
-///     Ready nodes in creation order (pods FIFO, nodes in creation order);
+///  4. pods pass quota admission (namespace requests + pod <= hard quota) and are bound to a Ready
+///     node, first fit in creation order by default (pods FIFO);
 ///  5. ready pods share their deployment's CPU demand (capped by the CPU limit and the node);
 ///  6. the scaler sees the Snapshot and its Decision is applied (quotas, replicas, pool sizes,
 ///     releases); new pods and retries are considered from the next tick;
@@ -350,17 +350,30 @@ private:
                 namespace_state_[pod.ns].admitted_pods += 1;
             }
             if (pod.phase != PodPhase::pending) continue;
+            std::optional<std::size_t> chosen;
+            double best_free = -1.0;
             for (std::size_t n = 0; n < nodes_.size(); ++n) {
-                auto& node = nodes_[n].status;
+                const auto& node = nodes_[n].status;
                 if (!nodes_[n].alive || node.phase != NodePhase::ready) continue;
                 if (node.cpu_requested + pod.cpu > node.cpu_capacity || node.memory_requested + pod.memory > node.memory_capacity) continue;
+                if (scenario_.config.scheduling == SchedulingPolicy::first_fit) {
+                    chosen = n;
+                    break;
+                }
+                const double free = static_cast<double>(node.cpu_capacity - node.cpu_requested) / static_cast<double>(node.cpu_capacity);
+                if (free > best_free + 1e-12) {
+                    best_free = free;
+                    chosen = n;
+                }
+            }
+            if (chosen) {
+                auto& node = nodes_[*chosen].status;
                 node.cpu_requested += pod.cpu;
                 node.memory_requested += pod.memory;
                 node.pods += 1;
-                pod.node = static_cast<std::int64_t>(n);
+                pod.node = static_cast<std::int64_t>(*chosen);
                 pod.phase = PodPhase::starting;
                 pod.ready_at = now_ + startup;
-                break;
             }
             if (pod.phase == PodPhase::pending) {
                 pod.waited_for_capacity = true;

@@ -1,0 +1,228 @@
+// Adapters that run continuum's quota scalers (seed 001: Algorithm 2 reactive, Algorithm 1 proactive
+// with any Forecaster, and the two together as the hybrid framework) inside the simulator: they map
+// a namespace, its quota and a pool of paused waiting worker nodes to quota::ReactiveSnapshot /
+// quota::ProactiveSnapshot and turn the decisions into quota changes, pool resizes and node stops.
+#pragma once
+
+#include <continuum/capacity/waiting_pool.hpp>
+#include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
+#include <continuum/core/series.hpp>
+#include <continuum/core/time.hpp>
+#include <continuum/forecast/forecaster.hpp>
+#include <continuum/quota/proactive.hpp>
+#include <continuum/quota/reactive.hpp>
+#include <continuum/sim/decision.hpp>
+#include <continuum/sim/scaler.hpp>
+#include <continuum/sim/snapshot.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::sim::adapters {
+
+/// Where a quota scaler lives in the simulated cluster.
+struct QuotaTarget {
+    /// The namespace whose quota is scaled (the paper's FederatedResourceQuota, cpu only).
+    std::string namespace_name;
+    /// The pool of paused VMs (NodeSource::paused_vm, finite max_size): its inactive slots are the
+    /// waiting worker nodes; activating one grows the pool.
+    std::string waiting_pool;
+    /// Stop (pause again) empty waiting-pool nodes the quotas no longer need (Algorithm 1 line 19,
+    /// StopRedundantNode). Seed 001's reactive runs re-provision nodes at every burst (Fig. 6), so
+    /// they stop nodes too.
+    bool stop_redundant_nodes = true;
+};
+
+namespace detail {
+
+/// Cluster cpu capacity (ready + provisioning nodes) minus every other namespace's cpu quota.
+inline std::int64_t capacity_for(const Snapshot& snap, std::size_t ns) {
+    std::int64_t capacity = 0;
+    for (const auto& node : snap.nodes) capacity += node.cpu_capacity;
+    for (std::size_t i = 0; i < snap.namespaces.size(); ++i) {
+        if (i != ns && snap.namespaces[i].quota_cpu > 0) capacity -= snap.namespaces[i].quota_cpu;
+    }
+    return std::max<std::int64_t>(0, capacity);
+}
+
+/// The waiting pool's inactive slots as capacity::WaitingNode values named "<pool>/<k>".
+inline std::vector<capacity::WaitingNode> waiting_nodes(const Snapshot& snap, std::size_t pool) {
+    const auto& spec = snap.pool_specs[pool];
+    if (spec.max_size == unlimited_nodes) throw InvalidArgument(fmt::format("quota adapter: waiting pool \"{}\" must have a finite max_size", spec.name));
+    std::vector<capacity::WaitingNode> out;
+    for (int k = snap.pools[pool].size(); k < spec.max_size; ++k) {
+        out.push_back({fmt::format("{}/{}", spec.name, k), Resources::from_units({{"cpu", spec.capacity.cpu_millis()}}), spec.latency(), spec.cost_per_minute});
+    }
+    return out;
+}
+
+/// Empty ready nodes of the waiting pool that the total cpu quota does not need, newest first.
+inline void stop_redundant(const Snapshot& snap, std::size_t pool, std::int64_t total_quota_after, Decision& d) {
+    std::int64_t capacity = 0;
+    for (const auto& node : snap.nodes) capacity += node.cpu_capacity;
+    for (std::size_t n = snap.nodes.size(); n-- > 0;) {
+        const auto& node = snap.nodes[n];
+        if (node.pool != pool || !node.ready() || node.pods > 0) continue;
+        if (capacity - node.cpu_capacity < total_quota_after) break;
+        capacity -= node.cpu_capacity;
+        d.releases.push_back({node.name});
+    }
+    if (!d.releases.empty()) d.reason += fmt::format("{}stop {} redundant waiting node(s)", d.reason.empty() ? "" : "; ", d.releases.size());
+}
+
+inline std::int64_t total_quota(const Snapshot& snap, std::size_t ns, std::int64_t own) {
+    std::int64_t total = own;
+    for (std::size_t i = 0; i < snap.namespaces.size(); ++i) {
+        if (i != ns && snap.namespaces[i].quota_cpu > 0) total += snap.namespaces[i].quota_cpu;
+    }
+    return total;
+}
+
+inline Resources cpu(std::int64_t millis) { return Resources::from_units({{"cpu", std::max<std::int64_t>(0, millis)}}); }
+
+}  // namespace detail
+
+/// Algorithm 2 on every tick with pods rejected by the quota: W_req = admitted requests plus the
+/// rejected pods' requests. With `follow_demand_down` the quota is also lowered to the admitted
+/// requests when nothing waits (seed 001 reports the reactive run's QSR at 100 %, which Algorithm 2
+/// alone, never lowering a quota, cannot produce).
+class ReactiveQuotaAdapter {
+public:
+    ReactiveQuotaAdapter(QuotaTarget target, quota::ReactiveConfig config = {}, bool follow_demand_down = true)
+        : target_(std::move(target)), scaler_(std::move(config)), follow_demand_down_(follow_demand_down) {}
+
+    /// \throws InvalidArgument for unknown names or an unbounded waiting pool; whatever Algorithm 2 throws.
+    Decision decide(const Snapshot& snap) {
+        const auto ns = snap.namespace_index(target_.namespace_name);
+        const auto pool = snap.pool_index(target_.waiting_pool);
+        return step(snap, ns, pool);
+    }
+
+    /// One reactive step for namespace `ns` (used by HybridQuotaAdapter as well).
+    Decision step(const Snapshot& snap, std::size_t ns, std::size_t pool) {
+        const auto& st = snap.namespaces[ns];
+        std::int64_t waiting = 0;
+        for (const auto& pod : snap.pending) {
+            if (pod.namespace_index == ns && pod.reason == PendingReason::quota) waiting += pod.cpu;
+        }
+        const std::int64_t quota = std::max<std::int64_t>(0, st.quota_cpu);
+        Decision d;
+        if (waiting > 0) {
+            const auto nodes = detail::waiting_nodes(snap, pool);
+            quota::ReactiveSnapshot rs;
+            rs.request = detail::cpu(st.requested_cpu + waiting);
+            rs.current_quota = detail::cpu(quota);
+            rs.available = detail::cpu(detail::capacity_for(snap, ns) - quota);
+            rs.waiting_nodes = nodes;
+            const auto decision = scaler_.decide(rs);
+            last_reactive_case_ = decision.kind;
+            if (decision.kind != quota::ReactiveCase::sufficient_quota && decision.kind != quota::ReactiveCase::infeasible) {
+                d.quotas.push_back({st.name, decision.new_quota});
+                const auto activate = static_cast<int>(decision.activation.count());
+                if (activate > 0) d.pools.push_back({snap.pool_specs[pool].name, snap.pools[pool].size() + activate});
+                d.reason = "reactive (Algorithm 2): " + decision.reason;
+                ++interventions_;
+            }
+            return d;
+        }
+        if (follow_demand_down_ && st.quota_cpu > st.requested_cpu && st.pending_pods == 0) {
+            d.quotas.push_back({st.name, detail::cpu(st.requested_cpu)});
+            d.reason = fmt::format("reactive: quota follows the admitted requests down to {}m", st.requested_cpu);
+        }
+        if (target_.stop_redundant_nodes) {
+            const auto own = d.quotas.empty() ? quota : st.requested_cpu;
+            detail::stop_redundant(snap, pool, detail::total_quota(snap, ns, own), d);
+        }
+        return d;
+    }
+
+    [[nodiscard]] std::int64_t interventions() const { return interventions_; }
+    [[nodiscard]] const QuotaTarget& target() const { return target_; }
+
+private:
+    QuotaTarget target_;
+    quota::ReactiveQuotaScaler scaler_;
+    bool follow_demand_down_;
+    std::int64_t interventions_ = 0;
+    quota::ReactiveCase last_reactive_case_ = quota::ReactiveCase::sufficient_quota;
+};
+static_assert(Scaler<ReactiveQuotaAdapter>);
+
+/// Seed 001's hybrid framework: every `forecast_period` the forecaster absorbs the namespace's current
+/// cpu demand (cores) and predicts the next period; Algorithm 1 (quota::ProactiveQuotaScaler) acts on the
+/// prediction one period ahead; on every tick Algorithm 2 handles pods the quota still rejects.
+template <forecast::Forecaster F>
+class HybridQuotaAdapter {
+public:
+    /// `history`: demand (cores) before the run, sampled every forecast_period, to fit on.
+    /// \throws InvalidArgument for a non-positive period; whatever the forecaster's fit throws.
+    HybridQuotaAdapter(QuotaTarget target, F forecaster, const Series& history, quota::ProactiveConfig proactive = {},
+                       quota::ReactiveConfig reactive = {}, Duration forecast_period = std::chrono::minutes(1))
+        : target_(std::move(target)), forecaster_(std::move(forecaster)), proactive_(std::move(proactive)),
+          reactive_(target_, std::move(reactive), /*follow_demand_down=*/false), period_(forecast_period) {
+        if (period_.count() <= 0) throw InvalidArgument(fmt::format("hybrid quota adapter: forecast_period must be > 0, got {} ms", period_.count()));
+        forecaster_.fit(history);
+    }
+
+    /// \throws as the quota scalers and the forecaster.
+    Decision decide(const Snapshot& snap) {
+        const auto ns = snap.namespace_index(target_.namespace_name);
+        const auto pool = snap.pool_index(target_.waiting_pool);
+        const auto& st = snap.namespaces[ns];
+        Decision d;
+        if (!last_forecast_ || snap.now - *last_forecast_ >= period_) {
+            // The current period's demand is known (the workload created its pods this tick): absorb
+            // it, then predict the next period, one period ahead as Algorithm 1 does.
+            forecaster_.update(static_cast<double>(st.demand_cpu) / 1000.0);
+            last_forecast_ = snap.now;
+            const auto f = forecaster_.forecast(1, 0.0);
+            prediction_cores_ = std::max(0.0, f.mean.empty() ? 0.0 : f.mean.front());
+            const auto nodes = detail::waiting_nodes(snap, pool);
+            quota::ProactiveSnapshot ps;
+            ps.now = snap.now;
+            ps.prediction = Resources::from_cores(prediction_cores_);
+            ps.current_quota = detail::cpu(std::max<std::int64_t>(0, st.quota_cpu));
+            ps.current_usage = detail::cpu(st.requested_cpu);
+            ps.cluster_resources = detail::cpu(detail::capacity_for(snap, ns));
+            ps.waiting_nodes = nodes;
+            const auto decision = proactive_.decide(ps);
+            if (decision.new_quota.cpu_millis() != std::max<std::int64_t>(0, st.quota_cpu)) d.quotas.push_back({st.name, decision.new_quota});
+            const auto activate = static_cast<int>(decision.activation.count());
+            if (activate > 0) d.pools.push_back({snap.pool_specs[pool].name, snap.pools[pool].size() + activate});
+            d.reason = fmt::format("proactive (Algorithm 1, {} predicts {:.2f} cores): {}", forecaster_.name(), prediction_cores_, decision.reason);
+            if (decision.action == quota::ProactiveAction::lower_quota && target_.stop_redundant_nodes) {
+                detail::stop_redundant(snap, pool, detail::total_quota(snap, ns, decision.new_quota.cpu_millis()), d);
+            }
+            if (!d.quotas.empty() || !d.pools.empty()) return d;  // the reactive step sees the new quota next tick
+        }
+        Decision reactive = reactive_.step(snap, ns, pool);
+        reactive.releases.clear();  // stopping nodes is the proactive side's job here
+        if (!reactive.empty()) d = std::move(reactive);
+        return d;
+    }
+
+    [[nodiscard]] double last_prediction_cores() const { return prediction_cores_; }
+    [[nodiscard]] std::int64_t reactive_interventions() const { return reactive_.interventions(); }
+    [[nodiscard]] const F& forecaster() const { return forecaster_; }
+
+private:
+    QuotaTarget target_;
+    F forecaster_;
+    quota::ProactiveQuotaScaler proactive_;
+    ReactiveQuotaAdapter reactive_;
+    Duration period_;
+    std::optional<Time> last_forecast_;
+    double prediction_cores_ = 0;
+};
+
+}  // namespace continuum::sim::adapters

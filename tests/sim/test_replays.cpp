@@ -1,0 +1,51 @@
+// The seed papers' qualitative claims, asserted on the simulated replays (not hard-coded numbers).
+#include <continuum/sim/replay/seed000.hpp>
+#include <continuum/sim/replay/seed001.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace continuum;
+using namespace continuum::sim;
+using namespace std::chrono_literals;
+
+TEST_CASE("seed 000: both autoscaled runs save >= 60 %, efficiency improves, cost-unaware uses <= 2 remote nodes") {
+    const auto report = replay::replay_seed000();
+    REQUIRE(report.rows.size() == 3);
+    const auto& baseline = report.rows[0];
+    const auto& unaware = report.rows[1];
+    const auto& aware = report.rows[2];
+    CHECK(baseline.configuration == "baseline");
+    CHECK(baseline.max_remote_nodes == 4);
+    CHECK(unaware.cost_reduction_pct >= 60.0);
+    CHECK(aware.cost_reduction_pct >= 60.0);
+    CHECK(aware.cost < unaware.cost);  // cost-aware prefers the cheap nodes
+    CHECK(unaware.max_remote_nodes <= 2);
+    CHECK(aware.max_remote_nodes > unaware.max_remote_nodes);  // smaller, cheaper nodes
+    CHECK(baseline.median_efficiency_pct < aware.median_efficiency_pct);
+    CHECK(baseline.median_efficiency_pct < unaware.median_efficiency_pct);
+    CHECK(unaware.median_efficiency_pct >= aware.median_efficiency_pct);
+    CHECK(unaware.result.pool_summary("high-cost").max_nodes == 1);
+    CHECK(aware.result.pool_summary("high-cost").max_nodes == 0);
+    for (const auto& row : report.rows) CHECK(row.result.deployments_failed == 0);
+}
+
+TEST_CASE("seed 001: fixed quota over-provisions and fails; reactive and hybrid never fail; hybrid is faster in bursts") {
+    replay::Seed001Parameters p;
+    p.workload.duration = 3h;  // shorter than the demo's 6 h, same shape
+    const auto report = replay::replay_seed001(p);
+    REQUIRE(report.rows.size() == 3);
+    const auto& fixed = report.rows[0];
+    const auto& reactive = report.rows[1];
+    const auto& hybrid = report.rows[2];
+    CHECK(fixed.qsr_pct > 150.0);  // over-provisioned most of the time
+    CHECK(fixed.dfr_pct > 10.0);   // bursts above 100 CPUs fail
+    CHECK(reactive.dfr_pct == 0.0);
+    CHECK(hybrid.dfr_pct == 0.0);
+    CHECK(reactive.qsr_pct == doctest::Approx(100.0).epsilon(0.01));
+    CHECK(hybrid.qsr_pct >= 100.0);
+    CHECK(hybrid.qsr_pct < fixed.qsr_pct);
+    CHECK(hybrid.deployment_time_burst_s < reactive.deployment_time_burst_s);
+    CHECK(reactive.max_deployment_time_s > 30.0);  // nodes resumed on demand
+    CHECK(fixed.deployment_time_no_burst_s < 5.0);
+    CHECK(hybrid.deployment_time_no_burst_s < 5.0);
+}
