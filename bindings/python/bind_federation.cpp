@@ -1,0 +1,490 @@
+// Python bindings for continuum/federation: offers, label selectors, cost models, the Recommender,
+// the Cluster Autoscaler expanders and chains, the FederatedClusterScaler and the reservation Ledger.
+#include "common.hpp"
+
+#include <continuum/federation.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace continuum;
+using namespace continuum::federation;
+
+namespace {
+
+Resources to_resources(const py::handle& value, const char* argument) {
+    if (value.is_none()) return {};
+    if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
+    if (py::isinstance<py::dict>(value)) return python::resources_from_dict(py::reinterpret_borrow<py::dict>(value));
+    throw InvalidArgument(std::string(argument) + ": expected a continuum.Resources or a dict of quantities");
+}
+
+LabelSelector to_selector(const py::handle& value) {
+    if (value.is_none()) return {};
+    if (py::isinstance<py::str>(value)) return LabelSelector::parse(py::cast<std::string>(value));
+    if (py::isinstance<LabelSelector>(value)) return py::cast<LabelSelector>(value);
+    throw InvalidArgument("selector: expected a string such as \"a=b,c in (x,y)\" or a LabelSelector");
+}
+
+Labels to_labels(const py::dict& labels) {
+    Labels out;
+    for (const auto& [k, v] : labels) out[py::cast<std::string>(k)] = py::cast<std::string>(v);
+    return out;
+}
+
+Time to_time(double seconds, const char* argument) { return python::duration_from_seconds(seconds, argument); }
+
+/// A Python callable (offer, request) -> float as a cost model; calls back with the GIL held.
+AnyCostModel callable_cost(std::string name, py::function function) {
+    auto holder = std::shared_ptr<py::function>(new py::function(std::move(function)), [](py::function* f) {
+        py::gil_scoped_acquire gil;
+        delete f;
+    });
+    return make_cost_model(std::move(name), [holder](const Offer& offer, const Resources& request) {
+        py::gil_scoped_acquire gil;
+        return py::cast<double>((*holder)(offer, request));
+    });
+}
+
+AnyCostModel to_cost_model(const py::handle& value) {
+    if (value.is_none()) return AnyCostModel{};
+    if (py::isinstance<AnyCostModel>(value)) return py::cast<AnyCostModel>(value);
+    if (py::isinstance<MonetaryCost>(value)) return py::cast<MonetaryCost>(value);
+    if (py::isinstance<LatencyCost>(value)) return py::cast<LatencyCost>(value);
+    if (py::isinstance<EnergyCost>(value)) return py::cast<EnergyCost>(value);
+    if (py::isinstance<WeightedSum>(value)) return py::cast<WeightedSum>(value);
+    if (PyCallable_Check(value.ptr())) {
+        const std::string name = py::hasattr(value, "__name__") ? py::cast<std::string>(value.attr("__name__")) : "callable";
+        return callable_cost(name, py::reinterpret_borrow<py::function>(value));
+    }
+    throw InvalidArgument("cost_model: expected MonetaryCost, LatencyCost, EnergyCost, WeightedSum, CostModel or a callable(offer, request) -> float");
+}
+
+/// A ranked or rejected offer, with its cluster id and reason resolved for Python.
+struct PyScoredOffer {
+    std::size_t offer_index;
+    std::string cluster_id;
+    double score;
+    Verdict verdict;
+    std::string reason;
+};
+
+struct PyRecommendation {
+    std::vector<PyScoredOffer> ranked;
+    std::vector<PyScoredOffer> rejected;
+    std::string cost_model;
+};
+
+PyRecommendation to_python(const Recommendation& r, const std::vector<Offer>& offers) {
+    PyRecommendation out{{}, {}, r.cost_model};
+    for (const auto& e : r.ranked) out.ranked.push_back({e.offer_index, offers[e.offer_index].cluster_id, e.score, e.verdict, r.reason(e, offers)});
+    for (const auto& e : r.rejected) out.rejected.push_back({e.offer_index, offers[e.offer_index].cluster_id, e.score, e.verdict, r.reason(e, offers)});
+    return out;
+}
+
+PricingModel to_pricing(const py::handle& value) {
+    if (value.is_none()) return {};
+    return py::cast<PricingModel>(value);
+}
+
+template <typename T>
+std::optional<T> optional_from(const py::handle& value) {
+    if (value.is_none()) return std::nullopt;
+    return py::cast<T>(value);
+}
+
+}  // namespace
+
+void bind_federation(py::module_& root) {
+    auto m = root.def_submodule("federation", "Offers, cost models, the Federation Recommender, Cluster Autoscaler expanders, the federated cluster scaler.");
+
+    // --- selectors ---------------------------------------------------------------------------
+    py::enum_<SelectorOperator>(m, "SelectorOperator")
+        .value("In", SelectorOperator::in)
+        .value("NotIn", SelectorOperator::not_in)
+        .value("Exists", SelectorOperator::exists)
+        .value("DoesNotExist", SelectorOperator::does_not_exist)
+        .value("Gt", SelectorOperator::gt)
+        .value("Lt", SelectorOperator::lt);
+    py::class_<SelectorRequirement>(m, "SelectorRequirement", "One matchExpressions entry.")
+        .def(py::init([](std::string key, SelectorOperator op, std::vector<std::string> values) {
+                 SelectorRequirement r{std::move(key), op, std::move(values)};
+                 r.validate();
+                 return r;
+             }),
+             py::arg("key"), py::arg("operator"), py::arg("values") = std::vector<std::string>{})
+        .def_readonly("key", &SelectorRequirement::key)
+        .def_readonly("operator", &SelectorRequirement::op)
+        .def_readonly("values", &SelectorRequirement::values)
+        .def("matches", [](const SelectorRequirement& r, const py::dict& labels) { return r.matches(to_labels(labels)); }, py::arg("labels"))
+        .def("__str__", &SelectorRequirement::to_string)
+        .def("__eq__", [](const SelectorRequirement& a, const SelectorRequirement& b) { return a == b; });
+    py::class_<LabelSelector>(m, "LabelSelector", R"pbdoc(
+A Kubernetes label selector: match_labels (a dict) and match_expressions (SelectorRequirement list),
+all of which must hold. LabelSelector.parse("a=b,c in (x,y),!d") reads the kubectl -l form and
+raises continuum.ParseError on malformed text.)pbdoc")
+        .def(py::init([](const py::dict& match_labels, std::vector<SelectorRequirement> match_expressions) {
+                 LabelSelector s{to_labels(match_labels), std::move(match_expressions)};
+                 s.validate();
+                 return s;
+             }),
+             py::arg("match_labels") = py::dict(), py::arg("match_expressions") = std::vector<SelectorRequirement>{})
+        .def_static("parse", &LabelSelector::parse, py::arg("text"))
+        .def_property_readonly("match_labels", [](const LabelSelector& s) { return std::map<std::string, std::string>(s.match_labels.begin(), s.match_labels.end()); })
+        .def_readonly("match_expressions", &LabelSelector::match_expressions)
+        .def("matches", [](const LabelSelector& s, const py::dict& labels) { return s.matches(to_labels(labels)); }, py::arg("labels"))
+        .def("explain_mismatch", [](const LabelSelector& s, const py::dict& labels) { return s.explain_mismatch(to_labels(labels)); }, py::arg("labels"))
+        .def("empty", &LabelSelector::empty)
+        .def("__str__", &LabelSelector::to_string)
+        .def("__repr__", [](const LabelSelector& s) { return "LabelSelector('" + s.to_string() + "')"; })
+        .def("__eq__", [](const LabelSelector& a, const LabelSelector& b) { return a == b; });
+    m.def("parse_label_selector", &parse_label_selector, py::arg("text"), "LabelSelector.parse(text).");
+
+    // --- offers ------------------------------------------------------------------------------
+    py::enum_<Reachability>(m, "Reachability").value("direct", Reachability::direct).value("nat", Reachability::nat);
+    py::class_<Offer>(m, "Offer", R"pbdoc(
+What a remote cluster advertises: capacity of one virtual node (cpu and memory > 0, GPUs as
+nvidia.com/gpu), max_nodes such nodes, a flat node_price and/or unit_prices per core / GiB / GPU,
+per unit of time; labels; reachability (direct or nat); optional latency_ms, bandwidth_mbps,
+power_watts and carbon_intensity (gCO2/kWh). Raises InvalidArgument on negative prices or
+zero capacity.)pbdoc")
+        .def(py::init([](std::string cluster_id, const py::handle& capacity, double node_price, std::map<std::string, double> unit_prices, const py::dict& labels,
+                         std::string provider, std::int64_t max_nodes, Reachability reachability, const py::handle& latency_ms, const py::handle& bandwidth_mbps,
+                         const py::handle& power_watts, const py::handle& carbon_intensity) {
+                 Offer o;
+                 o.cluster_id = std::move(cluster_id);
+                 o.capacity = to_resources(capacity, "capacity");
+                 o.node_price = node_price;
+                 o.unit_prices.insert(unit_prices.begin(), unit_prices.end());
+                 o.labels = to_labels(labels);
+                 o.provider = std::move(provider);
+                 o.max_nodes = max_nodes;
+                 o.reachability = reachability;
+                 o.latency_ms = optional_from<double>(latency_ms);
+                 o.bandwidth_mbps = optional_from<double>(bandwidth_mbps);
+                 o.power_watts = optional_from<double>(power_watts);
+                 o.carbon_intensity = optional_from<double>(carbon_intensity);
+                 o.validate();
+                 return o;
+             }),
+             py::arg("cluster_id"), py::arg("capacity"), py::arg("node_price") = 0.0, py::arg("unit_prices") = std::map<std::string, double>{},
+             py::arg("labels") = py::dict(), py::arg("provider") = "", py::arg("max_nodes") = 1, py::arg("reachability") = Reachability::direct,
+             py::arg("latency_ms") = py::none(), py::arg("bandwidth_mbps") = py::none(), py::arg("power_watts") = py::none(),
+             py::arg("carbon_intensity") = py::none())
+        .def_readonly("cluster_id", &Offer::cluster_id)
+        .def_readonly("provider", &Offer::provider)
+        .def_property_readonly("labels", [](const Offer& o) { return std::map<std::string, std::string>(o.labels.begin(), o.labels.end()); })
+        .def_readonly("capacity", &Offer::capacity)
+        .def_readonly("max_nodes", &Offer::max_nodes)
+        .def_readonly("node_price", &Offer::node_price)
+        .def_property_readonly("unit_prices", [](const Offer& o) { return std::map<std::string, double>(o.unit_prices.begin(), o.unit_prices.end()); })
+        .def_readonly("reachability", &Offer::reachability)
+        .def_readonly("latency_ms", &Offer::latency_ms)
+        .def_readonly("bandwidth_mbps", &Offer::bandwidth_mbps)
+        .def_readonly("power_watts", &Offer::power_watts)
+        .def_readonly("carbon_intensity", &Offer::carbon_intensity)
+        .def("price_of", [](const Offer& o, const py::handle& reserved) { return o.price_of(to_resources(reserved, "reserved")); }, py::arg("reserved"),
+             "Price per unit of time of one node reserving `reserved`.")
+        .def("node_cost", &Offer::node_cost, "Price per unit of time of one whole node.")
+        .def("__repr__", [](const Offer& o) { return fmt::format("Offer('{}', {}, node_price={})", o.cluster_id, o.capacity, o.node_price); });
+    m.def("validate_offers", [](const std::vector<Offer>& offers) { validate_offers(offers); }, py::arg("offers"),
+          "Raises InvalidArgument on an invalid offer or duplicate cluster ids.");
+
+    // --- cost models -------------------------------------------------------------------------
+    py::enum_<PriceBasis>(m, "PriceBasis").value("requested", PriceBasis::requested).value("whole_offer", PriceBasis::whole_offer);
+    py::class_<MonetaryCost>(m, "MonetaryCost", "Money per unit of time: the price of the request (default) or of one whole node.")
+        .def(py::init([](PriceBasis basis) { return MonetaryCost{basis}; }), py::arg("basis") = PriceBasis::requested)
+        .def("cost", &MonetaryCost::cost, py::arg("offer"), py::arg("request"))
+        .def_property_readonly("name", &MonetaryCost::name);
+    py::class_<LatencyCost>(m, "LatencyCost", "Round-trip latency (ms); offers without latency_ms are rejected as unpriceable.")
+        .def(py::init<>())
+        .def("cost", &LatencyCost::cost, py::arg("offer"), py::arg("request"))
+        .def_property_readonly("name", &LatencyCost::name);
+    py::class_<EnergyCost>(m, "EnergyCost", "Watts for the request's share of a node, or with carbon=True grams of CO2 per hour.")
+        .def(py::init([](bool carbon) { return EnergyCost{carbon}; }), py::arg("carbon") = false)
+        .def("cost", &EnergyCost::cost, py::arg("offer"), py::arg("request"))
+        .def_property_readonly("name", &EnergyCost::name);
+    py::class_<AnyCostModel>(m, "CostModel", "Any cost model (type-erased). CostModel(model) accepts the built-ins or a callable(offer, request) -> float.")
+        .def(py::init([](const py::object& model, const py::object& name) {
+                 if (!name.is_none() && PyCallable_Check(model.ptr())) return callable_cost(py::cast<std::string>(name), py::reinterpret_borrow<py::function>(model));
+                 return to_cost_model(model);
+             }),
+             py::arg("model"), py::arg("name") = py::none())
+        .def("cost", &AnyCostModel::cost, py::arg("offer"), py::arg("request"))
+        .def_property_readonly("name", &AnyCostModel::name);
+    py::class_<WeightedSum>(m, "WeightedSum", "Sum of weight * model over [(weight, model), ...]; weights >= 0.")
+        .def(py::init([](const py::list& terms) {
+                 std::vector<std::pair<double, AnyCostModel>> t;
+                 for (const auto& item : terms) {
+                     const auto pair = py::reinterpret_borrow<py::tuple>(item);
+                     if (pair.size() != 2) throw InvalidArgument("WeightedSum: each term is a (weight, model) pair");
+                     t.emplace_back(py::cast<double>(pair[0]), to_cost_model(pair[1]));
+                 }
+                 return WeightedSum(std::move(t));
+             }),
+             py::arg("terms"))
+        .def("cost", &WeightedSum::cost, py::arg("offer"), py::arg("request"))
+        .def_property_readonly("name", &WeightedSum::name);
+
+    // --- recommender -------------------------------------------------------------------------
+    py::enum_<Verdict>(m, "Verdict")
+        .value("ranked", Verdict::ranked)
+        .value("unreachable", Verdict::unreachable)
+        .value("wrong_arch", Verdict::wrong_arch)
+        .value("insufficient_gpus", Verdict::insufficient_gpus)
+        .value("selector_mismatch", Verdict::selector_mismatch)
+        .value("insufficient_capacity", Verdict::insufficient_capacity)
+        .value("unpriceable", Verdict::unpriceable);
+    py::class_<PyScoredOffer>(m, "ScoredOffer")
+        .def_readonly("offer_index", &PyScoredOffer::offer_index)
+        .def_readonly("cluster_id", &PyScoredOffer::cluster_id)
+        .def_readonly("score", &PyScoredOffer::score)
+        .def_readonly("verdict", &PyScoredOffer::verdict)
+        .def_readonly("reason", &PyScoredOffer::reason)
+        .def("__repr__", [](const PyScoredOffer& s) { return fmt::format("ScoredOffer('{}', score={}, '{}')", s.cluster_id, s.score, s.reason); });
+    py::class_<PyRecommendation>(m, "Recommendation")
+        .def_readonly("ranked", &PyRecommendation::ranked, "Offers that passed, best first.")
+        .def_readonly("rejected", &PyRecommendation::rejected, "Offers filtered out, in input order, each with its reason.")
+        .def_readonly("cost_model", &PyRecommendation::cost_model)
+        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); });
+    py::class_<Recommender<AnyCostModel>>(m, "Recommender", R"pbdoc(
+The Federation Recommender: filters offers by selector, GPUs, arch, fit and reachability, then ranks
+them by the cost model (default MonetaryCost()); ties go to the cheaper whole node, then the smaller
+cluster id.)pbdoc")
+        .def(py::init([](const py::object& cost_model) { return Recommender<AnyCostModel>(to_cost_model(cost_model)); }), py::arg("cost_model") = py::none())
+        .def(
+            "recommend",
+            [](const Recommender<AnyCostModel>& self, const std::vector<Offer>& offers, const py::object& selector, const py::object& request, std::int64_t min_gpus,
+               std::string arch, bool allow_nat) {
+                OfferRequirements req{to_selector(selector), to_resources(request, "request"), min_gpus, std::move(arch), allow_nat};
+                Recommendation r;
+                {
+                    py::gil_scoped_release release;
+                    r = self.recommend(offers, req);
+                }
+                return to_python(r, offers);
+            },
+            py::arg("offers"), py::arg("selector") = py::none(), py::arg("request") = py::none(), py::arg("min_gpus") = 0, py::arg("arch") = "",
+            py::arg("allow_nat") = true, "Ranks `offers`. Raises InvalidArgument on bad offers (duplicate ids, negative prices, zero capacity).");
+
+    // --- expanders ---------------------------------------------------------------------------
+    py::class_<ExpansionOption>(m, "ExpansionOption", "A CA expansion option: node_count nodes of node_group (template capacity) for pods.")
+        .def(py::init([](std::string node_group, std::int64_t node_count, const py::list& pods, const py::handle& node_capacity, bool node_group_exists, bool gpu_label) {
+                 ExpansionOption o;
+                 o.node_group = std::move(node_group);
+                 o.node_count = node_count;
+                 for (const auto& p : pods) o.pods.push_back(to_resources(p, "pods"));
+                 o.node_capacity = to_resources(node_capacity, "node_capacity");
+                 o.node_group_exists = node_group_exists;
+                 o.gpu_label = gpu_label;
+                 o.validate();
+                 return o;
+             }),
+             py::arg("node_group"), py::arg("node_count"), py::arg("pods"), py::arg("node_capacity"), py::arg("node_group_exists") = true, py::arg("gpu_label") = false)
+        .def_readonly("node_group", &ExpansionOption::node_group)
+        .def_readonly("node_count", &ExpansionOption::node_count)
+        .def_readonly("pods", &ExpansionOption::pods)
+        .def_readonly("node_capacity", &ExpansionOption::node_capacity)
+        .def_readonly("node_group_exists", &ExpansionOption::node_group_exists)
+        .def("has_gpu", &ExpansionOption::has_gpu);
+    py::class_<PricingModel>(m, "PricingModel", "CA's pricing model: node_price(option) -> float and pod_price(request) -> float (prices over one hour).")
+        .def(py::init([](py::function node_price, py::function pod_price) {
+                 PricingModel p;
+                 p.node_price = [node_price](const ExpansionOption& o) { return py::cast<double>(node_price(o)); };
+                 p.pod_price = [pod_price](const Resources& r) { return py::cast<double>(pod_price(r)); };
+                 return p;
+             }),
+             py::arg("node_price"), py::arg("pod_price"))
+        .def_static("linear", &PricingModel::linear, py::arg("per_core"), py::arg("per_gib"), py::arg("per_gpu") = 0.0)
+        .def("node_price", [](const PricingModel& p, const ExpansionOption& o) { return p.node_price(o); }, py::arg("option"))
+        .def("pod_price", [](const PricingModel& p, const Resources& r) { return p.pod_price(r); }, py::arg("request"));
+    py::class_<PriceScore>(m, "PriceScore")
+        .def_readonly("total_node_price", &PriceScore::total_node_price)
+        .def_readonly("total_pod_price", &PriceScore::total_pod_price)
+        .def_readonly("stabilization_price", &PriceScore::stabilization_price)
+        .def_readonly("price_sub_score", &PriceScore::price_sub_score)
+        .def_readonly("unfitness", &PriceScore::unfitness)
+        .def_readonly("suppressed_unfitness", &PriceScore::suppressed_unfitness)
+        .def_readonly("score", &PriceScore::score)
+        .def("__str__", &PriceScore::to_string);
+    py::class_<PriorityTiers>(m, "PriorityTiers", "The priority expander's tiers: {priority: [regex, ...]} or the ConfigMap YAML text.")
+        .def(py::init([](const py::object& tiers) {
+                 if (py::isinstance<py::str>(tiers)) return PriorityTiers::parse(py::cast<std::string>(tiers));
+                 return PriorityTiers(py::cast<std::map<int, std::vector<std::string>>>(tiers));
+             }),
+             py::arg("tiers"))
+        .def("highest_match", &PriorityTiers::highest_match, py::arg("node_group"))
+        .def_property_readonly("tiers", &PriorityTiers::tiers);
+    using Options = std::vector<ExpansionOption>;
+    m.def("random_option", [](const Options& o, std::uint64_t seed) { return random_option(o, seed); }, py::arg("options"), py::arg("seed"),
+          "random: one index chosen uniformly, reproducible from the seed.");
+    m.def("most_pods", [](const Options& o) { return most_pods(o); }, py::arg("options"), "most-pods: indices of the options with the most pods.");
+    m.def("least_nodes", [](const Options& o) { return least_nodes(o); }, py::arg("options"), "least-nodes: indices with the fewest (non-zero) nodes.");
+    m.def("least_waste", [](const Options& o) { return least_waste(o); }, py::arg("options"), "least-waste: indices with the smallest CPU + memory waste fraction.");
+    m.def("least_waste_score", &least_waste_score, py::arg("option"), "CA's waste score, or None when node_count or the capacity is 0.");
+    m.def("price", [](const Options& o, const PricingModel& p, std::int64_t n) { return price(o, p, n); }, py::arg("options"), py::arg("pricing"),
+          py::arg("cluster_node_count"), "price: indices with the smallest CA price score.");
+    m.def("price_score", &price_score, py::arg("option"), py::arg("pricing"), py::arg("cluster_node_count"));
+    m.def("priority", [](const Options& o, const PriorityTiers& t) { return priority(o, t); }, py::arg("options"), py::arg("tiers"),
+          "priority: indices matching the highest tier that matches anything (all when none match).");
+    m.def("suppress_unfitness", &suppress_unfitness, py::arg("unfitness"), py::arg("node_count"));
+    m.def("node_unfitness", &node_unfitness, py::arg("preferred_cpu_millis"), py::arg("node_cpu_millis"));
+    m.def("preferred_node", &preferred_node, py::arg("cluster_node_count"));
+    py::class_<ExpanderChoice>(m, "ExpanderChoice")
+        .def_readonly("best", &ExpanderChoice::best)
+        .def_readonly("stages", &ExpanderChoice::stages)
+        .def_readonly("random_tie_break", &ExpanderChoice::random_tie_break)
+        .def_readonly("reason", &ExpanderChoice::reason);
+    py::class_<ExpanderChain>(m, "ExpanderChain", "CA's --expander chain, e.g. ExpanderChain('least-waste,price').")
+        .def(py::init(&ExpanderChain::parse), py::arg("flag"))
+        .def("choose",
+             [](const ExpanderChain& chain, const Options& options, const py::object& pricing, std::int64_t cluster_node_count, const py::object& priorities, std::uint64_t seed) {
+                 ExpanderContext context{to_pricing(pricing), cluster_node_count, priorities.is_none() ? PriorityTiers{} : py::cast<PriorityTiers>(priorities)};
+                 return chain.choose(options, context, seed);
+             },
+             py::arg("options"), py::arg("pricing") = py::none(), py::arg("cluster_node_count") = 0, py::arg("priorities") = py::none(), py::arg("seed") = 0)
+        .def("__str__", &ExpanderChain::to_string);
+
+    // --- scaler ------------------------------------------------------------------------------
+    py::class_<PendingPod>(m, "PendingPod", "A pod waiting to be scheduled: request (GPUs as nvidia.com/gpu) and node selector.")
+        .def(py::init([](std::string name, const py::handle& request, const py::object& node_selector) {
+                 return PendingPod{std::move(name), to_resources(request, "request"), to_selector(node_selector)};
+             }),
+             py::arg("name"), py::arg("request"), py::arg("node_selector") = py::none())
+        .def_readonly("name", &PendingPod::name)
+        .def_readonly("request", &PendingPod::request)
+        .def_readonly("node_selector", &PendingPod::node_selector);
+    py::class_<PlacedPod>(m, "PlacedPod")
+        .def(py::init([](std::string name, const py::handle& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
+             py::arg("name"), py::arg("request"), py::arg("movable") = true)
+        .def_readonly("name", &PlacedPod::name)
+        .def_readonly("request", &PlacedPod::request)
+        .def_readonly("movable", &PlacedPod::movable);
+    py::class_<VirtualNode>(m, "VirtualNode", "A peered Liqo virtual node: allocatable, labels, cost per unit of time and the pods on it.")
+        .def(py::init([](std::string name, std::string cluster_id, const py::handle& allocatable, const py::dict& labels, double cost, std::vector<PlacedPod> pods) {
+                 return VirtualNode{std::move(name), std::move(cluster_id), to_labels(labels), to_resources(allocatable, "allocatable"), cost, std::move(pods)};
+             }),
+             py::arg("name"), py::arg("cluster_id"), py::arg("allocatable"), py::arg("labels") = py::dict(), py::arg("cost") = 0.0,
+             py::arg("pods") = std::vector<PlacedPod>{})
+        .def_readonly("name", &VirtualNode::name)
+        .def_readonly("cluster_id", &VirtualNode::cluster_id)
+        .def_readonly("allocatable", &VirtualNode::allocatable)
+        .def_readonly("pods", &VirtualNode::pods);
+    m.def("node_utilization", &node_utilization, py::arg("node"), "CA's utilisation: max(cpu, memory) requested / allocatable, or GPU on GPU nodes.");
+    py::class_<NewVirtualNode>(m, "NewVirtualNode")
+        .def_readonly("pods", &NewVirtualNode::pods)
+        .def_readonly("requested", &NewVirtualNode::requested)
+        .def_readonly("reserved", &NewVirtualNode::reserved)
+        .def_readonly("cost", &NewVirtualNode::cost);
+    py::class_<Peering>(m, "Peering")
+        .def_readonly("cluster_id", &Peering::cluster_id)
+        .def_readonly("offer_index", &Peering::offer_index)
+        .def_readonly("nodes", &Peering::nodes)
+        .def_readonly("cost", &Peering::cost);
+    py::class_<PodPlacement>(m, "PodPlacement").def_readonly("pod", &PodPlacement::pod).def_readonly("node", &PodPlacement::node);
+    py::class_<UnschedulablePod>(m, "UnschedulablePod").def_readonly("pod", &UnschedulablePod::pod).def_readonly("reason", &UnschedulablePod::reason);
+    py::class_<ScaleOutDecision>(m, "ScaleOutDecision")
+        .def_readonly("peerings", &ScaleOutDecision::peerings)
+        .def_readonly("existing_node_placements", &ScaleOutDecision::existing_node_placements)
+        .def_readonly("unschedulable", &ScaleOutDecision::unschedulable)
+        .def_readonly("cost", &ScaleOutDecision::cost)
+        .def_readonly("lower_bound", &ScaleOutDecision::lower_bound)
+        .def_readonly("optimal", &ScaleOutDecision::optimal)
+        .def_readonly("reason", &ScaleOutDecision::reason)
+        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count);
+    py::class_<PodMove>(m, "PodMove").def_readonly("pod", &PodMove::pod).def_readonly("from_node", &PodMove::from).def_readonly("to_node", &PodMove::to);
+    py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus")
+        .def_readonly("node", &NodeScaleInStatus::node)
+        .def_readonly("utilization", &NodeScaleInStatus::utilization)
+        .def_readonly("unneeded", &NodeScaleInStatus::unneeded)
+        .def_property_readonly("unneeded_for", [](const NodeScaleInStatus& s) { return to_seconds(s.unneeded_for); }, "seconds")
+        .def_readonly("released", &NodeScaleInStatus::released)
+        .def_readonly("reason", &NodeScaleInStatus::reason);
+    py::class_<ScaleInDecision>(m, "ScaleInDecision")
+        .def_readonly("nodes_to_release", &ScaleInDecision::nodes_to_release)
+        .def_readonly("moves", &ScaleInDecision::moves)
+        .def_readonly("saved_cost", &ScaleInDecision::saved_cost)
+        .def_readonly("nodes", &ScaleInDecision::nodes)
+        .def_readonly("reason", &ScaleInDecision::reason);
+    py::class_<FederatedClusterScaler>(m, "FederatedClusterScaler", R"pbdoc(
+Scale-out onto the cheapest offers (packing.cheapest_node_mix) and scale-in with the Cluster
+Autoscaler's rules. Times are seconds (float) since an epoch of your choice; durations in seconds.)pbdoc")
+        .def(py::init([](bool allow_nat, bool use_existing_nodes, double utilization_threshold, double gpu_utilization_threshold, double unneeded_time,
+                         double delay_after_add, std::size_t max_nodes_per_decision) {
+                 ScaleOutOptions out{allow_nat, use_existing_nodes, {}};
+                 ScaleInOptions in{utilization_threshold, gpu_utilization_threshold, python::duration_from_seconds(unneeded_time, "unneeded_time"),
+                                   python::duration_from_seconds(delay_after_add, "delay_after_add"), max_nodes_per_decision};
+                 return FederatedClusterScaler(out, in);
+             }),
+             py::arg("allow_nat") = true, py::arg("use_existing_nodes") = true, py::arg("utilization_threshold") = 0.5, py::arg("gpu_utilization_threshold") = 0.5,
+             py::arg("unneeded_time") = 600.0, py::arg("delay_after_add") = 600.0, py::arg("max_nodes_per_decision") = 10)
+        .def("scale_out",
+             [](FederatedClusterScaler& self, const std::vector<PendingPod>& pending, const std::vector<VirtualNode>& nodes, const std::vector<Offer>& offers, double now) {
+                 const Time t = to_time(now, "now");
+                 py::gil_scoped_release release;
+                 return self.scale_out(pending, nodes, offers, t);
+             },
+             py::arg("pending"), py::arg("nodes"), py::arg("offers"), py::arg("now"))
+        .def("scale_in",
+             [](FederatedClusterScaler& self, const std::vector<VirtualNode>& nodes, double now) {
+                 const Time t = to_time(now, "now");
+                 py::gil_scoped_release release;
+                 return self.scale_in(nodes, t);
+             },
+             py::arg("nodes"), py::arg("now"))
+        .def("observe_scale_out", [](FederatedClusterScaler& self, double when) { self.observe_scale_out(to_time(when, "when")); }, py::arg("when"));
+    m.def(
+        "plan_scale_out",
+        [](const std::vector<PendingPod>& pending, const std::vector<VirtualNode>& nodes, const std::vector<Offer>& offers, bool allow_nat, bool use_existing_nodes) {
+            py::gil_scoped_release release;
+            return plan_scale_out(pending, nodes, offers, ScaleOutOptions{allow_nat, use_existing_nodes, {}});
+        },
+        py::arg("pending"), py::arg("nodes"), py::arg("offers"), py::arg("allow_nat") = true, py::arg("use_existing_nodes") = true);
+
+    // --- ledger ------------------------------------------------------------------------------
+    py::enum_<ReservationState>(m, "ReservationState").value("reserved", ReservationState::reserved).value("committed", ReservationState::committed);
+    py::class_<Reservation>(m, "Reservation")
+        .def_readonly("id", &Reservation::id)
+        .def_readonly("consumer", &Reservation::consumer)
+        .def_readonly("cluster_id", &Reservation::cluster_id)
+        .def_readonly("amount", &Reservation::amount)
+        .def_readonly("state", &Reservation::state);
+    py::class_<Ledger>(m, "Ledger", "Thread-safe reservations of offers' capacity (capacity x max_nodes) so consumers never over-commit a provider.")
+        .def(py::init([](const py::object& offers) {
+                 if (offers.is_none()) return std::make_unique<Ledger>();
+                 const auto list = py::cast<std::vector<Offer>>(offers);
+                 return std::make_unique<Ledger>(list);
+             }),
+             py::arg("offers") = py::none())
+        .def("set_capacity", [](Ledger& l, const std::string& id, const py::handle& capacity) { l.set_capacity(id, to_resources(capacity, "capacity")); }, py::arg("cluster_id"),
+             py::arg("capacity"))
+        .def("try_reserve",
+             [](Ledger& l, const std::string& consumer, const std::string& id, const py::handle& amount, const py::object& expires_at) {
+                 std::optional<Time> expiry;
+                 if (!expires_at.is_none()) expiry = to_time(py::cast<double>(expires_at), "expires_at");
+                 return l.try_reserve(consumer, id, to_resources(amount, "amount"), expiry);
+             },
+             py::arg("consumer"), py::arg("cluster_id"), py::arg("amount"), py::arg("expires_at") = py::none(), "A reservation id, or None when it does not fit.")
+        .def("reserve",
+             [](Ledger& l, const std::string& consumer, const std::string& id, const py::handle& amount, const py::object& expires_at) {
+                 std::optional<Time> expiry;
+                 if (!expires_at.is_none()) expiry = to_time(py::cast<double>(expires_at), "expires_at");
+                 return l.reserve(consumer, id, to_resources(amount, "amount"), expiry);
+             },
+             py::arg("consumer"), py::arg("cluster_id"), py::arg("amount"), py::arg("expires_at") = py::none(), "A reservation id; raises Infeasible when it does not fit.")
+        .def("commit", &Ledger::commit, py::arg("reservation"))
+        .def("release", &Ledger::release, py::arg("reservation"))
+        .def("expire", [](Ledger& l, double now) { return l.expire(to_time(now, "now")); }, py::arg("now"))
+        .def("available", &Ledger::available, py::arg("cluster_id"))
+        .def("held", &Ledger::held, py::arg("cluster_id"))
+        .def("capacity", &Ledger::capacity, py::arg("cluster_id"))
+        .def("reservations", [](const Ledger& l, const std::optional<std::string>& consumer) {
+                 return consumer ? l.reservations(std::string_view(*consumer)) : l.reservations();
+             }, py::arg("consumer") = py::none())
+        .def("providers", &Ledger::providers)
+        .def("audit", &Ledger::audit, "Empty string when held == sum of reservations <= capacity for every provider.");
+}
