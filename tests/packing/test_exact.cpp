@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -104,4 +107,39 @@ TEST_CASE("exact on vector items") {
     const auto p = solve_exact(items, node);
     CHECK(p.num_bins() == 4);
     CHECK(p.optimal);
+}
+
+TEST_CASE("BPPLIB instances: FFD, BFD and L2 match optima.csv; exact proves the optimum within a node budget") {
+    const std::string dir = std::string(CONTINUUM_TEST_FIXTURES) + "/packing/bpp/";
+    std::ifstream csv(dir + "optima.csv");
+    REQUIRE(csv.good());
+    std::string line;
+    std::getline(csv, line);  // header: set,instance,file,n,capacity,sum_w,L1,L2,FFD,BFD,lb,ub,opt,...
+    int checked = 0;
+    while (std::getline(csv, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) cells.push_back(cell);
+        REQUIRE(cells.size() >= 13);
+        std::ifstream in(dir + cells[1] + ".txt");
+        std::int64_t n = 0, capacity = 0;
+        in >> n >> capacity;
+        std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
+        for (auto& s : sizes) in >> s;
+        CAPTURE(cells[1]);
+        CHECK(l1_bound(sizes, capacity) == std::stoll(cells[6]));
+        CHECK(l2_bound(sizes, capacity) == std::stoll(cells[7]));
+        CHECK(static_cast<std::int64_t>(first_fit_decreasing(sizes, capacity).num_bins()) == std::stoll(cells[8]));
+        CHECK(static_cast<std::int64_t>(best_fit_decreasing(sizes, capacity).num_bins()) == std::stoll(cells[9]));
+        Budget budget;
+        budget.node_limit = 2'000'000;
+        const auto p = solve_exact(sizes, capacity, budget);
+        check_valid(p, sizes, capacity);
+        CHECK(p.optimal);
+        CHECK(static_cast<std::int64_t>(p.num_bins()) == std::stoll(cells[12]));
+        CHECK(p.lower_bound == std::stoll(cells[12]));
+        ++checked;
+    }
+    CHECK(checked == 5);
 }

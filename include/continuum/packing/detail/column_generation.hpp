@@ -1,32 +1,408 @@
-// Internal: Gilmore–Gomory column generation (placeholder: no bound yet).
+// Internal: Gilmore–Gomory column generation for identical bins (1-D or vector). The master LP
+// min Σ λ_p s.t. Σ_p a_jp λ_p >= b_j over item types j is solved by a revised simplex with an
+// explicit Eigen basis inverse; columns come from a pool and from knapsack pricing. Every pricing
+// round yields a Farley bound Σ b_j p_j / K computed in integers (p = scaled duals, K = exact
+// knapsack optimum), so the lower bound is rigorous whatever the floating-point error. Primal
+// solutions come from LP-guided diving (fix the rounded-down patterns, round one up, re-solve) with
+// a little backtracking, and from rounding plus best fit decreasing on the residual.
 #pragma once
 
 #include <continuum/core/budget.hpp>
 #include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/detail/knapsack.hpp>
 
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace continuum::packing::detail {
 
 struct ColumnGenerationResult {
     std::int64_t lower_bound = 0;
-    std::vector<std::vector<std::size_t>> bins;
+    std::vector<std::vector<std::size_t>> bins;  // a packing better than the upper bound, if found
 };
 
 class ColumnGeneration {
 public:
+    using Pattern = std::vector<std::int64_t>;                            // copies per item type
+    using SparsePattern = std::vector<std::pair<std::size_t, std::int64_t>>;  // (type, copies), copies > 0
+
     ColumnGeneration(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& placeable, BudgetTracker& tracker)
-        : items_(items), capacity_(capacity), placeable_(placeable), tracker_(tracker) {}
-    ColumnGenerationResult solve(std::int64_t /*upper_bound*/) { return {}; }
+        : items_(items), capacity_(capacity.begin(), capacity.end()), tracker_(tracker) {
+        const std::size_t d = items.d;
+        std::map<std::vector<std::int64_t>, std::size_t> index;
+        for (const auto i : placeable) {
+            std::vector<std::int64_t> row(items.row(i), items.row(i) + d);
+            auto [it, inserted] = index.emplace(row, members_.size());
+            if (inserted) {
+                members_.emplace_back();
+                weight_.insert(weight_.end(), row.begin(), row.end());
+            }
+            members_[it->second].push_back(i);
+        }
+        demand_.resize(members_.size());
+        for (std::size_t j = 0; j < members_.size(); ++j) demand_[j] = static_cast<std::int64_t>(members_[j].size());
+    }
+
+    /// Root bound and diving for a packing with fewer than `upper_bound` bins.
+    ColumnGenerationResult solve(std::int64_t upper_bound) {
+        ColumnGenerationResult out;
+        if (members_.empty()) return out;
+        upper_bound_ = upper_bound;
+        for (const auto& pattern : complete_greedily(demand_)) add_to_pool(pattern);  // warm pool: BFD bins
+        const auto root = solve_lp(demand_);
+        out.lower_bound = root.lower_bound;
+        global_lower_bound_ = root.lower_bound;
+        if (global_lower_bound_ < upper_bound_ && !tracker_.exhausted()) {
+            std::vector<Pattern> fixed;
+            dive(demand_, fixed, root, 0);
+        }
+        out.lower_bound = global_lower_bound_;
+        if (!best_patterns_.empty() || best_bins_found_) out.bins = to_bins(best_patterns_);
+        return out;
+    }
 
 private:
-    [[maybe_unused]] const DenseItems& items_;
-    [[maybe_unused]] std::span<const std::int64_t> capacity_;
-    [[maybe_unused]] const std::vector<std::size_t>& placeable_;
-    [[maybe_unused]] BudgetTracker& tracker_;
+    struct LpResult {
+        std::int64_t lower_bound = 0;    // rigorous (Farley, integer)
+        double objective = 0;            // LP value (floating)
+        bool optimal = false;            // simplex finished
+        std::vector<std::pair<std::size_t, double>> solution;  // (pool column, value > 0)
+    };
+
+    static constexpr double scale_ = 16777216.0;  // 2^24: duals -> integer profits
+
+    [[nodiscard]] Knapsack knapsack() const { return Knapsack(weight_, items_.d, capacity_); }
+
+    /// Largest copies of type j alone in one bin.
+    [[nodiscard]] std::int64_t alone(std::size_t j) const {
+        std::int64_t copies = demand_[j];
+        for (std::size_t k = 0; k < items_.d; ++k) {
+            const auto w = weight_[j * items_.d + k];
+            if (w > 0) copies = std::min(copies, capacity_[k] / w);
+        }
+        return std::max<std::int64_t>(copies, 1);
+    }
+
+    std::size_t add_to_pool(const Pattern& pattern) {
+        SparsePattern sparse;
+        for (std::size_t j = 0; j < pattern.size(); ++j) {
+            if (pattern[j] > 0) sparse.emplace_back(j, pattern[j]);
+        }
+        const auto it = pool_index_.find(sparse);
+        if (it != pool_index_.end()) return it->second;
+        pool_index_.emplace(sparse, pool_.size());
+        pool_.push_back(std::move(sparse));
+        return pool_.size() - 1;
+    }
+    [[nodiscard]] Pattern dense(std::size_t id) const {
+        Pattern p(demand_.size(), 0);
+        for (const auto& [j, c] : pool_[id]) p[j] = c;
+        return p;
+    }
+
+    /// Solves the master LP for demands `b` (types with b_j = 0 are dropped).
+    LpResult solve_lp(const std::vector<std::int64_t>& b) {
+        LpResult out;
+        std::vector<std::size_t> rows;  // active types
+        for (std::size_t j = 0; j < b.size(); ++j) {
+            if (b[j] > 0) rows.push_back(j);
+        }
+        const auto m = static_cast<Eigen::Index>(rows.size());
+        if (m == 0) {
+            out.optimal = true;
+            return out;
+        }
+        std::vector<std::int64_t> row_of(b.size(), -1);
+        for (std::size_t r = 0; r < rows.size(); ++r) row_of[rows[r]] = static_cast<std::int64_t>(r);
+        // Basis: -1 - r for surplus of row r, otherwise a pool column. Start with homogeneous patterns.
+        std::vector<std::int64_t> basis(rows.size());
+        Eigen::MatrixXd binv = Eigen::MatrixXd::Zero(m, m);
+        Eigen::VectorXd rhs(m), x(m);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            const auto j = rows[r];
+            Pattern p(b.size(), 0);
+            p[j] = std::min(alone(j), b[j]);
+            basis[r] = static_cast<std::int64_t>(add_to_pool(p));
+            binv(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(r)) = 1.0 / static_cast<double>(p[j]);
+            rhs(static_cast<Eigen::Index>(r)) = static_cast<double>(b[j]);
+        }
+        x = binv * rhs;
+        const auto column = [&](std::int64_t id) {
+            Eigen::VectorXd a = Eigen::VectorXd::Zero(m);
+            if (id < 0) {
+                a(-1 - id) = -1.0;
+            } else {
+                for (const auto& [j, c] : pool_[static_cast<std::size_t>(id)]) {
+                    if (row_of[j] >= 0) a(row_of[j]) = static_cast<double>(std::min(c, b[j]));
+                }
+            }
+            return a;
+        };
+        const auto cost = [](std::int64_t id) { return id < 0 ? 0.0 : 1.0; };
+        auto pricing = knapsack();
+        std::vector<std::int64_t> profit(b.size(), 0);
+        int since_refactor = 0;
+        const double eps = 1e-9;
+        for (int iteration = 0;; ++iteration) {
+            if (!tracker_.count() || tracker_.exhausted()) break;  // a pivot costs O(m²): check the clock each time
+            Eigen::VectorXd cb(m);
+            for (Eigen::Index r = 0; r < m; ++r) cb(r) = cost(basis[static_cast<std::size_t>(r)]);
+            const Eigen::VectorXd y = binv.transpose() * cb;
+            // Entering column: a surplus with negative dual, the best pool column, or knapsack pricing.
+            std::int64_t entering = 0;
+            bool found = false;
+            double best_reduced = -eps;
+            for (Eigen::Index r = 0; r < m; ++r) {
+                if (y(r) < best_reduced) {
+                    best_reduced = y(r);
+                    entering = -1 - r;
+                    found = true;
+                }
+            }
+            if (!found) {
+                for (std::size_t id = 0; id < pool_.size(); ++id) {
+                    double value = 0;
+                    for (const auto& [j, c] : pool_[id]) {
+                        if (row_of[j] >= 0) value += static_cast<double>(std::min(c, b[j])) * y(row_of[j]);
+                    }
+                    if (1.0 - value < best_reduced - 1e-7) {
+                        best_reduced = 1.0 - value;
+                        entering = static_cast<std::int64_t>(id);
+                        found = true;
+                    }
+                }
+            }
+            // Early termination: the primal objective already rounds up to the proved bound.
+            if (!found && out.lower_bound > 0) {
+                double objective = 0;
+                for (Eigen::Index r = 0; r < m; ++r) objective += basis[static_cast<std::size_t>(r)] >= 0 ? std::max(0.0, x(r)) : 0.0;
+                if (std::ceil(objective - 1e-6) <= static_cast<double>(out.lower_bound)) {
+                    out.optimal = true;
+                    break;
+                }
+            }
+            if (!found) {
+                // Knapsack pricing on scaled non-negative duals; also the Farley bound.
+                bool bounded = true;
+                std::fill(profit.begin(), profit.end(), 0);
+                for (std::size_t r = 0; r < rows.size(); ++r) {
+                    const double v = std::max(0.0, y(static_cast<Eigen::Index>(r)));
+                    if (v > 1e6) bounded = false;
+                    profit[rows[r]] = static_cast<std::int64_t>(std::floor(std::min(v, 1e6) * scale_));
+                }
+                const auto best = pricing.solve(profit, b, 2000000, tracker_);
+                for (int c = 0; c < 8; ++c) tracker_.count();
+                if (best.exact && bounded && best.value > 0) {
+                    std::int64_t total = 0;
+                    for (std::size_t j = 0; j < b.size(); ++j) total += b[j] * profit[j];
+                    const std::int64_t farley = total / best.value + (total % best.value != 0 ? 1 : 0);
+                    out.lower_bound = std::max(out.lower_bound, farley);
+                    double objective = 0;
+                    for (Eigen::Index r = 0; r < m; ++r) objective += basis[static_cast<std::size_t>(r)] >= 0 ? std::max(0.0, x(r)) : 0.0;
+                    if (std::ceil(objective - 1e-6) <= static_cast<double>(out.lower_bound)) {
+                        out.optimal = true;  // the LP value cannot round up any higher
+                        break;
+                    }
+                }
+                double value = 0;
+                for (std::size_t r = 0; r < rows.size(); ++r) value += static_cast<double>(best.counts[rows[r]]) * y(static_cast<Eigen::Index>(r));
+                if (1.0 - value < -1e-7) {
+                    entering = static_cast<std::int64_t>(add_to_pool(best.counts));
+                    found = true;
+                } else if (best.exact) {
+                    out.optimal = true;
+                    break;
+                } else {
+                    break;
+                }
+            }
+            // Ratio test.
+            const Eigen::VectorXd a = column(entering);
+            const Eigen::VectorXd u = binv * a;
+            Eigen::Index leave = -1;
+            double step = 0;
+            for (Eigen::Index r = 0; r < m; ++r) {
+                if (u(r) <= 1e-9) continue;
+                const double t = std::max(0.0, x(r)) / u(r);
+                if (leave < 0 || t < step - 1e-12 || (t <= step + 1e-12 && u(r) > u(leave))) {
+                    leave = r;
+                    step = t;
+                }
+            }
+            if (leave < 0) break;  // unbounded cannot happen (costs >= 0); numerical trouble
+            x -= step * u;
+            x(leave) = step;
+            const Eigen::RowVectorXd pivot_row = binv.row(leave) / u(leave);
+            binv.noalias() -= u * pivot_row;  // rank-1 update (column-major friendly)
+            binv.row(leave) = pivot_row;
+            basis[static_cast<std::size_t>(leave)] = entering;
+            if (++since_refactor >= 64) {
+                since_refactor = 0;
+                Eigen::MatrixXd basis_matrix(m, m);
+                for (Eigen::Index r = 0; r < m; ++r) basis_matrix.col(r) = column(basis[static_cast<std::size_t>(r)]);
+                binv = basis_matrix.partialPivLu().inverse();
+                x = binv * rhs;
+            }
+            if (iteration > 20000) break;
+        }
+        out.objective = 0;
+        for (Eigen::Index r = 0; r < m; ++r) {
+            const auto id = basis[static_cast<std::size_t>(r)];
+            if (id >= 0 && x(r) > 1e-9) {
+                out.solution.emplace_back(static_cast<std::size_t>(id), x(r));
+                out.objective += x(r);
+            }
+        }
+        return out;
+    }
+
+    std::vector<std::vector<std::size_t>> to_bins(const std::vector<Pattern>& patterns) const {
+        std::vector<std::size_t> next(members_.size(), 0);
+        std::vector<std::vector<std::size_t>> bins;
+        for (const auto& p : patterns) {
+            std::vector<std::size_t> bin;
+            for (std::size_t j = 0; j < p.size(); ++j) {
+                for (std::int64_t c = 0; c < p[j]; ++c) bin.push_back(members_[j][next[j]++]);
+            }
+            if (!bin.empty()) bins.push_back(std::move(bin));
+        }
+        return bins;
+    }
+
+    /// Best fit decreasing of the residual demand into whole patterns.
+    std::vector<Pattern> complete_greedily(const std::vector<std::int64_t>& b) const {
+        const std::size_t d = items_.d;
+        std::vector<std::size_t> types;
+        for (std::size_t j = 0; j < b.size(); ++j) {
+            if (b[j] > 0) types.push_back(j);
+        }
+        const auto size = [&](std::size_t j) {
+            double s = 0;
+            for (std::size_t k = 0; k < d; ++k) s += capacity_[k] > 0 ? static_cast<double>(weight_[j * d + k]) / static_cast<double>(capacity_[k]) : 0.0;
+            return s;
+        };
+        std::stable_sort(types.begin(), types.end(), [&](std::size_t a, std::size_t c) { return size(a) > size(c); });
+        std::vector<Pattern> bins;
+        std::vector<std::vector<std::int64_t>> residual;
+        for (const auto j : types) {
+            for (std::int64_t copy = 0; copy < b[j]; ++copy) {
+                std::size_t best = bins.size();
+                double best_left = 0;
+                for (std::size_t q = 0; q < bins.size(); ++q) {
+                    if (!fits(&weight_[j * d], residual[q].data(), d)) continue;
+                    double left = 0;
+                    for (std::size_t k = 0; k < d; ++k) left += capacity_[k] > 0 ? static_cast<double>(residual[q][k] - weight_[j * d + k]) / static_cast<double>(capacity_[k]) : 0.0;
+                    if (best == bins.size() || left < best_left) {
+                        best = q;
+                        best_left = left;
+                    }
+                }
+                if (best == bins.size()) {
+                    bins.emplace_back(b.size(), 0);
+                    residual.push_back(capacity_);
+                }
+                ++bins[best][j];
+                for (std::size_t k = 0; k < d; ++k) residual[best][k] -= weight_[j * d + k];
+            }
+        }
+        return bins;
+    }
+
+    void record(const std::vector<Pattern>& fixed, const std::vector<Pattern>& rest) {
+        const auto count = static_cast<std::int64_t>(fixed.size() + rest.size());
+        if (count < upper_bound_) {
+            upper_bound_ = count;
+            best_patterns_ = fixed;
+            best_patterns_.insert(best_patterns_.end(), rest.begin(), rest.end());
+            best_bins_found_ = true;
+        }
+    }
+
+    /// Depth-first diving: fix the rounded-down patterns, then round up one fractional pattern
+    /// (the largest first, then the next ones when backtracking), re-solve, repeat.
+    void dive(const std::vector<std::int64_t>& b, std::vector<Pattern>& fixed, const LpResult& lp, int depth) {
+        if (upper_bound_ <= global_lower_bound_ || tracker_.exhausted()) return;
+        const auto fixed_count = static_cast<std::int64_t>(fixed.size());
+        // Rounding heuristic: floors of the LP solution, then best fit decreasing on the rest.
+        std::vector<std::int64_t> residual = b;
+        std::vector<Pattern> taken;
+        for (const auto& [id, value] : lp.solution) {
+            auto copies = static_cast<std::int64_t>(std::floor(value + 1e-9));
+            for (; copies > 0; --copies) {
+                Pattern p = trimmed(dense(id), residual);
+                if (std::all_of(p.begin(), p.end(), [](std::int64_t c) { return c == 0; })) break;
+                for (std::size_t j = 0; j < p.size(); ++j) residual[j] -= p[j];
+                taken.push_back(std::move(p));
+            }
+        }
+        {
+            auto rest = complete_greedily(residual);
+            auto all = taken;
+            all.insert(all.end(), rest.begin(), rest.end());
+            record(fixed, all);
+        }
+        if (upper_bound_ <= global_lower_bound_) return;
+        // Candidates to round up: fractional parts, largest first.
+        std::vector<std::pair<double, std::size_t>> fractional;
+        for (const auto& [id, value] : lp.solution) {
+            const double frac = value - std::floor(value + 1e-9);
+            if (frac > 1e-6) fractional.emplace_back(frac, id);
+        }
+        std::sort(fractional.begin(), fractional.end(), [](const auto& a, const auto& c) { return a.first != c.first ? a.first > c.first : a.second < c.second; });
+        const std::size_t width = depth < 2 ? 3 : 1;
+        if (fractional.empty() && taken.empty()) return;
+        for (std::size_t choice = 0; choice < std::max<std::size_t>(1, std::min(width, fractional.size())); ++choice) {
+            std::vector<std::int64_t> child = residual;
+            const std::size_t before = fixed.size();
+            fixed.insert(fixed.end(), taken.begin(), taken.end());
+            if (choice < fractional.size()) {
+                Pattern p = trimmed(dense(fractional[choice].second), child);
+                if (std::any_of(p.begin(), p.end(), [](std::int64_t c) { return c > 0; })) {
+                    for (std::size_t j = 0; j < p.size(); ++j) child[j] -= p[j];
+                    fixed.push_back(std::move(p));
+                }
+            }
+            if (fixed.size() > before) {
+                const auto sub = solve_lp(child);
+                const auto bound = static_cast<std::int64_t>(fixed.size()) + std::max(sub.lower_bound, static_cast<std::int64_t>(std::ceil(sub.objective - 1e-6)));
+                if (std::all_of(child.begin(), child.end(), [](std::int64_t c) { return c == 0; })) {
+                    record(fixed, {});
+                } else if (bound < upper_bound_) {
+                    dive(child, fixed, sub, depth + 1);
+                }
+            }
+            fixed.resize(before);
+            if (upper_bound_ <= global_lower_bound_ || tracker_.exhausted()) return;
+        }
+        (void)fixed_count;
+    }
+
+    static Pattern trimmed(const Pattern& p, const std::vector<std::int64_t>& b) {
+        Pattern out(p.size(), 0);
+        for (std::size_t j = 0; j < p.size(); ++j) out[j] = std::min(p[j], b[j]);
+        return out;
+    }
+
+    const DenseItems& items_;
+    std::vector<std::int64_t> capacity_;
+    BudgetTracker& tracker_;
+    std::vector<std::vector<std::size_t>> members_;  // item indices per type
+    std::vector<std::int64_t> weight_;               // types x d
+    std::vector<std::int64_t> demand_;
+    std::vector<SparsePattern> pool_;
+    std::map<SparsePattern, std::size_t> pool_index_;
+    std::int64_t upper_bound_ = 0;
+    std::int64_t global_lower_bound_ = 0;
+    std::vector<Pattern> best_patterns_;
+    bool best_bins_found_ = false;
 };
 
 }  // namespace continuum::packing::detail

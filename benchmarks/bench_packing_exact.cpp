@@ -1,0 +1,104 @@
+// Exact bin packing on the 1,470 classic 1-D instances of ../shared/data/bpp (Falkenauer U/T,
+// Scholl 1/2/3, Schwerin 1): solve_exact with a 1 s budget per instance, single thread; prints per-set
+// counts of proved optima, agreement with optima.csv, and median / max times.
+// Usage: bench_packing_exact [data_dir] [time_limit_ms] [set filter] [instance stride]
+// (a plain program, not a Google Benchmark registration: each instance runs exactly once).
+#include <continuum/packing/exact.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Row {
+    std::string set, instance, file;
+    long long opt = -1;
+};
+
+std::vector<Row> read_optima(const std::string& dir) {
+    std::ifstream in(dir + "/optima.csv");
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    {
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) header.push_back(cell);
+    }
+    const auto col = [&](const std::string& name) { return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin()); };
+    std::vector<Row> rows;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) cells.push_back(cell);
+        if (cells.size() < header.size()) cells.resize(header.size());
+        Row r{cells[col("set")], cells[col("instance")], cells[col("file")], cells[col("opt")].empty() ? -1 : std::stoll(cells[col("opt")])};
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string dir = argc > 1 ? argv[1] : std::string(CONTINUUM_SHARED_DIR) + "/data/bpp";
+    const long long limit_ms = argc > 2 ? std::stoll(argv[2]) : 1000;
+    const std::string filter = argc > 3 ? argv[3] : "";
+    const std::size_t stride = argc > 4 ? static_cast<std::size_t>(std::stoul(argv[4])) : 1;
+    const auto rows = read_optima(dir);
+    if (rows.empty()) {
+        std::fprintf(stderr, "no instances found in %s\n", dir.c_str());
+        return 1;
+    }
+    struct Stats {
+        int total = 0, proved = 0, matches_opt = 0, wrong = 0;
+        std::vector<double> times;
+    };
+    std::map<std::string, Stats> per_set;
+    for (std::size_t idx = 0; idx < rows.size(); idx += stride) {
+        const auto& row = rows[idx];
+        if (!filter.empty() && row.set.find(filter) == std::string::npos) continue;
+        std::ifstream in(dir + "/" + row.file);
+        long long n = 0, c = 0;
+        in >> n >> c;
+        std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
+        for (auto& s : sizes) in >> s;
+        continuum::Budget budget;
+        budget.time_limit = continuum::Duration(limit_ms);
+        const auto start = std::chrono::steady_clock::now();
+        const auto result = continuum::packing::solve_exact(sizes, c, budget);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        auto& s = per_set[row.set];
+        ++s.total;
+        s.times.push_back(seconds);
+        if (result.optimal) ++s.proved;
+        if (static_cast<long long>(result.num_bins()) == row.opt) ++s.matches_opt;
+        if (row.opt >= 0 && (result.lower_bound > row.opt || static_cast<long long>(result.num_bins()) < row.opt)) {
+            ++s.wrong;
+            std::fprintf(stderr, "INCONSISTENT %s: bins %zu lb %lld opt %lld\n", row.instance.c_str(), result.num_bins(), static_cast<long long>(result.lower_bound), row.opt);
+        }
+        if (!result.optimal && std::getenv("VERBOSE")) {
+            std::fprintf(stderr, "open %s: bins %zu lb %lld opt %lld %.2fs nodes %lld\n", row.instance.c_str(), result.num_bins(), static_cast<long long>(result.lower_bound), row.opt, seconds,
+                         static_cast<long long>(result.nodes));
+        }
+    }
+    std::printf("%-14s %6s %8s %10s %10s %10s %6s\n", "set", "inst", "proved", "=opt", "median_s", "max_s", "wrong");
+    int total = 0, proved = 0;
+    for (auto& [set, s] : per_set) {
+        std::sort(s.times.begin(), s.times.end());
+        const double median = s.times.empty() ? 0 : s.times[s.times.size() / 2];
+        std::printf("%-14s %6d %8d %10d %10.4f %10.4f %6d\n", set.c_str(), s.total, s.proved, s.matches_opt, median, s.times.empty() ? 0 : s.times.back(), s.wrong);
+        total += s.total;
+        proved += s.proved;
+    }
+    std::printf("all            %6d %8d (%.1f %%) with a %lld ms budget each\n", total, proved, total ? 100.0 * proved / total : 0.0, limit_ms);
+    return 0;
+}

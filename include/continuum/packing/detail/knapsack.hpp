@@ -1,0 +1,235 @@
+// Internal: the pricing problem of Gilmore–Gomory column generation, a bounded (multi-dimensional)
+// knapsack with integer profits: max Σ p_j a_j s.t. Σ w_jk a_j <= c_k, 0 <= a_j <= b_j. Dynamic
+// programming over the capacity for small 1-D capacities, depth-first branch and bound with the
+// Dantzig bound (per dimension) otherwise. Integer profits keep the Farley bound exact.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+namespace continuum::packing::detail {
+
+struct KnapsackResult {
+    std::int64_t value = 0;
+    std::vector<std::int64_t> counts;  // per type
+    bool exact = true;                 // false when the search was cut by its node limit
+};
+
+/// Types: `weight` (m × d, row-major), `demand` (m), `profit` (m, >= 0), capacity (d).
+class Knapsack {
+public:
+    Knapsack(const std::vector<std::int64_t>& weight, std::size_t d, std::vector<std::int64_t> capacity)
+        : weight_(weight), d_(d), capacity_(std::move(capacity)) {}
+
+    /// Exact unless `tracker` runs out (or `node_limit` nodes are explored): then `exact` is false.
+    KnapsackResult solve(const std::vector<std::int64_t>& profit, const std::vector<std::int64_t>& demand, std::int64_t node_limit, BudgetTracker& tracker) {
+        tracker_ = &tracker;
+        const std::size_t m = demand.size();
+        KnapsackResult out;
+        out.counts.assign(m, 0);
+        if (d_ == 1) {
+            std::size_t splits = 0;
+            for (std::size_t j = 0; j < m; ++j) {
+                if (profit[j] > 0 && demand[j] > 0) splits += static_cast<std::size_t>(64 - __builtin_clzll(static_cast<unsigned long long>(demand[j])));
+            }
+            if (static_cast<double>(capacity_[0] + 1) * static_cast<double>(splits) <= 4e6) return dynamic_programming(profit, demand);
+        }
+        return branch_and_bound(profit, demand, node_limit);
+    }
+
+private:
+    KnapsackResult dynamic_programming(const std::vector<std::int64_t>& profit, const std::vector<std::int64_t>& demand) {
+        const std::size_t m = demand.size();
+        const auto cap = static_cast<std::size_t>(capacity_[0]);
+        struct Split {
+            std::size_t type;
+            std::int64_t copies;
+        };
+        std::vector<Split> splits;
+        for (std::size_t j = 0; j < m; ++j) {
+            if (profit[j] <= 0 || demand[j] <= 0) continue;
+            std::int64_t left = demand[j];
+            for (std::int64_t q = 1; left > 0; q *= 2) {
+                const std::int64_t take = std::min(q, left);
+                if (take * weight_[j] <= capacity_[0]) splits.push_back({j, take});
+                left -= take;
+            }
+        }
+        value_.assign(cap + 1, 0);
+        taken_.assign(splits.size() * (cap + 1), 0);
+        for (std::size_t s = 0; s < splits.size(); ++s) {
+            const auto w = static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
+            const std::int64_t p = splits[s].copies * profit[splits[s].type];
+            for (std::size_t c = cap; c >= w; --c) {
+                const std::int64_t candidate = value_[c - w] + p;
+                if (candidate > value_[c]) {
+                    value_[c] = candidate;
+                    taken_[s * (cap + 1) + c] = 1;
+                }
+                if (c == w) break;
+            }
+        }
+        KnapsackResult out;
+        out.counts.assign(m, 0);
+        out.value = value_[cap];
+        std::size_t c = cap;
+        for (std::size_t s = splits.size(); s-- > 0;) {
+            if (taken_[s * (cap + 1) + c]) {
+                out.counts[splits[s].type] += splits[s].copies;
+                c -= static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
+            }
+        }
+        return out;
+    }
+
+    KnapsackResult branch_and_bound(const std::vector<std::int64_t>& profit, const std::vector<std::int64_t>& demand, std::int64_t node_limit) {
+        const std::size_t m = demand.size();
+        // Branching order: profit per normalised weight, best first.
+        order_.clear();
+        for (std::size_t j = 0; j < m; ++j) {
+            if (profit[j] > 0 && demand[j] > 0) order_.push_back(j);
+        }
+        const auto density = [&](std::size_t j) {
+            double w = 0;
+            for (std::size_t k = 0; k < d_; ++k) w += static_cast<double>(weight_[j * d_ + k]) / static_cast<double>(std::max<std::int64_t>(capacity_[k], 1));
+            return static_cast<double>(profit[j]) / std::max(w, 1e-300);
+        };
+        std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return density(a) > density(b); });
+        profit_ = &profit;
+        demand_ = &demand;
+        residual_ = capacity_;
+        current_.assign(m, 0);
+        best_.assign(m, 0);
+        best_value_ = 0;
+        nodes_ = 0;
+        node_limit_ = node_limit;
+        cut_ = false;
+        // per-dimension orders for the Dantzig bound
+        dim_order_.assign(d_, {});
+        for (std::size_t k = 0; k < d_; ++k) {
+            dim_order_[k] = order_;
+            std::stable_sort(dim_order_[k].begin(), dim_order_[k].end(), [&](std::size_t a, std::size_t b) {
+                // profit[a]/w[a] > profit[b]/w[b], zero weight first
+                const auto wa = weight_[a * d_ + k], wb = weight_[b * d_ + k];
+                return static_cast<double>(profit[a]) * static_cast<double>(wb) > static_cast<double>(profit[b]) * static_cast<double>(wa);
+            });
+        }
+        position_.assign(m, 0);
+        for (std::size_t pos = 0; pos < order_.size(); ++pos) position_[order_[pos]] = pos;
+        descend(0, 0);
+        KnapsackResult out;
+        out.value = best_value_;
+        out.counts = best_;
+        out.exact = !cut_;
+        return out;
+    }
+
+    // Upper bound on the value obtainable from order_[pos..] with residual_: min over dimensions
+    // of the fractional knapsack in that dimension.
+    [[nodiscard]] double bound(std::size_t pos) const {
+        if (d_ == 1) {  // Dantzig bound: the branching order is the ratio order
+            double value = 0;
+            double room = static_cast<double>(residual_[0]);
+            for (std::size_t at = pos; at < order_.size(); ++at) {
+                const std::size_t j = order_[at];
+                const double w = static_cast<double>(weight_[j]);
+                const double copies = static_cast<double>((*demand_)[j]);
+                const double p = static_cast<double>((*profit_)[j]);
+                if (w * copies <= room) {
+                    value += p * copies;
+                    room -= w * copies;
+                } else {
+                    return value + p * room / w;
+                }
+            }
+            return value;
+        }
+        double best = 1e300;
+        for (std::size_t k = 0; k < d_; ++k) {
+            double value = 0;
+            double room = static_cast<double>(residual_[k]);
+            for (const auto j : dim_order_[k]) {
+                if (position_[j] < pos) continue;
+                const double w = static_cast<double>(weight_[j * d_ + k]);
+                const double copies = static_cast<double>((*demand_)[j]);
+                const double p = static_cast<double>((*profit_)[j]);
+                if (w <= 0) {
+                    value += p * copies;
+                    continue;
+                }
+                if (w * copies <= room) {
+                    value += p * copies;
+                    room -= w * copies;
+                } else {
+                    value += p * room / w;
+                    break;
+                }
+            }
+            best = std::min(best, value);
+        }
+        return best;
+    }
+
+    void descend(std::size_t pos, std::int64_t value) {
+        if (value > best_value_) {
+            best_value_ = value;
+            best_ = current_;
+        }
+        if (cut_) return;
+        // Skip types that cannot fit any more (no branching there).
+        while (pos < order_.size()) {
+            const std::size_t t = order_[pos];
+            bool fits_one = true;
+            for (std::size_t k = 0; k < d_ && fits_one; ++k) fits_one = weight_[t * d_ + k] <= residual_[k];
+            if (fits_one) break;
+            ++pos;
+        }
+        if (pos == order_.size()) return;
+        if (++nodes_ > node_limit_ || ((nodes_ & 15) == 0 && !tracker_->count())) {
+            cut_ = true;
+            return;
+        }
+        if (static_cast<double>(value) + bound(pos) < static_cast<double>(best_value_) + 1.0 - 1e-9 * static_cast<double>(best_value_ + 1)) return;
+        const std::size_t j = order_[pos];
+        std::int64_t copies = (*demand_)[j];
+        for (std::size_t k = 0; k < d_; ++k) {
+            const auto w = weight_[j * d_ + k];
+            if (w > 0) copies = std::min(copies, residual_[k] / w);
+        }
+        for (std::int64_t q = copies; q >= 0; --q) {
+            for (std::size_t k = 0; k < d_; ++k) residual_[k] -= q * weight_[j * d_ + k];
+            current_[j] = q;
+            descend(pos + 1, value + q * (*profit_)[j]);
+            for (std::size_t k = 0; k < d_; ++k) residual_[k] += q * weight_[j * d_ + k];
+            current_[j] = 0;
+            if (cut_) return;
+        }
+    }
+
+    const std::vector<std::int64_t>& weight_;
+    std::size_t d_;
+    std::vector<std::int64_t> capacity_;
+    std::vector<std::int64_t> value_;
+    std::vector<char> taken_;
+    std::vector<std::size_t> order_;
+    std::vector<std::vector<std::size_t>> dim_order_;
+    std::vector<std::size_t> position_;
+    const std::vector<std::int64_t>* profit_ = nullptr;
+    const std::vector<std::int64_t>* demand_ = nullptr;
+    std::vector<std::int64_t> residual_;
+    std::vector<std::int64_t> current_;
+    std::vector<std::int64_t> best_;
+    std::int64_t best_value_ = 0;
+    std::int64_t nodes_ = 0;
+    std::int64_t node_limit_ = 0;
+    bool cut_ = false;
+    BudgetTracker* tracker_ = nullptr;
+};
+
+}  // namespace continuum::packing::detail
