@@ -1,0 +1,160 @@
+// Python bindings for continuum/policy: the MAS-H² policy tuple and built-ins, the utility U(S | P)
+// and the PolicySelector (override, signals, time windows, utility maximisation).
+#include "common.hpp"
+
+#include <continuum/policy.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace continuum;
+using namespace continuum::policy;
+
+void bind_policy(py::module_& root) {
+    py::module_ m = root.def_submodule("policy", "Strategic policies, the utility U(S | P) and policy selection (seed 004, MAS-H²).");
+
+    py::class_<UtilityWeights>(m, "UtilityWeights", "Weights of U(S|P) = w_performance*perf - w_cost*cost + w_resilience*res.")
+        .def(py::init([](double performance, double cost, double resilience) { return UtilityWeights{performance, cost, resilience}; }),
+             py::arg("performance") = 0.5, py::arg("cost") = 0.5, py::arg("resilience") = 0.0)
+        .def_readwrite("performance", &UtilityWeights::performance)
+        .def_readwrite("cost", &UtilityWeights::cost)
+        .def_readwrite("resilience", &UtilityWeights::resilience)
+        .def("__repr__", [](const UtilityWeights& w) {
+            return fmt::format("UtilityWeights(performance={}, cost={}, resilience={})", w.performance, w.cost, w.resilience);
+        });
+
+    py::class_<Policy>(m, "Policy", R"pbdoc(
+The policy tuple: name, node pool and its node type (name, capacity, cost per hour), min/max
+replicas (resilience bound), target CPU utilisation in (0, 1], utility weights and the cost
+normaliser reference_cost. Raises InvalidArgument (naming the field) when invalid.)pbdoc")
+        .def(py::init([](std::string name, std::string node_pool, std::string node_type, const Resources& node_capacity, double node_cost,
+                         std::int64_t min_replicas, std::int64_t max_replicas, double target_utilization, UtilityWeights weights,
+                         double reference_cost) {
+                 Policy p;
+                 p.name = std::move(name);
+                 p.node_pool = std::move(node_pool);
+                 p.node_type = packing::NodeType{std::move(node_type), node_capacity, node_cost, packing::unlimited};
+                 p.min_replicas = min_replicas;
+                 p.max_replicas = max_replicas;
+                 p.target_utilization = target_utilization;
+                 p.weights = weights;
+                 p.reference_cost = reference_cost;
+                 p.validate();
+                 return p;
+             }),
+             py::arg("name"), py::arg("node_pool"), py::arg("node_type"), py::arg("node_capacity"), py::arg("node_cost") = 0.0,
+             py::arg("min_replicas") = 1, py::arg("max_replicas") = 100, py::arg("target_utilization") = 0.7,
+             py::arg("weights") = UtilityWeights{}, py::arg("reference_cost") = 1.0)
+        .def_readwrite("name", &Policy::name)
+        .def_readwrite("node_pool", &Policy::node_pool)
+        .def_property(
+            "node_type", [](const Policy& p) { return p.node_type.name; }, [](Policy& p, std::string v) { p.node_type.name = std::move(v); })
+        .def_property(
+            "node_capacity", [](const Policy& p) { return p.node_type.capacity; }, [](Policy& p, const Resources& r) { p.node_type.capacity = r; })
+        .def_property(
+            "node_cost", [](const Policy& p) { return p.node_type.cost; }, [](Policy& p, double c) { p.node_type.cost = c; })
+        .def_readwrite("min_replicas", &Policy::min_replicas)
+        .def_readwrite("max_replicas", &Policy::max_replicas)
+        .def_readwrite("target_utilization", &Policy::target_utilization)
+        .def_readwrite("weights", &Policy::weights)
+        .def_readwrite("reference_cost", &Policy::reference_cost)
+        .def("validate", &Policy::validate, "Raises InvalidArgument naming the first invalid field.")
+        .def("__repr__", [](const Policy& p) {
+            return fmt::format("Policy('{}', pool='{}', node_type='{}' {} at {}/h, replicas [{}, {}], target {})", p.name, p.node_pool,
+                               p.node_type.name, p.node_type.capacity, p.node_type.cost, p.min_replicas, p.max_replicas, p.target_utilization);
+        });
+    m.def("cost_saving", &cost_saving, "COST_SAVING: e2-medium pool, target 80 %, min 1 replica, weights favour cost.");
+    m.def("performance", &performance, "PERFORMANCE: n2-standard-2 pool, target 40 %, min 2 replicas, weights favour performance.");
+
+    py::class_<UtilityState>(m, "UtilityState", "The state S: demand and requested cores, cost per hour, smallest replica count.")
+        .def(py::init([](double demand_cores, double capacity_cores, double cost, std::int64_t replicas) {
+                 return UtilityState{demand_cores, capacity_cores, cost, replicas};
+             }),
+             py::arg("demand_cores") = 0.0, py::arg("capacity_cores") = 0.0, py::arg("cost") = 0.0, py::arg("replicas") = 0)
+        .def_readwrite("demand_cores", &UtilityState::demand_cores)
+        .def_readwrite("capacity_cores", &UtilityState::capacity_cores)
+        .def_readwrite("cost", &UtilityState::cost)
+        .def_readwrite("replicas", &UtilityState::replicas)
+        .def("__repr__", [](const UtilityState& s) {
+            return fmt::format("UtilityState(demand_cores={}, capacity_cores={}, cost={}, replicas={})", s.demand_cores, s.capacity_cores, s.cost, s.replicas);
+        });
+
+    py::class_<UtilityTerms>(m, "UtilityTerms", "perf(S), cost(S), res(S) and U(S|P).")
+        .def_readonly("performance", &UtilityTerms::performance)
+        .def_readonly("cost", &UtilityTerms::cost)
+        .def_readonly("resilience", &UtilityTerms::resilience)
+        .def_readonly("utility", &UtilityTerms::utility)
+        .def("__repr__", [](const UtilityTerms& t) {
+            return fmt::format("UtilityTerms(performance={:.6g}, cost={:.6g}, resilience={:.6g}, utility={:.6g})", t.performance, t.cost, t.resilience, t.utility);
+        });
+
+    py::class_<Utility>(m, "Utility", R"pbdoc(
+U(S|P) = w_perf*perf(S) - w_cost*cost(S) + w_res*res(S), with perf = min(1, capacity*target/demand)
+(1 without demand), cost = cost/reference_cost, res = min(1, replicas/min_replicas). Uses the
+policy's weights, or `weights` for all policies when given.)pbdoc")
+        .def(py::init<std::optional<UtilityWeights>>(), py::arg("weights") = std::nullopt)
+        .def("evaluate", &Utility::evaluate, py::arg("state"), py::arg("policy"), "The terms of U(state | policy).")
+        .def("__call__", [](const Utility& u, const UtilityState& s, const Policy& p) { return u.evaluate(s, p).utility; }, py::arg("state"),
+             py::arg("policy"))
+        .def_property_readonly("weights", &Utility::weights);
+    m.def("utility", &utility, py::arg("state"), py::arg("policy"), "U(state | policy) with the policy's own weights.");
+
+    py::enum_<SelectionSource>(m, "SelectionSource", "Which rule chose the policy.")
+        .value("override_policy", SelectionSource::override_policy)
+        .value("signal", SelectionSource::signal)
+        .value("time_window", SelectionSource::time_window)
+        .value("utility", SelectionSource::utility)
+        .value("default_policy", SelectionSource::default_policy);
+
+    py::class_<Selection>(m, "Selection", "The chosen policy, the rule that chose it, per-candidate utilities and a reason.")
+        .def_readonly("index", &Selection::index)
+        .def_readonly("policy", &Selection::policy)
+        .def_readonly("source", &Selection::source)
+        .def_readonly("utilities", &Selection::utilities)
+        .def_readonly("reason", &Selection::reason)
+        .def("__repr__", [](const Selection& s) { return fmt::format("Selection('{}', reason='{}')", s.policy, s.reason); });
+
+    py::class_<PolicySelector>(m, "PolicySelector", R"pbdoc(
+The Strategic Agent: picks the active policy by explicit override, then external signal rules,
+then time windows, then (when enabled) maximum utility, else the default policy.)pbdoc")
+        .def(py::init<std::vector<Policy>, std::string>(), py::arg("policies"), py::arg("default_policy"))
+        .def(
+            "add_time_window",
+            [](PolicySelector& s, std::string policy, double begin, double end, double period) -> PolicySelector& {
+                return s.add_time_window({std::move(policy), python::duration_from_seconds(begin, "begin"),
+                                          python::duration_from_seconds(end, "end"), python::duration_from_seconds(period, "period")});
+            },
+            py::arg("policy"), py::arg("begin"), py::arg("end"), py::arg("period") = 86400.0, py::return_value_policy::reference_internal,
+            "The policy applies while (now mod period) is in [begin, end) seconds; wraps when begin > end.")
+        .def(
+            "add_signal_rule",
+            [](PolicySelector& s, std::string signal, std::string value, std::string policy) -> PolicySelector& {
+                return s.add_signal_rule({std::move(signal), std::move(value), std::move(policy)});
+            },
+            py::arg("signal"), py::arg("value"), py::arg("policy"), py::return_value_policy::reference_internal)
+        .def("maximize_utility", &PolicySelector::maximize_utility, py::arg("enabled") = true, py::arg("weights") = std::nullopt,
+             py::return_value_policy::reference_internal, "When no rule applies, pick the candidate of maximum utility.")
+        .def_property_readonly("policies", &PolicySelector::policies)
+        .def_property_readonly("default_policy", &PolicySelector::default_policy)
+        .def("policy", &PolicySelector::policy, py::arg("name"))
+        .def(
+            "select",
+            [](const PolicySelector& s, double now, std::map<std::string, std::string> signals, std::optional<std::string> override_policy,
+               std::optional<py::function> state_of) {
+                SelectionContext c;
+                c.now = Time{static_cast<std::int64_t>(std::llround(now * 1000.0))};
+                c.signals = std::move(signals);
+                c.override_policy = std::move(override_policy);
+                if (state_of) return s.select(c, [&](const Policy& p) { return py::cast<UtilityState>((*state_of)(p)); });
+                return s.select(c);
+            },
+            py::arg("now") = 0.0, py::arg("signals") = std::map<std::string, std::string>{}, py::arg("override_policy") = std::nullopt,
+            py::arg("state_of") = std::nullopt,
+            "now in seconds since the host's epoch; state_of(policy) -> UtilityState enables utility maximisation.");
+}

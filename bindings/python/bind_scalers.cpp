@@ -1,0 +1,395 @@
+// Python bindings for continuum/scalers: the Kubernetes HPA reference (Hpa, HpaMetric, behaviours,
+// KEDA activation) and the MAS-H² HierarchicalScaler with its snapshot, plans and actions.
+#include "common.hpp"
+
+#include <continuum/scalers.hpp>
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace continuum;
+using namespace continuum::scalers;
+
+namespace {
+
+/// A Forecaster over a Python callable f(history: numpy.ndarray, horizon: int) -> sequence of
+/// floats; without a callable, the last observation repeated. Copies share the callable without
+/// touching its reference count, so decide() may copy it with the GIL released.
+struct PythonForecaster {
+    std::shared_ptr<py::object> callable;
+    std::vector<double> history;
+
+    void fit(SeriesView s) { history.assign(s.begin(), s.end()); }
+    [[nodiscard]] forecast::Forecast forecast(int horizon, double /*level*/) const {
+        forecast::detail::require_horizon(horizon);
+        if (history.empty()) throw InvalidArgument("forecaster: forecast before fit");
+        forecast::Forecast out;
+        if (!callable) {
+            out.mean.assign(static_cast<std::size_t>(horizon), history.back());
+            return out;
+        }
+        py::gil_scoped_acquire gil;
+        py::array_t<double> h(static_cast<py::ssize_t>(history.size()), history.data());
+        const py::object result = (*callable)(h, horizon);
+        out.mean = py::cast<std::vector<double>>(result);
+        if (out.mean.empty()) throw InvalidArgument("forecaster: the Python forecaster returned an empty forecast");
+        return out;
+    }
+    void update(double value) { history.push_back(value); }
+    [[nodiscard]] std::string name() const { return callable ? "python-forecaster" : "last-value"; }
+};
+
+struct GilSafeDeleter {
+    void operator()(py::object* o) const {
+        py::gil_scoped_acquire gil;
+        delete o;
+    }
+};
+
+using PyHierarchical = HierarchicalScaler<PythonForecaster>;
+
+std::vector<std::int64_t> to_int_vector(const py::object& o) { return py::cast<std::vector<std::int64_t>>(o); }
+
+}  // namespace
+
+void bind_scalers(py::module_& root) {
+    py::module_ m = root.def_submodule("scalers", "The Kubernetes HPA reference and the MAS-H² hierarchical scaler (seed 004).");
+
+    // ---------------- HPA ----------------
+    py::enum_<MetricSource>(m, "MetricSource")
+        .value("resource", MetricSource::resource)
+        .value("pods", MetricSource::pods)
+        .value("object", MetricSource::object)
+        .value("external", MetricSource::external);
+    py::enum_<TargetType>(m, "TargetType")
+        .value("utilization", TargetType::utilization)
+        .value("average_value", TargetType::average_value)
+        .value("value", TargetType::value);
+    py::enum_<PodPhase>(m, "PodPhase").value("pending", PodPhase::pending).value("running", PodPhase::running).value("failed", PodPhase::failed);
+
+    py::class_<PodSample>(m, "PodSample", "One pod for one metric: phase, deleting, cpu_ready, value (milli-units or None), request (milli-units).")
+        .def(py::init([](std::string name, std::optional<std::int64_t> value, std::int64_t request, PodPhase phase, bool deleting, bool cpu_ready) {
+                 return PodSample{std::move(name), phase, deleting, cpu_ready, value, request};
+             }),
+             py::arg("name") = "", py::arg("value") = std::nullopt, py::arg("request") = 0, py::arg("phase") = PodPhase::running,
+             py::arg("deleting") = false, py::arg("cpu_ready") = true)
+        .def_readwrite("name", &PodSample::name)
+        .def_readwrite("phase", &PodSample::phase)
+        .def_readwrite("deleting", &PodSample::deleting)
+        .def_readwrite("cpu_ready", &PodSample::cpu_ready)
+        .def_readwrite("value", &PodSample::value)
+        .def_readwrite("request", &PodSample::request);
+
+    py::class_<HpaMetric>(m, "HpaMetric", R"pbdoc(
+One spec.metrics entry with this cycle's observation. target: percent for utilization, milli-units
+otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-units).)pbdoc")
+        .def(py::init([](std::string name, MetricSource source, TargetType target_type, std::int64_t target, std::vector<PodSample> pods,
+                         std::optional<std::int64_t> value, bool available, std::int64_t activation_threshold) {
+                 return HpaMetric{std::move(name), source, target_type, target, std::move(pods), value, available, activation_threshold};
+             }),
+             py::arg("name") = "cpu", py::arg("source") = MetricSource::resource, py::arg("target_type") = TargetType::utilization,
+             py::arg("target") = 80, py::arg("pods") = std::vector<PodSample>{}, py::arg("value") = std::nullopt, py::arg("available") = true,
+             py::arg("activation_threshold") = 0)
+        .def_static(
+            "resource_utilization",
+            [](std::string name, std::int64_t target_percent, const py::object& usage, const py::object& requests, std::optional<py::object> ready) {
+                HpaMetric metric{std::move(name), MetricSource::resource, TargetType::utilization, target_percent, {}, std::nullopt, true, 0};
+                const auto u = to_int_vector(usage);
+                const auto r = to_int_vector(requests);
+                if (u.size() != r.size()) throw InvalidArgument(fmt::format("usage has {} pods but requests has {}", u.size(), r.size()));
+                std::vector<bool> ok(u.size(), true);
+                if (ready) {
+                    const auto rd = py::cast<std::vector<bool>>(*ready);
+                    if (rd.size() != u.size()) throw InvalidArgument(fmt::format("ready has {} entries for {} pods", rd.size(), u.size()));
+                    ok = rd;
+                }
+                for (std::size_t i = 0; i < u.size(); ++i) {
+                    metric.pods.push_back({fmt::format("pod-{}", i), PodPhase::running, false, ok[i], u[i] < 0 ? std::nullopt : std::optional<std::int64_t>(u[i]), r[i]});
+                }
+                return metric;
+            },
+            py::arg("name"), py::arg("target_percent"), py::arg("usage"), py::arg("requests"), py::arg("ready") = std::nullopt,
+            "Resource Utilization metric from arrays of per-pod usage and requests in milli-units (usage < 0 = missing).")
+        .def_readwrite("name", &HpaMetric::name)
+        .def_readwrite("source", &HpaMetric::source)
+        .def_readwrite("target_type", &HpaMetric::target_type)
+        .def_readwrite("target", &HpaMetric::target)
+        .def_readwrite("pods", &HpaMetric::pods)
+        .def_readwrite("value", &HpaMetric::value)
+        .def_readwrite("available", &HpaMetric::available)
+        .def_readwrite("activation_threshold", &HpaMetric::activation_threshold);
+
+    py::class_<MetricProposal>(m, "MetricProposal")
+        .def_readonly("metric", &MetricProposal::metric)
+        .def_readonly("valid", &MetricProposal::valid)
+        .def_readonly("replicas", &MetricProposal::replicas)
+        .def_readonly("usage_ratio", &MetricProposal::usage_ratio)
+        .def_readonly("current", &MetricProposal::current)
+        .def_readonly("reason", &MetricProposal::reason)
+        .def("__repr__", [](const MetricProposal& p) { return fmt::format("MetricProposal('{}', replicas={}, reason='{}')", p.metric, p.replicas, p.reason); });
+
+    m.def(
+        "metric_replicas",
+        [](const HpaMetric& metric, std::int64_t spec_replicas, std::optional<std::int64_t> status_replicas, std::optional<std::int64_t> ready_pods,
+           double tolerance) {
+            return metric_replicas(metric, {spec_replicas, status_replicas.value_or(spec_replicas), ready_pods.value_or(spec_replicas)},
+                                   Tolerances{tolerance, tolerance});
+        },
+        py::arg("metric"), py::arg("spec_replicas"), py::arg("status_replicas") = std::nullopt, py::arg("ready_pods") = std::nullopt,
+        py::arg("tolerance") = 0.1, "One metric's replica proposal (the HPA replica calculator).");
+
+    py::enum_<ScalingPolicyType>(m, "ScalingPolicyType").value("pods", ScalingPolicyType::pods).value("percent", ScalingPolicyType::percent);
+    py::enum_<SelectPolicy>(m, "SelectPolicy").value("max", SelectPolicy::max).value("min", SelectPolicy::min).value("disabled", SelectPolicy::disabled);
+    py::class_<ScalingPolicy>(m, "ScalingPolicy", "At most `value` pods or percent per `period` seconds.")
+        .def(py::init([](ScalingPolicyType type, std::int64_t value, double period) {
+                 return ScalingPolicy{type, value, python::duration_from_seconds(period, "period")};
+             }),
+             py::arg("type"), py::arg("value"), py::arg("period") = 15.0)
+        .def_readwrite("type", &ScalingPolicy::type)
+        .def_readwrite("value", &ScalingPolicy::value)
+        .def_property("period", [](const ScalingPolicy& p) { return to_seconds(p.period); },
+                      [](ScalingPolicy& p, double s) { p.period = python::duration_from_seconds(s, "period"); });
+    py::class_<ScalingRules>(m, "ScalingRules", "HPAScalingRules: stabilization_window (s), select_policy, policies, tolerance.")
+        .def(py::init([](double window, SelectPolicy select, std::vector<ScalingPolicy> policies, std::optional<double> tolerance) {
+                 return ScalingRules{python::duration_from_seconds(window, "stabilization_window"), select, std::move(policies), tolerance};
+             }),
+             py::arg("stabilization_window"), py::arg("select_policy") = SelectPolicy::max, py::arg("policies") = std::vector<ScalingPolicy>{},
+             py::arg("tolerance") = std::nullopt)
+        .def_static("default_scale_up", &ScalingRules::default_scale_up)
+        .def_static("default_scale_down", &ScalingRules::default_scale_down)
+        .def_property("stabilization_window", [](const ScalingRules& r) { return to_seconds(r.stabilization_window); },
+                      [](ScalingRules& r, double s) { r.stabilization_window = python::duration_from_seconds(s, "stabilization_window"); })
+        .def_readwrite("select_policy", &ScalingRules::select_policy)
+        .def_readwrite("policies", &ScalingRules::policies)
+        .def_readwrite("tolerance", &ScalingRules::tolerance);
+    py::class_<HpaBehavior>(m, "HpaBehavior", "spec.behavior; the default is Kubernetes' documented default behaviour.")
+        .def(py::init([](std::optional<ScalingRules> up, std::optional<ScalingRules> down) {
+                 HpaBehavior b;
+                 if (up) b.scale_up = *up;
+                 if (down) b.scale_down = *down;
+                 return b;
+             }),
+             py::arg("scale_up") = std::nullopt, py::arg("scale_down") = std::nullopt)
+        .def_readwrite("scale_up", &HpaBehavior::scale_up)
+        .def_readwrite("scale_down", &HpaBehavior::scale_down);
+
+    py::class_<HpaDecision>(m, "HpaDecision")
+        .def_readonly("current_replicas", &HpaDecision::current_replicas)
+        .def_readonly("desired_replicas", &HpaDecision::desired_replicas)
+        .def_readonly("scale", &HpaDecision::scale)
+        .def_readonly("metric_replicas", &HpaDecision::metric_replicas)
+        .def_readonly("stabilized_replicas", &HpaDecision::stabilized_replicas)
+        .def_readonly("proposals", &HpaDecision::proposals)
+        .def_readonly("able_to_scale_reason", &HpaDecision::able_to_scale_reason)
+        .def_readonly("scaling_limited_reason", &HpaDecision::scaling_limited_reason)
+        .def_readonly("active", &HpaDecision::active)
+        .def_readonly("reason", &HpaDecision::reason)
+        .def("__repr__", [](const HpaDecision& d) {
+            return fmt::format("HpaDecision({} -> {}, reason='{}')", d.current_replicas, d.desired_replicas, d.reason);
+        });
+
+    py::class_<Hpa>(m, "Hpa", R"pbdoc(
+The Kubernetes HPA controller for one target. behavior=HpaBehavior() (default) uses the documented
+defaults; behavior=None reproduces the controller's path for an HPA without spec.behavior.
+activation_cooldown (seconds) enables KEDA-style activation and scale to zero.)pbdoc")
+        .def(py::init([](std::int64_t min_replicas, std::int64_t max_replicas, std::vector<HpaMetric> metrics, double tolerance,
+                         std::optional<HpaBehavior> behavior, double downscale_stabilization, std::optional<double> activation_cooldown) {
+                 HpaSpec spec;
+                 spec.min_replicas = min_replicas;
+                 spec.max_replicas = max_replicas;
+                 spec.metrics = std::move(metrics);
+                 spec.tolerance = tolerance;
+                 spec.behavior = std::move(behavior);
+                 spec.downscale_stabilization = python::duration_from_seconds(downscale_stabilization, "downscale_stabilization");
+                 if (activation_cooldown) spec.activation = Activation{python::duration_from_seconds(*activation_cooldown, "activation_cooldown")};
+                 return Hpa(std::move(spec));
+             }),
+             py::arg("min_replicas") = 1, py::arg("max_replicas") = 10, py::arg("metrics") = std::vector<HpaMetric>{}, py::arg("tolerance") = 0.1,
+             py::arg("behavior") = HpaBehavior{}, py::arg("downscale_stabilization") = 300.0, py::arg("activation_cooldown") = std::nullopt)
+        .def(
+            "decide",
+            [](Hpa& hpa, std::int64_t spec_replicas, double now, std::optional<std::vector<HpaMetric>> metrics,
+               std::optional<std::int64_t> status_replicas, std::optional<std::int64_t> ready_pods) {
+                const ScaleTargetState target{spec_replicas, status_replicas.value_or(spec_replicas), ready_pods.value_or(spec_replicas)};
+                const Time t{static_cast<std::int64_t>(std::llround(now * 1000.0))};
+                if (metrics) return hpa.decide(*metrics, target, t);
+                return hpa.decide(target, t);
+            },
+            py::arg("spec_replicas"), py::arg("now"), py::arg("metrics") = std::nullopt, py::arg("status_replicas") = std::nullopt,
+            py::arg("ready_pods") = std::nullopt, "One sync: now in seconds; metrics = fresh samples for every spec metric, in order.")
+        .def("reset", &Hpa::reset)
+        .def_property_readonly("recommendations", [](const Hpa& h) {
+            std::vector<std::pair<std::int64_t, double>> out;
+            for (const auto& r : h.recommendations()) out.emplace_back(r.replicas, to_seconds(r.time));
+            return out;
+        });
+
+    // ---------------- Hierarchical (MAS-H²) ----------------
+    py::class_<ApplicationState>(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.")
+        .def(py::init([](std::string name, const Resources& pod_request, std::vector<double> demand, std::int64_t replicas, std::string node_pool,
+                         std::map<std::string, std::int64_t> ready_replicas) {
+                 return ApplicationState{std::move(name), pod_request, std::move(demand), replicas, std::move(node_pool), std::move(ready_replicas)};
+             }),
+             py::arg("name"), py::arg("pod_request"), py::arg("demand") = std::vector<double>{}, py::arg("replicas") = 0, py::arg("node_pool") = "",
+             py::arg("ready_replicas") = std::map<std::string, std::int64_t>{})
+        .def_readwrite("name", &ApplicationState::name)
+        .def_readwrite("pod_request", &ApplicationState::pod_request)
+        .def_readwrite("demand", &ApplicationState::demand)
+        .def_readwrite("replicas", &ApplicationState::replicas)
+        .def_readwrite("node_pool", &ApplicationState::node_pool)
+        .def_readwrite("ready_replicas", &ApplicationState::ready_replicas);
+    py::class_<OtherWorkload>(m, "OtherWorkload", "Unmanaged pods occupying a pool.")
+        .def(py::init([](std::string name, const Resources& request, std::int64_t count, std::string node_pool) {
+                 return OtherWorkload{std::move(name), request, count, std::move(node_pool)};
+             }),
+             py::arg("name"), py::arg("request"), py::arg("count") = 1, py::arg("node_pool") = "")
+        .def_readwrite("name", &OtherWorkload::name)
+        .def_readwrite("request", &OtherWorkload::request)
+        .def_readwrite("count", &OtherWorkload::count)
+        .def_readwrite("node_pool", &OtherWorkload::node_pool);
+    py::class_<NodePoolState>(m, "NodePoolState", "A resizable pool: size, ready_nodes, min/max size (-1 = unlimited), optional node type.")
+        .def(py::init([](std::string name, std::int64_t size, std::optional<std::int64_t> ready_nodes, std::int64_t min_size, std::int64_t max_size,
+                         std::optional<std::string> node_type, std::optional<Resources> node_capacity, double node_cost) {
+                 NodePoolState p;
+                 p.name = std::move(name);
+                 p.size = size;
+                 p.ready_nodes = ready_nodes.value_or(size);
+                 p.min_size = min_size;
+                 p.max_size = max_size;
+                 if (node_capacity) p.node_type = packing::NodeType{node_type.value_or(p.name), *node_capacity, node_cost, packing::unlimited};
+                 return p;
+             }),
+             py::arg("name"), py::arg("size") = 0, py::arg("ready_nodes") = std::nullopt, py::arg("min_size") = 0, py::arg("max_size") = -1,
+             py::arg("node_type") = std::nullopt, py::arg("node_capacity") = std::nullopt, py::arg("node_cost") = 0.0)
+        .def_readwrite("name", &NodePoolState::name)
+        .def_readwrite("size", &NodePoolState::size)
+        .def_readwrite("ready_nodes", &NodePoolState::ready_nodes)
+        .def_readwrite("min_size", &NodePoolState::min_size)
+        .def_readwrite("max_size", &NodePoolState::max_size);
+    py::class_<ClusterSnapshot>(m, "ClusterSnapshot", "applications, other_workloads, node_pools, plus signals and override_policy for the Strategic Agent.")
+        .def(py::init([](std::vector<ApplicationState> applications, std::vector<NodePoolState> node_pools, std::vector<OtherWorkload> other_workloads,
+                         std::map<std::string, std::string> signals, std::optional<std::string> override_policy) {
+                 ClusterSnapshot s;
+                 s.applications = std::move(applications);
+                 s.node_pools = std::move(node_pools);
+                 s.other_workloads = std::move(other_workloads);
+                 s.context.signals = std::move(signals);
+                 s.context.override_policy = std::move(override_policy);
+                 return s;
+             }),
+             py::arg("applications"), py::arg("node_pools"), py::arg("other_workloads") = std::vector<OtherWorkload>{},
+             py::arg("signals") = std::map<std::string, std::string>{}, py::arg("override_policy") = std::nullopt)
+        .def_readwrite("applications", &ClusterSnapshot::applications)
+        .def_readwrite("node_pools", &ClusterSnapshot::node_pools)
+        .def_readwrite("other_workloads", &ClusterSnapshot::other_workloads)
+        .def_property(
+            "signals", [](const ClusterSnapshot& s) { return s.context.signals; },
+            [](ClusterSnapshot& s, std::map<std::string, std::string> v) { s.context.signals = std::move(v); })
+        .def_property(
+            "override_policy", [](const ClusterSnapshot& s) { return s.context.override_policy; },
+            [](ClusterSnapshot& s, std::optional<std::string> v) { s.context.override_policy = std::move(v); });
+
+    py::class_<PatchDeployment>(m, "PatchDeployment")
+        .def_readonly("name", &PatchDeployment::name)
+        .def_readonly("replicas", &PatchDeployment::replicas)
+        .def_readonly("node_pool", &PatchDeployment::node_pool)
+        .def_readonly("reason", &PatchDeployment::reason)
+        .def("__repr__", [](const PatchDeployment& p) { return fmt::format("PatchDeployment('{}', replicas={}, node_pool='{}')", p.name, p.replicas, p.node_pool); });
+    py::class_<ResizeNodePool>(m, "ResizeNodePool")
+        .def_readonly("pool", &ResizeNodePool::pool)
+        .def_readonly("size", &ResizeNodePool::size)
+        .def_readonly("reason", &ResizeNodePool::reason)
+        .def("__repr__", [](const ResizeNodePool& r) { return fmt::format("ResizeNodePool('{}', size={})", r.pool, r.size); });
+    py::class_<ApplicationPlan>(m, "ApplicationPlan")
+        .def_readonly("name", &ApplicationPlan::name)
+        .def_readonly("peak_cores", &ApplicationPlan::peak_cores)
+        .def_readonly("required_replicas", &ApplicationPlan::required_replicas)
+        .def_readonly("planned_replicas", &ApplicationPlan::planned_replicas)
+        .def_readonly("current_replicas", &ApplicationPlan::current_replicas)
+        .def_readonly("reason", &ApplicationPlan::reason);
+    py::class_<PoolPlan>(m, "PoolPlan")
+        .def_readonly("pool", &PoolPlan::pool)
+        .def_readonly("node_type", &PoolPlan::node_type)
+        .def_readonly("pods", &PoolPlan::pods)
+        .def_readonly("required_nodes", &PoolPlan::required_nodes)
+        .def_readonly("lower_bound", &PoolPlan::lower_bound)
+        .def_readonly("optimal", &PoolPlan::optimal)
+        .def_readonly("planned_size", &PoolPlan::planned_size)
+        .def_readonly("current_size", &PoolPlan::current_size)
+        .def_readonly("ready_nodes", &PoolPlan::ready_nodes)
+        .def_readonly("reason", &PoolPlan::reason);
+    py::class_<UnschedulablePods>(m, "UnschedulablePods")
+        .def_readonly("workload", &UnschedulablePods::workload)
+        .def_readonly("node_pool", &UnschedulablePods::node_pool)
+        .def_readonly("request", &UnschedulablePods::request)
+        .def_readonly("count", &UnschedulablePods::count);
+    py::enum_<MigrationPhase>(m, "MigrationPhase")
+        .value("none", MigrationPhase::none)
+        .value("provisioning", MigrationPhase::provisioning)
+        .value("migrating", MigrationPhase::migrating)
+        .value("decommissioning", MigrationPhase::decommissioning);
+    py::class_<HierarchicalDecision>(m, "HierarchicalDecision")
+        .def_readonly("selection", &HierarchicalDecision::selection)
+        .def_readonly("policy", &HierarchicalDecision::policy)
+        .def_readonly("applications", &HierarchicalDecision::applications)
+        .def_readonly("pools", &HierarchicalDecision::pools)
+        .def_readonly("patch_deployments", &HierarchicalDecision::patch_deployments)
+        .def_readonly("resize_node_pools", &HierarchicalDecision::resize_node_pools)
+        .def_readonly("unschedulable", &HierarchicalDecision::unschedulable)
+        .def_readonly("migration", &HierarchicalDecision::migration)
+        .def_readonly("migration_from", &HierarchicalDecision::migration_from)
+        .def_readonly("migration_to", &HierarchicalDecision::migration_to)
+        .def_readonly("state", &HierarchicalDecision::state)
+        .def_readonly("utility", &HierarchicalDecision::utility)
+        .def_readonly("reason", &HierarchicalDecision::reason)
+        .def("__repr__", [](const HierarchicalDecision& d) {
+            return fmt::format("HierarchicalDecision(policy='{}', {} patch(es), {} resize(s), migration={})", d.policy, d.patch_deployments.size(),
+                               d.resize_node_pools.size(), to_string(d.migration));
+        });
+
+    py::class_<PyHierarchical>(m, "HierarchicalScaler", R"pbdoc(
+MAS-H² hierarchical autoscaler. forecaster: a callable f(history: numpy array of cores, horizon: int)
+-> sequence of floats, or None for "last value". node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
+        .def(py::init([](policy::PolicySelector selector, std::optional<py::function> forecaster, int horizon, double step, std::size_t min_history,
+                         std::size_t median_window, double scale_down_window, double dead_band, const std::string& node_planner,
+                         std::int64_t exact_node_limit) {
+                 HierarchicalConfig config;
+                 config.horizon = horizon;
+                 config.step = python::duration_from_seconds(step, "step");
+                 config.min_history = min_history;
+                 config.noise.median_window = median_window;
+                 config.noise.scale_down_window = python::duration_from_seconds(scale_down_window, "scale_down_window");
+                 config.noise.dead_band = dead_band;
+                 if (node_planner == "ffd") {
+                     config.node_planner = NodePlanner::first_fit_decreasing;
+                 } else if (node_planner == "exact") {
+                     config.node_planner = NodePlanner::exact;
+                 } else {
+                     throw InvalidArgument("node_planner: expected 'ffd' or 'exact', got '" + node_planner + "'");
+                 }
+                 config.exact_budget.node_limit = exact_node_limit;
+                 PythonForecaster f;
+                 if (forecaster) f.callable = std::shared_ptr<py::object>(new py::object(*forecaster), GilSafeDeleter{});
+                 return PyHierarchical(std::move(selector), std::move(f), config);
+             }),
+             py::arg("selector"), py::arg("forecaster") = std::nullopt, py::arg("horizon") = 5, py::arg("step") = 60.0, py::arg("min_history") = 3,
+             py::arg("median_window") = 3, py::arg("scale_down_window") = 60.0, py::arg("dead_band") = 0.1, py::arg("node_planner") = "ffd",
+             py::arg("exact_node_limit") = 10'000'000)
+        .def(
+            "decide",
+            [](PyHierarchical& s, const ClusterSnapshot& snapshot, double now) {
+                const Time t{static_cast<std::int64_t>(std::llround(now * 1000.0))};
+                py::gil_scoped_release release;
+                return s.decide(snapshot, t);
+            },
+            py::arg("snapshot"), py::arg("now"), "One strategic -> planning -> execution cycle; now in seconds.")
+        .def("evaluate", &PyHierarchical::evaluate, py::arg("snapshot"), py::arg("policy"), "What-if UtilityState of planning under `policy`.")
+        .def_property_readonly("migration_phase", &PyHierarchical::migration_phase)
+        .def("reset", &PyHierarchical::reset);
+}

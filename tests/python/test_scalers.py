@@ -1,0 +1,82 @@
+"""continuum.scalers from Python: the HPA (docs' worked examples, KEDA activation) and the
+hierarchical scaler (one cycle, a Python forecaster, the migration phases)."""
+
+import numpy as np
+import pytest
+
+import continuum
+from continuum import policy, scalers
+
+
+def test_hpa_docs_example_and_behaviour():
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 75, usage=np.full(50, 900), requests=np.full(50, 1000))
+    assert scalers.metric_replicas(cpu, 50).replicas == 60
+    hpa = scalers.Hpa(min_replicas=1, max_replicas=100, metrics=[cpu])
+    d = hpa.decide(50, now=0.0)
+    assert d.desired_replicas == 60 and d.scale
+
+    # Docs behaviour example: Pods 4 / Percent 10 per 60 s: 80 -> 72 -> 64.
+    down = scalers.ScalingRules(0.0, policies=[scalers.ScalingPolicy(scalers.ScalingPolicyType.pods, 4, 60.0),
+                                               scalers.ScalingPolicy(scalers.ScalingPolicyType.percent, 10, 60.0)])
+    queue = scalers.HpaMetric("queue", scalers.MetricSource.external, scalers.TargetType.average_value, target=1000, value=10_000)
+    hpa = scalers.Hpa(max_replicas=100, metrics=[queue], behavior=scalers.HpaBehavior(scale_down=down))
+    assert hpa.decide(80, now=0.0).desired_replicas == 72
+    assert hpa.decide(72, now=15.0).desired_replicas == 72
+    assert hpa.decide(72, now=60.0).desired_replicas == 64
+
+
+def test_hpa_missing_metric_and_keda_activation():
+    # 3 pods at 40 % of 100m, one missing, target 50 %: adjusted ratio 1.1 within tolerance: keep 4.
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 50, usage=[40, 40, 40, -1], requests=[100, 100, 100, 100])
+    assert scalers.metric_replicas(cpu, 4).replicas == 4
+
+    queue = scalers.HpaMetric("queue", scalers.MetricSource.external, scalers.TargetType.average_value,
+                              target=10_000, value=40_000, activation_threshold=50_000)
+    keda = scalers.Hpa(min_replicas=1, max_replicas=100, metrics=[queue], activation_cooldown=300.0)
+    d = keda.decide(0, now=0.0)
+    assert d.desired_replicas == 0 and not d.active
+    queue.value = 60_000
+    assert keda.decide(0, now=30.0, metrics=[queue]).desired_replicas == 1
+    with pytest.raises(continuum.InvalidArgument):
+        scalers.Hpa(min_replicas=3, max_replicas=2, metrics=[queue])
+
+
+def _cluster(override=None, web_pool="mas-h2-staging-pool", ready=None):
+    apps = [scalers.ApplicationState("web", {"cpu": "500m", "memory": "512Mi"}, demand=[1.6, 1.6, 1.6], replicas=4,
+                                     node_pool=web_pool, ready_replicas=ready or {"mas-h2-staging-pool": 4})]
+    pools = [scalers.NodePoolState("mas-h2-staging-pool", size=1), scalers.NodePoolState("performance-pool", size=0)]
+    return scalers.ClusterSnapshot(apps, pools, override_policy=override)
+
+
+def test_hierarchical_cycle_with_python_forecaster():
+    selector = policy.PolicySelector([policy.cost_saving(), policy.performance()], "COST_SAVING")
+    seen = []
+
+    def doubling(history, horizon):
+        seen.append(len(history))
+        return np.full(horizon, 2.0 * history[-1])
+
+    scaler = scalers.HierarchicalScaler(selector, forecaster=doubling, median_window=1, dead_band=0.0)
+    d = scaler.decide(_cluster(), now=0.0)
+    assert seen == [3]
+    # 3.2 cores at 500m x 0.8 -> 8 replicas -> 2 e2-medium nodes.
+    assert d.applications[0].planned_replicas == 8
+    assert [(p.name, p.replicas) for p in d.patch_deployments] == [("web", 8)]
+    assert [(r.pool, r.size) for r in d.resize_node_pools] == [("mas-h2-staging-pool", 2)]
+    assert d.pools[0].required_nodes == 2
+    assert "web" in d.patch_deployments[0].name and d.patch_deployments[0].reason
+
+
+def test_hierarchical_migration_phases():
+    selector = policy.PolicySelector([policy.cost_saving(), policy.performance()], "COST_SAVING")
+    scaler = scalers.HierarchicalScaler(selector, median_window=1, dead_band=0.0)
+    d = scaler.decide(_cluster("PERFORMANCE"), now=0.0)
+    assert d.migration == scalers.MigrationPhase.provisioning
+    assert [(r.pool, r.size) for r in d.resize_node_pools] == [("performance-pool", 2)]
+    assert not d.patch_deployments
+    snap = _cluster("PERFORMANCE")
+    snap.node_pools = [scalers.NodePoolState("mas-h2-staging-pool", size=1), scalers.NodePoolState("performance-pool", size=2)]
+    d = scaler.decide(snap, now=15.0)
+    assert d.migration == scalers.MigrationPhase.migrating
+    assert [(p.name, p.replicas, p.node_pool) for p in d.patch_deployments] == [("web", 8, "performance-pool")]
+    assert scaler.migration_phase == scalers.MigrationPhase.migrating
