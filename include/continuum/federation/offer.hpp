@@ -16,7 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+#include <functional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -123,20 +123,38 @@ struct Offer {
     }
 };
 
+namespace detail {
+/// Index of the first offer whose cluster id appeared before, if any (open addressing, no allocation per id).
+inline std::optional<std::size_t> first_duplicate_cluster_id(std::span<const Offer> offers) {
+    std::size_t slots = 16;
+    while (slots < 2 * offers.size()) slots <<= 1;
+    std::vector<std::size_t> table(slots, 0);  // offer index + 1; 0 = empty
+    const std::hash<std::string_view> hash;
+    for (std::size_t i = 0; i < offers.size(); ++i) {
+        const std::string_view id = offers[i].cluster_id;
+        std::size_t pos = hash(id) & (slots - 1);
+        while (table[pos] != 0) {
+            if (offers[table[pos] - 1].cluster_id == id) return i;
+            pos = (pos + 1) & (slots - 1);
+        }
+        table[pos] = i + 1;
+    }
+    return std::nullopt;
+}
+}  // namespace detail
+
 /// Validates every offer and checks that cluster ids are unique.
 /// \throws InvalidArgument naming the offending offer (index and cluster id).
 inline void validate_offers(std::span<const Offer> offers) {
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(offers.size() * 2);
     for (std::size_t i = 0; i < offers.size(); ++i) {
         try {
             offers[i].validate();
         } catch (const InvalidArgument& e) {
             throw InvalidArgument(fmt::format("offers[{}]: {}", i, e.what()));
         }
-        if (!seen.insert(offers[i].cluster_id).second) {
-            throw InvalidArgument(fmt::format("offers[{}]: duplicate cluster_id \"{}\"", i, offers[i].cluster_id));
-        }
+    }
+    if (const auto dup = detail::first_duplicate_cluster_id(offers)) {
+        throw InvalidArgument(fmt::format("offers[{}]: duplicate cluster_id \"{}\"", *dup, offers[*dup].cluster_id));
     }
 }
 

@@ -162,16 +162,21 @@ public:
             }
             out.ranked.push_back({i, score, Verdict::ranked});
         }
-        // Whole-node prices are computed once per ranked offer, not per comparison.
-        std::vector<double> node_cost(offers.size(), 0.0);
-        for (const auto& e : out.ranked) node_cost[e.offer_index] = offers[e.offer_index].node_cost();
-        std::sort(out.ranked.begin(), out.ranked.end(), [&](const ScoredOffer& a, const ScoredOffer& b) {
+        // Sort compact keys (score, whole-node price, index); cluster ids are compared only on exact ties.
+        struct Key {
+            double score;
+            double node_cost;
+            std::size_t index;
+        };
+        std::vector<Key> keys;
+        keys.reserve(out.ranked.size());
+        for (const auto& e : out.ranked) keys.push_back({e.score, offers[e.offer_index].node_cost(), e.offer_index});
+        std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
             if (a.score != b.score) return a.score < b.score;
-            const double ca = node_cost[a.offer_index];
-            const double cb = node_cost[b.offer_index];
-            if (ca != cb) return ca < cb;
-            return offers[a.offer_index].cluster_id < offers[b.offer_index].cluster_id;
+            if (a.node_cost != b.node_cost) return a.node_cost < b.node_cost;
+            return offers[a.index].cluster_id < offers[b.index].cluster_id;
         });
+        for (std::size_t k = 0; k < keys.size(); ++k) out.ranked[k] = {keys[k].index, keys[k].score, Verdict::ranked};
         return out;
     }
 

@@ -36,6 +36,7 @@ struct ScaleOutOptions {
     bool allow_nat = true;          ///< false: never peer with offers behind a NAT
     bool use_existing_nodes = true; ///< place pods on the free room of existing virtual nodes first
     Budget budget = {};             ///< for the exact part of cheapest_node_mix
+    std::int64_t price_tiers = 8;   ///< node types per distinct offer capacity (>= 1); see plan_scale_out
 };
 
 /// One virtual node to create on an offer.
@@ -90,10 +91,13 @@ struct ScaleOutDecision {
 ///    nodes whose labels match their selector (when use_existing_nodes).
 /// 2. The rest are grouped by node selector; each group may use the offers whose labels match
 ///    (and that are reachable); groups with the fewest eligible offers go first. For each group,
-///    offers with the same capacity and whole-node price merge into one node type whose count is
-///    what remains of their max_nodes (minus virtual nodes already peered from them), and
-///    packing::cheapest_node_mix picks the cheapest mix of whole nodes. Opened nodes go to the
-///    offers of their type in (price, cluster id) order.
+///    offers with the same capacity merge into one node type whose count is what remains of their
+///    max_nodes (minus virtual nodes already peered from them), and packing::cheapest_node_mix
+///    picks the cheapest mix of whole nodes. The pooled nodes of one capacity, cheapest first,
+///    form one node type per distinct price when there are at most price_tiers prices (exact);
+///    otherwise they are cut into price_tiers equal tiers priced at the mean of their nodes (an
+///    approximation: `optimal` is then false).
+///    Opened nodes go to the offers of their type cheapest first (then by cluster id).
 /// 3. Unit-priced offers reserve only the requests placed on each node; flat-priced ones the node.
 /// Pod slots count when an offer or node declares a "pods" capacity.
 ///
@@ -106,6 +110,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     detail::validate_pending_pods(pods);
     detail::validate_virtual_nodes(nodes);
     options.budget.validate();
+    if (options.price_tiers < 1) throw InvalidArgument(fmt::format("scale-out: price_tiers must be >= 1, got {}", options.price_tiers));
 
     ScaleOutDecision out;
     std::unordered_map<std::string_view, std::size_t> offer_by_id;
@@ -212,37 +217,72 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         std::vector<double> price(offers.size(), 0.0);
         for (const auto o : candidates) price[o] = offers[o].node_cost();
         std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
-            if (price[a] != price[b]) return price[a] < price[b];
             if (offers[a].capacity.entries() != offers[b].capacity.entries()) return offers[a].capacity.entries() < offers[b].capacity.entries();
+            if (price[a] != price[b]) return price[a] < price[b];
             return offers[a].cluster_id < offers[b].cluster_id;
         });
-        // Merge identical (capacity, price) offers into one node type; with identical capacity, only
-        // the cheapest offers up to one node per pod can ever be used.
-        std::vector<packing::NodeType> types;
-        std::vector<std::vector<std::size_t>> members;
-        std::map<std::vector<Resources::Entry>, std::int64_t> count_by_capacity;
+        // Node types: offers with the same capacity are pooled, cheapest first, each providing what
+        // remains of its max_nodes (at most one node per pod in all); the pool is cut into at most
+        // `price_tiers` tiers of consecutive nodes, each a node type priced at the mean of its nodes
+        // (exact when they cost the same), so the packing sees few types however many offers there are.
         const auto cap = static_cast<std::int64_t>(items.size());
-        for (const auto o : candidates) {
-            auto& used = count_by_capacity[offers[o].capacity.entries()];
-            if (used >= cap) continue;
-            const std::int64_t take = std::min(remaining[o], cap - used);
-            used += take;
-            if (!types.empty() && price[members.back().front()] == price[o] && offers[members.back().front()].capacity == offers[o].capacity) {
-                types.back().max_count = std::min(cap, types.back().max_count + take);
-                members.back().push_back(o);
-                continue;
+        struct Slot {
+            std::size_t offer;
+            std::int64_t count;
+        };
+        std::vector<packing::NodeType> types;
+        std::vector<std::vector<Slot>> slots;  // per type, cheapest first
+        bool exact_prices = true;
+        for (std::size_t begin = 0; begin < candidates.size();) {
+            std::size_t end = begin;
+            std::vector<Slot> pool;
+            std::int64_t total = 0;
+            while (end < candidates.size() && offers[candidates[end]].capacity == offers[candidates[begin]].capacity) {
+                const std::size_t o = candidates[end++];
+                const std::int64_t take = std::min(remaining[o], cap - total);
+                if (take <= 0) continue;
+                pool.push_back({o, take});
+                total += take;
             }
-            types.push_back({offers[o].cluster_id, detail::with_pod_slots(offers[o].capacity, 0), price[o], take});
-            members.push_back({o});
+            std::int64_t distinct_prices = pool.empty() ? 0 : 1;
+            for (std::size_t k = 1; k < pool.size(); ++k) distinct_prices += price[pool[k].offer] != price[pool[k - 1].offer];
+            // Few distinct prices: one exact type per price. Otherwise equal-sized tiers of nodes.
+            const bool by_price = distinct_prices <= options.price_tiers;
+            const std::int64_t tiers = std::min<std::int64_t>(options.price_tiers, total);
+            const std::int64_t per_tier = by_price ? total : (total + tiers - 1) / tiers;
+            std::size_t k = 0;
+            std::int64_t used_of_k = 0;
+            while (k < pool.size()) {
+                std::vector<Slot> tier;
+                std::int64_t count = 0;
+                double sum = 0;
+                while (k < pool.size() && count < per_tier && (!by_price || tier.empty() || price[pool[k].offer] == price[tier.front().offer])) {
+                    const std::int64_t n = std::min(pool[k].count - used_of_k, per_tier - count);
+                    tier.push_back({pool[k].offer, n});
+                    count += n;
+                    sum += price[pool[k].offer] * static_cast<double>(n);
+                    used_of_k += n;
+                    if (used_of_k == pool[k].count) {
+                        ++k;
+                        used_of_k = 0;
+                    }
+                }
+                if (price[tier.front().offer] != price[tier.back().offer]) exact_prices = false;
+                types.push_back({offers[tier.front().offer].cluster_id, detail::with_pod_slots(offers[tier.front().offer].capacity, 0), sum / static_cast<double>(count), count});
+                slots.push_back(std::move(tier));
+            }
+            begin = end;
         }
         const auto mix = packing::cheapest_node_mix(items, types, options.budget);
         out.lower_bound += mix.lower_bound;
-        out.optimal = out.optimal && mix.optimal;
-        std::vector<std::size_t> next_member(types.size(), 0);
+        out.optimal = out.optimal && mix.optimal && exact_prices;
+        // Opened nodes of a type go to its offers, cheapest first.
+        std::vector<std::size_t> cursor(types.size(), 0);
         for (const auto& node : mix.nodes) {
-            auto& cursor = next_member[node.type];
-            while (remaining[members[node.type][cursor]] == 0) ++cursor;  // the type's count bounds the total
-            const std::size_t o = members[node.type][cursor];
+            auto& c = cursor[node.type];
+            while (slots[node.type][c].count == 0) ++c;  // the type's max_count bounds the total
+            const std::size_t o = slots[node.type][c].offer;
+            --slots[node.type][c].count;
             --remaining[o];
             NewVirtualNode created;
             for (const auto item : node.items) {
