@@ -1,0 +1,88 @@
+// Python bindings for continuum/capacity: shortfall, required_nodes, waiting worker nodes and
+// choose_nodes_to_activate (seed 001's waiting-node activation).
+#include "common.hpp"
+
+#include <continuum/capacity.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace continuum;
+using namespace continuum::capacity;
+
+namespace {
+
+ActivationObjective to_objective(const py::handle& value) {
+    if (py::isinstance<ActivationObjective>(value)) return py::cast<ActivationObjective>(value);
+    if (py::isinstance<py::str>(value)) {
+        const auto text = py::cast<std::string>(value);
+        if (text == "fewest_nodes") return ActivationObjective::fewest_nodes;
+        if (text == "cheapest") return ActivationObjective::cheapest;
+        if (text == "fastest") return ActivationObjective::fastest;
+        throw InvalidArgument("objective: expected 'fewest_nodes', 'cheapest' or 'fastest', got '" + text + "'");
+    }
+    throw InvalidArgument("objective: expected an ActivationObjective or one of 'fewest_nodes', 'cheapest', 'fastest'");
+}
+
+}  // namespace
+
+void bind_capacity(py::module_& root) {
+    py::module_ m = root.def_submodule("capacity", "Shortfall, node counts, waiting (paused) worker-node pools (seed 001).");
+
+    m.def("shortfall", &shortfall, py::arg("required"), py::arg("available"),
+          "Per resource, max(required - available, 0). Raises InvalidArgument for negative amounts.");
+    m.def("required_nodes", &required_nodes, py::arg("shortfall"), py::arg("node_capacity"),
+          R"pbdoc(Smallest count of identical nodes of node_capacity covering shortfall in every resource
+(max over resources of the ceiling). Raises Infeasible naming a needed resource the node lacks.)pbdoc");
+
+    py::enum_<ActivationObjective>(m, "ActivationObjective", "What 'best' means when choosing waiting nodes.")
+        .value("fewest_nodes", ActivationObjective::fewest_nodes)
+        .value("cheapest", ActivationObjective::cheapest)
+        .value("fastest", ActivationObjective::fastest);
+
+    py::class_<WaitingNode>(m, "WaitingNode", "A paused / hibernated worker node that can be resumed.")
+        .def(py::init([](std::string name, const Resources& capacity, double resume_latency, double cost) {
+                 return WaitingNode{std::move(name), capacity, python::duration_from_seconds(resume_latency, "resume_latency"), cost};
+             }),
+             py::arg("name"), py::arg("capacity"), py::arg("resume_latency") = 0.0, py::arg("cost") = 0.0,
+             "name, capacity (Resources or dict of quantities), resume_latency in seconds, cost per unit of time.")
+        .def_readwrite("name", &WaitingNode::name)
+        .def_readwrite("capacity", &WaitingNode::capacity)
+        .def_property(
+            "resume_latency", [](const WaitingNode& n) { return to_seconds(n.resume_latency); },
+            [](WaitingNode& n, double s) { n.resume_latency = python::duration_from_seconds(s, "resume_latency"); }, "Seconds.")
+        .def_readwrite("cost", &WaitingNode::cost)
+        .def("__repr__", [](const WaitingNode& n) {
+            return fmt::format("WaitingNode('{}', {}, resume_latency={}, cost={})", n.name, n.capacity, to_seconds(n.resume_latency), n.cost);
+        });
+
+    py::class_<ActivationPlan>(m, "ActivationPlan", "The waiting nodes to resume and what they bring.")
+        .def_readonly("nodes", &ActivationPlan::nodes, "Indices into the pool, ascending.")
+        .def_readonly("names", &ActivationPlan::names)
+        .def_readonly("activated_capacity", &ActivationPlan::activated_capacity)
+        .def_readonly("still_missing", &ActivationPlan::still_missing, "What the plan does not cover (empty when it covers).")
+        .def_readonly("cost", &ActivationPlan::cost)
+        .def_property_readonly("resume_latency", [](const ActivationPlan& p) { return to_seconds(p.resume_latency); }, "Seconds (slowest chosen node).")
+        .def_readonly("optimal", &ActivationPlan::optimal)
+        .def_readonly("reason", &ActivationPlan::reason)
+        .def_property_readonly("covers", &ActivationPlan::covers)
+        .def("__len__", &ActivationPlan::count)
+        .def("__repr__", [](const ActivationPlan& p) { return "ActivationPlan(" + p.reason + ")"; });
+
+    m.def(
+        "choose_nodes_to_activate",
+        [](const Resources& shortfall, const std::vector<WaitingNode>& pool, const py::object& objective, std::int64_t node_limit) {
+            const ActivationObjective chosen = to_objective(objective);
+            py::gil_scoped_release release;
+            return choose_nodes_to_activate(shortfall, pool, chosen, Budget{node_limit, {}});
+        },
+        py::arg("shortfall"), py::arg("pool"), py::arg("objective") = ActivationObjective::fewest_nodes,
+        py::arg("node_limit") = default_activation_node_limit,
+        R"pbdoc(Which waiting nodes to resume to cover shortfall: objective 'fewest_nodes' (default), 'cheapest'
+or 'fastest'. Exact for pools of up to 48 distinct node kinds within node_limit search nodes, greedy
+beyond. When the whole pool cannot cover the shortfall, plan.covers is False and plan.still_missing
+says how much is left.)pbdoc");
+    m.attr("exact_activation_kinds") = exact_activation_kinds;
+}
