@@ -1,6 +1,7 @@
 // The seed papers' qualitative claims, asserted on the simulated replays (not hard-coded numbers).
 #include <continuum/sim/replay/seed000.hpp>
 #include <continuum/sim/replay/seed001.hpp>
+#include <continuum/sim/replay/seed004.hpp>
 
 #include <doctest/doctest.h>
 
@@ -48,4 +49,24 @@ TEST_CASE("seed 001: fixed quota over-provisions and fails; reactive and hybrid 
     CHECK(reactive.max_deployment_time_s > 30.0);  // nodes resumed on demand
     CHECK(fixed.deployment_time_no_burst_s < 5.0);
     CHECK(hybrid.deployment_time_no_burst_s < 5.0);
+}
+
+TEST_CASE("seed 004: the hierarchical scaler runs more replicas and cooler than HPA, and migrates with no downtime") {
+    const auto report = replay::replay_seed004();
+    REQUIRE(report.rows.size() == 4);
+    for (std::size_t i = 0; i < 4; i += 2) {
+        const auto& hpa = report.rows[i];
+        const auto& mas = report.rows[i + 1];
+        CAPTURE(hpa.scenario);
+        CHECK(hpa.configuration == "HPA + CA");
+        CHECK(mas.configuration == "hierarchical");
+        CHECK(mas.max_replicas > hpa.max_replicas);
+        CHECK(mas.peak_utilisation_pct < hpa.peak_utilisation_pct);
+        // Make-before-break: the deployment never lost its last ready pod, before or after the switch.
+        CHECK(mas.downtime_s == 0.0);
+        CHECK(mas.min_ready_during_migration >= 1);
+        CHECK(mas.result.pool_summary("performance-pool").max_nodes >= 1);
+        // The old pool is decommissioned at the end of the migration.
+        CHECK(mas.result.series.column("nodes_mas-h2-staging-pool").back() == 0);
+    }
 }

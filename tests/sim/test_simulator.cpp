@@ -194,7 +194,7 @@ TEST_CASE("bad scenarios and decisions are rejected with the offending name") {
     Simulator sim(basic(1min));
     CHECK_THROWS_WITH_AS(sim.run(AnyScaler([](const Snapshot&) { Decision d; d.pools.push_back({"missing", 1}); return d; })),
                          doctest::Contains("unknown node pool \"missing\""), InvalidArgument);
-    CHECK_THROWS_AS(sim.run(AnyScaler([](const Snapshot&) { Decision d; d.replicas.push_back({"stress", 2}); return d; })), InvalidArgument);
+    CHECK_THROWS_AS(sim.run(AnyScaler([](const Snapshot&) { Decision d; d.replicas.push_back({"stress", 2, {}}); return d; })), InvalidArgument);
     auto bounded = basic(1min);
     bounded.pools[0].max_size = 2;
     Simulator sim2(bounded);

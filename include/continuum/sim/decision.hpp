@@ -21,6 +21,9 @@ struct QuotaChange {
 struct ReplicaChange {
     std::string deployment;
     int replicas = 0;
+    /// Pin the deployment's future pods to this pool (a nodeSelector); empty = leave as is. Pods
+    /// already running elsewhere stay until their node goes (make-before-break migrations).
+    std::string node_pool;
 };
 
 /// Target size (ready + provisioning nodes) of a pool. Growing provisions new nodes; shrinking

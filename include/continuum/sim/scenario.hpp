@@ -55,6 +55,8 @@ struct DeploymentSpec {
     double usage_per_pod = 1.0;
     /// CPU limit = factor x request; a pod never uses more (1.0 = Guaranteed QoS).
     double cpu_limit_factor = 1.0;
+    /// Pool the pods are pinned to at time 0 (a nodeSelector); empty = any pool.
+    std::string node_pool;
 };
 
 /// What the simulator records besides the summary.
@@ -145,6 +147,9 @@ inline void Scenario::validate() const {
         if (d.load.points().empty()) throw InvalidArgument(fmt::format("deployment \"{}\": load profile is empty", d.name));
         for (const auto& point : d.load.points()) {
             if (point.second < 0) throw InvalidArgument(fmt::format("deployment \"{}\": load must be >= 0, got {} at {} ms", d.name, point.second, point.first.count()));
+        }
+        if (!d.node_pool.empty() && std::none_of(pools.begin(), pools.end(), [&](const NodePool& p) { return p.name == d.node_pool; })) {
+            throw InvalidArgument(fmt::format("deployment \"{}\": unknown node_pool \"{}\"", d.name, d.node_pool));
         }
         if (d.initial_replicas < 0) throw InvalidArgument(fmt::format("deployment \"{}\": initial_replicas must be >= 0, got {}", d.name, d.initial_replicas));
         if (!(d.usage_per_pod >= 0.0 && d.usage_per_pod <= 1e6)) throw InvalidArgument(fmt::format("deployment \"{}\": usage_per_pod must be finite and >= 0, got {}", d.name, d.usage_per_pod));

@@ -163,6 +163,11 @@ private:
             deployment_status_.push_back(st);
             deployment_lookup_.emplace(d.name, i);
         }
+        for (std::size_t p = 0; p < s.pools.size(); ++p) {
+            for (std::size_t i = 0; i < s.deployments.size(); ++i) {
+                if (s.deployments[i].node_pool == s.pools[p].name) deployment_status_[i].pinned_pool = p;
+            }
+        }
         pool_lookup_.clear();
         node_lookup_.clear();
         for (std::size_t p = 0; p < s.pools.size(); ++p) {
@@ -355,6 +360,8 @@ private:
             for (std::size_t n = 0; n < nodes_.size(); ++n) {
                 const auto& node = nodes_[n].status;
                 if (!nodes_[n].alive || node.phase != NodePhase::ready) continue;
+                const auto& pin = deployment_status_[pod.deployment].pinned_pool;
+                if (pin && node.pool != *pin) continue;
                 if (node.cpu_requested + pod.cpu > node.cpu_capacity || node.memory_requested + pod.memory > node.memory_capacity) continue;
                 if (scenario_.config.scheduling == SchedulingPolicy::first_fit) {
                     chosen = n;
@@ -418,7 +425,10 @@ private:
     }
 
     void refresh_status() {
-        for (auto& st : deployment_status_) st.ready = st.starting = st.pending = 0;
+        for (auto& st : deployment_status_) {
+            st.ready = st.starting = st.pending = 0;
+            st.ready_per_pool.assign(scenario_.pools.size(), 0);
+        }
         for (auto& ns : namespace_status_) {
             ns.demand_cpu = 0;
             ns.used_cpu = 0;
@@ -430,7 +440,10 @@ private:
             if (!pod.alive) continue;
             auto& st = deployment_status_[pod.deployment];
             switch (pod.phase) {
-                case PodPhase::running: st.ready += 1; break;
+                case PodPhase::running:
+                    st.ready += 1;
+                    st.ready_per_pool[nodes_[static_cast<std::size_t>(pod.node)].status.pool] += 1;
+                    break;
                 case PodPhase::starting: st.starting += 1; break;
                 case PodPhase::waiting_quota:
                 case PodPhase::pending: {
@@ -499,6 +512,11 @@ private:
                 throw InvalidArgument(fmt::format("decision: deployment \"{}\" follows its workload; the scaler cannot set its replicas", change.deployment));
             }
             deployment_status_[it->second].desired = change.replicas;
+            if (!change.node_pool.empty()) {
+                const auto pool = pool_lookup_.find(change.node_pool);
+                if (pool == pool_lookup_.end()) throw InvalidArgument(fmt::format("decision: deployment \"{}\" pinned to unknown pool \"{}\"", change.deployment, change.node_pool));
+                deployment_status_[it->second].pinned_pool = pool->second;
+            }
         }
         for (const auto& release : decision.releases) {
             const auto it = node_lookup_.find(release.node);

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -79,6 +80,10 @@ struct DeploymentStatus {
     double cpu_used_cores = 0;    ///< what the ready pods serve
     /// used / (ready x request), in [0, cpu_limit_factor]; 0 without ready pods. The HPA's metric.
     double utilisation = 0;
+    /// The pool new pods are pinned to (index into Snapshot::pools), if any.
+    std::optional<std::size_t> pinned_pool;
+    /// Ready pods per node pool (indexed like Snapshot::pools): where a migration stands.
+    std::vector<int> ready_per_pool;
 };
 
 enum class PendingReason { quota, unschedulable };

@@ -1,0 +1,80 @@
+// Adapter running continuum's Kubernetes HPA (scalers::Hpa) in the simulator: each sync period the
+// deployment's pods become per-pod CPU samples (ready pods share the measured usage, starting pods
+// are not yet ready, unscheduled pods are Pending) and the HPA's desired replicas are patched.
+#pragma once
+
+#include <continuum/core/error.hpp>
+#include <continuum/scalers/hpa.hpp>
+#include <continuum/sim/decision.hpp>
+#include <continuum/sim/scaler.hpp>
+#include <continuum/sim/snapshot.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace continuum::sim::adapters {
+
+/// HPA on one deployment with one cpu utilisation metric (averageUtilization = target_percent).
+class HpaAdapter {
+public:
+    /// \throws InvalidArgument as scalers::Hpa for an invalid spec, or a non-positive sync period.
+    HpaAdapter(std::string deployment, scalers::HpaSpec spec, Duration sync_period = std::chrono::seconds(15))
+        : deployment_(std::move(deployment)), hpa_(std::move(spec)), period_(sync_period) {
+        if (period_.count() <= 0) throw InvalidArgument(fmt::format("hpa adapter: sync_period must be > 0, got {} ms", period_.count()));
+    }
+
+    /// A plain cpu-utilisation HPA: min/max replicas and a target percentage, Kubernetes' default behaviour.
+    static scalers::HpaSpec cpu_spec(std::int64_t min_replicas, std::int64_t max_replicas, std::int64_t target_percent) {
+        scalers::HpaSpec spec;
+        spec.min_replicas = min_replicas;
+        spec.max_replicas = max_replicas;
+        scalers::HpaMetric metric;
+        metric.name = "cpu";
+        metric.target = target_percent;
+        spec.metrics.push_back(metric);
+        return spec;
+    }
+
+    /// \throws InvalidArgument when the deployment is unknown; as Hpa::decide.
+    Decision decide(const Snapshot& snap) {
+        if (last_ && snap.now - *last_ < period_) return {};
+        last_ = snap.now;
+        const auto& d = snap.deployments[snap.deployment_index(deployment_)];
+        scalers::HpaMetric metric = hpa_.spec().metrics.front();
+        metric.pods.clear();
+        const auto per_pod = d.ready > 0 ? static_cast<std::int64_t>(std::llround(d.cpu_used_cores * 1000.0 / d.ready)) : 0;
+        for (int i = 0; i < d.ready; ++i) metric.pods.push_back({fmt::format("ready-{}", i), scalers::PodPhase::running, false, true, per_pod, d.pod_cpu});
+        for (int i = 0; i < d.starting; ++i) metric.pods.push_back({fmt::format("starting-{}", i), scalers::PodPhase::running, false, false, std::nullopt, d.pod_cpu});
+        for (int i = 0; i < d.pending; ++i) metric.pods.push_back({fmt::format("pending-{}", i), scalers::PodPhase::pending, false, false, std::nullopt, d.pod_cpu});
+        scalers::ScaleTargetState target;
+        target.spec_replicas = d.desired;
+        target.status_replicas = d.ready + d.starting + d.pending;
+        target.ready_pods = d.ready;
+        last_decision_ = hpa_.decide({metric}, target, snap.now);
+        Decision out;
+        if (last_decision_.scale) {
+            out.replicas.push_back({deployment_, static_cast<int>(last_decision_.desired_replicas), {}});
+            out.reason = "hpa: " + last_decision_.reason;
+        }
+        return out;
+    }
+
+    [[nodiscard]] const scalers::HpaDecision& last_decision() const { return last_decision_; }
+
+private:
+    std::string deployment_;
+    scalers::Hpa hpa_;
+    Duration period_;
+    std::optional<Time> last_;
+    scalers::HpaDecision last_decision_;
+};
+static_assert(Scaler<HpaAdapter>);
+
+}  // namespace continuum::sim::adapters
