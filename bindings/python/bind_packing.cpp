@@ -1,0 +1,312 @@
+// Python bindings for continuum/packing: 1-D and vector heuristics over numpy arrays, lower bounds,
+// the exact solver (budgeted), node types with cost and consolidation.
+#include "common.hpp"
+
+#include <continuum/packing.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace continuum;
+using namespace continuum::packing;
+
+namespace {
+
+Resources to_resources(const py::handle& value, const std::string& argument) {
+    if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
+    if (py::isinstance<py::dict>(value)) return python::resources_from_dict(py::reinterpret_borrow<py::dict>(value));
+    throw InvalidArgument(argument + ": expected a continuum.Resources or a dict of quantities");
+}
+
+std::vector<Resources> to_resources_list(const py::iterable& values, const std::string& argument) {
+    std::vector<Resources> out;
+    std::size_t i = 0;
+    for (const auto& v : values) out.push_back(to_resources(v, argument + "[" + std::to_string(i++) + "]"));
+    return out;
+}
+
+/// An integer numpy view of `value` (lists are converted); floats are refused, never truncated.
+py::array_t<std::int64_t, py::array::c_style> integer_array(const py::handle& value, const char* argument) {
+    py::array array = py::array::ensure(value);
+    if (!array) throw InvalidArgument(std::string(argument) + ": expected an array of integers");
+    const char kind = array.dtype().kind();
+    if (array.size() > 0 && kind != 'i' && kind != 'u') {
+        throw InvalidArgument(std::string(argument) + ": expected integers (canonical units), got dtype " + py::cast<std::string>(py::str(array.dtype())));
+    }
+    return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+}
+
+struct Problem {
+    bool vector = false;
+    std::vector<std::int64_t> sizes;
+    std::size_t dimensions = 1;
+    std::vector<std::int64_t> capacity;
+};
+
+Problem to_problem(const py::handle& sizes_object, const py::handle& capacity_object) {
+    Problem p;
+    const auto sizes = integer_array(sizes_object, "sizes");
+    const auto capacity = integer_array(capacity_object, "capacity");
+    if (sizes.ndim() > 2) throw InvalidArgument("sizes must be 1-D (n) or 2-D (n x d), got " + std::to_string(sizes.ndim()) + " dimensions");
+    if (capacity.ndim() > 1) throw InvalidArgument("capacity must be a scalar or a 1-D array");
+    p.sizes.assign(sizes.data(), sizes.data() + sizes.size());
+    p.capacity.assign(capacity.data(), capacity.data() + capacity.size());
+    if (sizes.ndim() == 2) {
+        p.vector = true;
+        p.dimensions = static_cast<std::size_t>(sizes.shape(1));
+        if (capacity.ndim() == 0 || capacity.size() == 1) {
+            if (p.dimensions != 1 && capacity.ndim() == 0) p.capacity.assign(p.dimensions, p.capacity.at(0));
+        }
+        if (p.dimensions == 0 && sizes.shape(0) > 0) throw InvalidArgument("sizes has zero columns");
+        if (p.dimensions == 0) p.dimensions = p.capacity.size();
+    } else if (capacity.ndim() == 1 && capacity.size() != 1) {
+        throw InvalidArgument("capacity has " + std::to_string(capacity.size()) + " values but sizes is 1-D; pass an n x d array for vector items");
+    }
+    if (p.capacity.empty()) throw InvalidArgument("capacity is empty");
+    return p;
+}
+
+py::list bins_to_python(const std::vector<std::vector<std::size_t>>& bins) {
+    py::list out;
+    for (const auto& bin : bins) out.append(py::cast(bin));
+    return out;
+}
+
+template <typename Heuristic1D, typename HeuristicVector>
+py::object run_heuristic(const py::handle& sizes, const py::handle& capacity, Heuristic1D one, HeuristicVector vec) {
+    const auto p = to_problem(sizes, capacity);
+    if (!p.vector) {
+        Packing result;
+        {
+            py::gil_scoped_release release;
+            result = one(p.sizes, p.capacity[0]);
+        }
+        return py::cast(result);
+    }
+    VectorPacking result;
+    {
+        py::gil_scoped_release release;
+        result = vec(p);
+    }
+    return py::cast(result);
+}
+
+Budget make_budget(std::int64_t node_limit, std::optional<double> time_limit_ms) {
+    Budget b;
+    b.node_limit = node_limit;
+    if (time_limit_ms) {
+        if (!(*time_limit_ms >= 0)) throw InvalidArgument("time_limit_ms must be >= 0, got " + std::to_string(*time_limit_ms));
+        b.time_limit = Duration(static_cast<Duration::rep>(*time_limit_ms));
+    }
+    b.validate();
+    return b;
+}
+
+/// Registers T unless another area's bindings already did (federation binds PlacedPod and PodMove
+/// for its own submodule); then `m.<name>` is an alias of that same Python type.
+template <typename T, typename Define>
+void bind_once(py::module_& m, const char* name, Define define) {
+    if (py::detail::get_type_info(typeid(T)) != nullptr) {
+        m.attr(name) = py::type::of<T>();
+        return;
+    }
+    define();
+}
+
+}  // namespace
+
+void bind_packing(py::module_& root) {
+    auto m = root.def_submodule("packing", "Bin packing: FF/BF/FFD/BFD (1-D and vector), bounds, an exact solver, node types with cost, consolidation.");
+    m.attr("unlimited") = unlimited;
+
+    py::enum_<VectorOrder>(m, "VectorOrder", "Item order / bin score of the vector heuristics.")
+        .value("sum_normalized", VectorOrder::sum_normalized, "sum of size/capacity (Cluster Autoscaler)")
+        .value("max_normalized", VectorOrder::max_normalized, "max of size/capacity")
+        .value("lexicographic", VectorOrder::lexicographic, "cpu, then memory, then others (Karpenter)")
+        .value("dot_product", VectorOrder::dot_product, "Panigrahy DotProduct (bin-centric in FFD)")
+        .value("l2_norm", VectorOrder::l2_norm, "Panigrahy Norm-based greedy (bin-centric in FFD)");
+
+    py::class_<Packing>(m, "Packing", "Result of a 1-D heuristic: item indices per bin and unplaced items.")
+        .def_property_readonly("bins", [](const Packing& p) { return bins_to_python(p.bins); })
+        .def_readonly("unplaced", &Packing::unplaced)
+        .def_property_readonly("num_bins", &Packing::num_bins)
+        .def("__repr__", [](const Packing& p) { return "Packing(num_bins=" + std::to_string(p.num_bins()) + ", unplaced=" + std::to_string(p.unplaced.size()) + ")"; });
+    py::class_<VectorPacking>(m, "VectorPacking", "Result of a vector heuristic: item indices per bin and unplaced items.")
+        .def_property_readonly("bins", [](const VectorPacking& p) { return bins_to_python(p.bins); })
+        .def_readonly("unplaced", &VectorPacking::unplaced)
+        .def_property_readonly("num_bins", &VectorPacking::num_bins)
+        .def("__repr__", [](const VectorPacking& p) { return "VectorPacking(num_bins=" + std::to_string(p.num_bins()) + ", unplaced=" + std::to_string(p.unplaced.size()) + ")"; });
+    py::class_<ExactPacking>(m, "ExactPacking", "Result of solve_exact: packing, proved lower bound, optimality, gap.")
+        .def_property_readonly("bins", [](const ExactPacking& p) { return bins_to_python(p.bins); })
+        .def_readonly("unplaced", &ExactPacking::unplaced)
+        .def_property_readonly("num_bins", &ExactPacking::num_bins)
+        .def_readonly("lower_bound", &ExactPacking::lower_bound)
+        .def_readonly("optimal", &ExactPacking::optimal)
+        .def_readonly("gap", &ExactPacking::gap)
+        .def_readonly("nodes", &ExactPacking::nodes)
+        .def("__repr__", [](const ExactPacking& p) {
+            return "ExactPacking(num_bins=" + std::to_string(p.num_bins()) + ", lower_bound=" + std::to_string(p.lower_bound) + ", optimal=" + (p.optimal ? "True" : "False") + ")";
+        });
+
+    const char* sizes_doc = "sizes: 1-D (n) or 2-D (n x d) integer array; capacity: scalar or length-d integer array.";
+    m.def(
+        "first_fit_decreasing",
+        [](const py::object& sizes, const py::object& capacity, VectorOrder order) {
+            return run_heuristic(
+                sizes, capacity, [](const std::vector<std::int64_t>& s, std::int64_t c) { return first_fit_decreasing(s, c); },
+                [order](const Problem& p) { return first_fit_decreasing(p.sizes, p.dimensions, p.capacity, order); });
+        },
+        py::arg("sizes"), py::arg("capacity"), py::arg("order") = VectorOrder::sum_normalized,
+        (std::string("First fit decreasing, O(n log n). ") + sizes_doc + " Returns Packing (1-D) or VectorPacking (2-D).").c_str());
+    m.def(
+        "best_fit_decreasing",
+        [](const py::object& sizes, const py::object& capacity, VectorOrder order) {
+            return run_heuristic(
+                sizes, capacity, [](const std::vector<std::int64_t>& s, std::int64_t c) { return best_fit_decreasing(s, c); },
+                [order](const Problem& p) { return best_fit_decreasing(p.sizes, p.dimensions, p.capacity, order); });
+        },
+        py::arg("sizes"), py::arg("capacity"), py::arg("order") = VectorOrder::sum_normalized,
+        (std::string("Best fit decreasing. ") + sizes_doc).c_str());
+    const auto dense_resources = [](const Problem& p) {
+        std::vector<Resources> items;
+        for (std::size_t i = 0; i < p.sizes.size() / std::max<std::size_t>(p.dimensions, 1); ++i) {
+            Resources r;
+            for (std::size_t k = 0; k < p.dimensions; ++k) {
+                if (p.sizes[i * p.dimensions + k] < 0) throw InvalidArgument("sizes[" + std::to_string(i) + "][" + std::to_string(k) + "] must be >= 0");
+                r.set("d" + std::to_string(k), p.sizes[i * p.dimensions + k]);
+            }
+            items.push_back(std::move(r));
+        }
+        Resources cap;
+        if (p.capacity.size() != p.dimensions) throw InvalidArgument("capacity has " + std::to_string(p.capacity.size()) + " values but sizes has " + std::to_string(p.dimensions) + " columns");
+        for (std::size_t k = 0; k < p.dimensions; ++k) {
+            if (p.capacity[k] < 0) throw InvalidArgument("capacity[" + std::to_string(k) + "] must be >= 0");
+            cap.set("d" + std::to_string(k), p.capacity[k]);
+        }
+        return std::make_pair(items, cap);
+    };
+    m.def(
+        "first_fit",
+        [dense_resources](const py::object& sizes, const py::object& capacity) {
+            return run_heuristic(
+                sizes, capacity, [](const std::vector<std::int64_t>& s, std::int64_t c) { return first_fit(s, c); },
+                [dense_resources](const Problem& p) { const auto [i, c] = dense_resources(p); return first_fit(i, c); });
+        },
+        py::arg("sizes"), py::arg("capacity"), (std::string("First fit in input order. ") + sizes_doc).c_str());
+    m.def(
+        "best_fit",
+        [dense_resources](const py::object& sizes, const py::object& capacity) {
+            return run_heuristic(
+                sizes, capacity, [](const std::vector<std::int64_t>& s, std::int64_t c) { return best_fit(s, c); },
+                [dense_resources](const Problem& p) { const auto [i, c] = dense_resources(p); return best_fit(i, c); });
+        },
+        py::arg("sizes"), py::arg("capacity"), (std::string("Best fit in input order. ") + sizes_doc).c_str());
+    m.def(
+        "next_fit",
+        [dense_resources](const py::object& sizes, const py::object& capacity) {
+            return run_heuristic(
+                sizes, capacity, [](const std::vector<std::int64_t>& s, std::int64_t c) { return next_fit(s, c); },
+                [dense_resources](const Problem& p) { const auto [i, c] = dense_resources(p); return next_fit(i, c); });
+        },
+        py::arg("sizes"), py::arg("capacity"), (std::string("Next fit in input order. ") + sizes_doc).c_str());
+    m.def(
+        "lower_bound",
+        [dense_resources](const py::object& sizes, const py::object& capacity) {
+            const auto p = to_problem(sizes, capacity);
+            if (!p.vector) return l2_bound(p.sizes, p.capacity[0]);
+            const auto [items, cap] = dense_resources(p);
+            return lower_bound(items, cap);
+        },
+        py::arg("sizes"), py::arg("capacity"),
+        "Martello-Toth L2 lower bound on the number of bins (2-D sizes: max over dimensions). Items larger than the capacity are ignored.");
+    m.def(
+        "l1_bound", [](const py::object& sizes, std::int64_t capacity) { return l1_bound(to_problem(sizes, py::int_(capacity)).sizes, capacity); },
+        py::arg("sizes"), py::arg("capacity"), "ceil(sum(sizes) / capacity) over 1-D sizes that fit.");
+    m.def(
+        "solve_exact",
+        [](const py::object& sizes, const py::object& capacity, std::int64_t node_limit, std::optional<double> time_limit_ms) {
+            const auto p = to_problem(sizes, capacity);
+            const auto budget = make_budget(node_limit, time_limit_ms);
+            py::gil_scoped_release release;
+            if (!p.vector) return solve_exact(p.sizes, p.capacity[0], budget);
+            return solve_exact(p.sizes, p.dimensions, p.capacity, budget);
+        },
+        py::arg("sizes"), py::arg("capacity"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
+        "Minimum number of bins within a budget (explored nodes, milliseconds). Returns ExactPacking with .num_bins, "
+        ".lower_bound, .optimal, .gap, .bins (lists of item indices); never worse than FFD.");
+
+    py::class_<NodeType>(m, "NodeType", "A node type: name, capacity (Resources or dict), cost per unit of time, max_count (unlimited = -1).")
+        .def(py::init([](std::string name, const py::object& capacity, double cost, std::int64_t max_count) {
+                 return NodeType{std::move(name), to_resources(capacity, "capacity"), cost, max_count};
+             }),
+             py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("max_count") = unlimited)
+        .def_readwrite("name", &NodeType::name)
+        .def_readwrite("capacity", &NodeType::capacity)
+        .def_readwrite("cost", &NodeType::cost)
+        .def_readwrite("max_count", &NodeType::max_count);
+    py::class_<OpenedNode>(m, "OpenedNode", "A node to open: type index and item indices.")
+        .def_readonly("type", &OpenedNode::type)
+        .def_readonly("items", &OpenedNode::items);
+    py::class_<UnplaceableItem>(m, "UnplaceableItem", "An item no node can hold, and why.")
+        .def_readonly("item", &UnplaceableItem::item)
+        .def_readonly("reason", &UnplaceableItem::reason);
+    py::class_<NodeMix>(m, "NodeMix", "Nodes to open, total cost, lower bound, optimal, gap, unplaceable items, count per type.")
+        .def_readonly("nodes", &NodeMix::nodes)
+        .def_readonly("cost", &NodeMix::cost)
+        .def_readonly("lower_bound", &NodeMix::lower_bound)
+        .def_readonly("optimal", &NodeMix::optimal)
+        .def_readonly("gap", &NodeMix::gap)
+        .def_readonly("unplaceable", &NodeMix::unplaceable)
+        .def_readonly("count_per_type", &NodeMix::count_per_type);
+    m.def(
+        "cheapest_node_mix",
+        [](const py::iterable& items, const std::vector<NodeType>& types, std::int64_t node_limit, std::optional<double> time_limit_ms) {
+            const auto list = to_resources_list(items, "items");
+            const auto budget = make_budget(node_limit, time_limit_ms);
+            py::gil_scoped_release release;
+            return cheapest_node_mix(list, types, budget);
+        },
+        py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
+        "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts); exact for small instances.");
+
+    bind_once<PlacedPod>(m, "PlacedPod", [&] {
+        py::class_<PlacedPod>(m, "PlacedPod", "A pod on a node: name, request (Resources or dict), movable.")
+            .def(py::init([](std::string name, const py::object& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
+                 py::arg("name"), py::arg("request"), py::arg("movable") = true)
+            .def_readwrite("name", &PlacedPod::name)
+            .def_readwrite("request", &PlacedPod::request)
+            .def_readwrite("movable", &PlacedPod::movable);
+    });
+    py::class_<NodeState>(m, "NodeState", "A current node: name, capacity, cost, pods.")
+        .def(py::init([](std::string name, const py::object& capacity, double cost, std::vector<PlacedPod> pods) {
+                 return NodeState{std::move(name), to_resources(capacity, "capacity"), cost, std::move(pods)};
+             }),
+             py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("pods") = std::vector<PlacedPod>{})
+        .def_readwrite("name", &NodeState::name)
+        .def_readwrite("capacity", &NodeState::capacity)
+        .def_readwrite("cost", &NodeState::cost)
+        .def_readwrite("pods", &NodeState::pods);
+    bind_once<PodMove>(m, "PodMove", [&] {
+        py::class_<PodMove>(m, "PodMove", "Move pod from one node to another.")
+            .def_readonly("pod", &PodMove::pod)
+            .def_readonly("from_node", &PodMove::from)
+            .def_readonly("to_node", &PodMove::to)
+            .def("__repr__", [](const PodMove& mv) { return "PodMove(" + mv.pod + ": " + mv.from + " -> " + mv.to + ")"; });
+    });
+    py::class_<ConsolidationPlan>(m, "ConsolidationPlan", "Nodes to release, pod moves, saved cost and reason.")
+        .def_readonly("nodes_to_release", &ConsolidationPlan::nodes_to_release)
+        .def_readonly("moves", &ConsolidationPlan::moves)
+        .def_readonly("saved_cost", &ConsolidationPlan::saved_cost)
+        .def_readonly("reason", &ConsolidationPlan::reason);
+    m.def(
+        "plan_consolidation",
+        [](const std::vector<NodeState>& nodes, std::int64_t node_limit, std::optional<double> time_limit_ms) {
+            const auto budget = make_budget(node_limit, time_limit_ms);
+            py::gil_scoped_release release;
+            return plan_consolidation(nodes, budget);
+        },
+        py::arg("nodes"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
+        "Which nodes can be emptied (maximum saved cost) and the pod moves; unmovable pods pin their node.");
+}

@@ -1,0 +1,87 @@
+"""Tests of continuum.packing from Python: hand-computed packings, numpy in/out, bad input."""
+
+import numpy as np
+import pytest
+
+import continuum
+from continuum import packing
+
+
+def test_ffd_and_bfd_one_dimensional_hand_computed():
+    sizes = np.array([4, 8, 1, 4, 2, 1])
+    ffd = packing.first_fit_decreasing(sizes, 10)
+    assert ffd.bins == [[1, 4], [0, 3, 2, 5]]
+    assert ffd.num_bins == 2
+    assert ffd.unplaced == []
+    assert packing.best_fit_decreasing([4, 8, 1, 4, 2, 1], 10).bins == [[1, 4], [0, 3, 2, 5]]
+    assert packing.next_fit(sizes, 10).bins == [[0], [1, 2], [3, 4, 5]]
+    assert packing.first_fit(sizes, 10).bins == [[0, 2, 3, 5], [1, 4]]
+
+
+def test_lower_bound_and_exact():
+    sizes = [5, 5, 4, 4, 3, 3, 3, 3]
+    assert packing.first_fit_decreasing(sizes, 10).num_bins == 4
+    assert packing.lower_bound(sizes, 10) == 3
+    assert packing.lower_bound([60, 60, 45, 45, 45], 100) == 4
+    result = packing.solve_exact(sizes, 10, node_limit=100000, time_limit_ms=1000)
+    assert result.num_bins == 3
+    assert result.lower_bound == 3
+    assert result.optimal
+    assert result.gap == 0.0
+    assert sorted(i for b in result.bins for i in b) == list(range(8))
+    for b in result.bins:
+        assert sum(sizes[i] for i in b) <= 10
+
+
+def test_vector_numpy_and_orders():
+    sizes = np.array([[2000, 1024], [1000, 4096], [2500, 512], [500, 3072]], dtype=np.int64)
+    capacity = np.array([4000, 8192])
+    assert packing.first_fit_decreasing(sizes, capacity).bins == [[1, 2, 3], [0]]
+    assert packing.first_fit_decreasing(sizes, capacity, order=packing.VectorOrder.lexicographic).bins == [[2, 1, 3], [0]]
+    exact = packing.solve_exact(sizes, capacity)
+    assert exact.num_bins == 2 and exact.optimal
+    assert packing.lower_bound(sizes, capacity) == 2
+
+
+def test_unplaced_and_bad_input():
+    result = packing.first_fit_decreasing([11, 5], 10)
+    assert result.unplaced == [0]
+    assert result.bins == [[1]]
+    assert packing.first_fit_decreasing([], 10).num_bins == 0
+    with pytest.raises(continuum.InvalidArgument, match="sizes\\[1\\] must be > 0"):
+        packing.first_fit_decreasing([3, 0], 10)
+    with pytest.raises(continuum.InvalidArgument):
+        packing.first_fit_decreasing([3.5, 1.0], 10)  # floats are refused, never truncated
+    with pytest.raises(continuum.InvalidArgument):
+        packing.first_fit_decreasing(np.ones((3, 2), dtype=np.int64), np.array([4, 4, 4]))
+    with pytest.raises(ValueError):
+        packing.solve_exact([1, 2], 10, node_limit=0)
+
+
+def test_cheapest_node_mix():
+    types = [
+        packing.NodeType("small", {"cpu": "2", "memory": "4Gi"}, cost=1.0),
+        packing.NodeType("large", {"cpu": "8", "memory": "16Gi"}, cost=3.5, max_count=1),
+    ]
+    items = [{"cpu": "1", "memory": "1Gi"}] * 10 + [{"cpu": "16"}]
+    mix = packing.cheapest_node_mix(items, types)
+    assert mix.cost == pytest.approx(4.5)
+    assert list(mix.count_per_type) == [1, 1]
+    assert mix.optimal
+    assert [(u.item, u.reason) for u in mix.unplaceable] == [(10, "needs 16 cpu but the largest node type offers 8")]
+
+
+def test_plan_consolidation_seed_001():
+    nodes = [
+        packing.NodeState("node-a", {"cpu": 10}, cost=1.0, pods=[packing.PlacedPod("web-1", {"cpu": 3})]),
+        packing.NodeState("node-b", {"cpu": 10}, cost=1.0, pods=[packing.PlacedPod("web-2", {"cpu": 4})]),
+    ]
+    plan = packing.plan_consolidation(nodes)
+    assert plan.nodes_to_release == ["node-a"]
+    assert [(m.pod, m.from_node, m.to_node) for m in plan.moves] == [("web-1", "node-a", "node-b")]
+    assert plan.saved_cost == 1.0
+    pinned = [
+        packing.NodeState("a", {"cpu": 10}, pods=[packing.PlacedPod("db", {"cpu": 3}, movable=False)]),
+        packing.NodeState("b", {"cpu": 10}, pods=[packing.PlacedPod("db2", {"cpu": 4}, movable=False)]),
+    ]
+    assert packing.plan_consolidation(pinned).nodes_to_release == []
