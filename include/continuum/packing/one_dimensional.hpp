@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <span>
@@ -22,14 +23,46 @@ namespace continuum::packing {
 
 namespace detail {
 
-/// Item indices by size, largest first, ties by index.
+/// Item indices by size, largest first, ties by index. Counting sort when the sizes span a small
+/// range (the common case: sizes <= capacity), a packed 64-bit key sort otherwise.
 inline std::vector<std::size_t> decreasing_order(std::span<const std::int64_t> sizes) {
-    std::vector<std::pair<std::int64_t, std::size_t>> keyed(sizes.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i) keyed[i] = {sizes[i], i};
+    const std::size_t n = sizes.size();
+    std::vector<std::size_t> order(n);
+    if (n == 0) return order;
+    const auto [lo_it, hi_it] = std::minmax_element(sizes.begin(), sizes.end());
+    const std::int64_t lo = *lo_it, hi = *hi_it;
+    if (lo >= 0 && static_cast<std::uint64_t>(hi - lo) <= 2 * static_cast<std::uint64_t>(n) + 1024) {
+        const auto range = static_cast<std::size_t>(hi - lo) + 1;
+        std::vector<std::size_t> start(range + 1, 0);
+        for (const auto s : sizes) ++start[static_cast<std::size_t>(hi - s) + 1];  // bucket 0 = largest
+        for (std::size_t b = 1; b <= range; ++b) start[b] += start[b - 1];
+        for (std::size_t i = 0; i < n; ++i) order[start[static_cast<std::size_t>(hi - sizes[i])]++] = i;  // stable: ties by index
+        return order;
+    }
+    const int index_bits = 64 - __builtin_clzll(static_cast<unsigned long long>(n));
+    if (lo >= 0 && hi > 0 && 64 - __builtin_clzll(static_cast<unsigned long long>(hi)) + index_bits <= 64) {
+        std::vector<std::uint64_t> keys(n);
+        for (std::size_t i = 0; i < n; ++i) keys[i] = (static_cast<std::uint64_t>(hi - sizes[i]) << index_bits) | i;
+        std::sort(keys.begin(), keys.end());
+        const std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
+        for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::size_t>(keys[i] & mask);
+        return order;
+    }
+    std::vector<std::pair<std::int64_t, std::size_t>> keyed(n);
+    for (std::size_t i = 0; i < n; ++i) keyed[i] = {sizes[i], i};
     std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    std::vector<std::size_t> order(sizes.size());
-    for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+    for (std::size_t i = 0; i < n; ++i) order[i] = keyed[i].second;
     return order;
+}
+
+/// Turns a bin index per placed item (in placement order) into item lists per bin, allocating each
+/// list once.
+inline void collect_bins(Packing& out, std::size_t bins, const std::vector<std::size_t>& placed, const std::vector<std::size_t>& bin_of) {
+    std::vector<std::size_t> count(bins, 0);
+    for (const auto b : bin_of) ++count[b];
+    out.bins.resize(bins);
+    for (std::size_t b = 0; b < bins; ++b) out.bins[b].reserve(count[b]);
+    for (std::size_t q = 0; q < placed.size(); ++q) out.bins[bin_of[q]].push_back(placed[q]);
 }
 
 inline Packing next_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
@@ -51,22 +84,35 @@ inline Packing next_fit_in_order(std::span<const std::int64_t> sizes, std::int64
     return out;
 }
 
-inline Packing first_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+template <typename T>
+Packing first_fit_with_tree(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
     Packing out;
-    const std::int64_t initial[1] = {capacity};
-    ResidualTree tree(std::max<std::size_t>(order.size(), 1), initial);
+    FirstFitTree<T> tree(std::min<std::size_t>(std::max<std::size_t>(order.size(), 1), 1024), static_cast<T>(capacity));
+    std::size_t opened = 0;
+    std::vector<std::size_t> placed;
+    std::vector<std::size_t> bin_of;
+    placed.reserve(order.size());
+    bin_of.reserve(order.size());
     for (const auto i : order) {
         if (sizes[i] > capacity) {
             out.unplaced.push_back(i);
             continue;
         }
-        const std::size_t bin = tree.first_fit(&sizes[i]);
-        if (bin == out.bins.size()) out.bins.emplace_back();
-        out.bins[bin].push_back(i);
-        tree.subtract(bin, &sizes[i]);
+        const auto x = static_cast<T>(sizes[i]);
+        const std::size_t bin = tree.first_fit(x);
+        opened = std::max(opened, bin + 1);
+        placed.push_back(i);
+        bin_of.push_back(bin);
+        tree.subtract(bin, x);
     }
+    collect_bins(out, opened, placed, bin_of);
     std::sort(out.unplaced.begin(), out.unplaced.end());
     return out;
+}
+
+inline Packing first_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+    if (capacity <= std::numeric_limits<std::int32_t>::max()) return first_fit_with_tree<std::int32_t>(sizes, capacity, order);
+    return first_fit_with_tree<std::int64_t>(sizes, capacity, order);
 }
 
 inline Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {

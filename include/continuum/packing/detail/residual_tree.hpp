@@ -47,6 +47,13 @@ public:
         }
     }
 
+    /// 1-D: sets a leaf without refreshing ancestors; call rebuild() after a batch.
+    void set_leaf_quick(std::size_t leaf, std::int64_t residual) { values_[size_ + leaf] = residual; }
+    /// Recomputes every internal node from the leaves (1-D).
+    void rebuild() {
+        for (std::size_t node = size_; node-- > 1;) values_[node] = std::max(values_[2 * node], values_[2 * node + 1]);
+    }
+
     /// Residual of leaf `leaf`.
     [[nodiscard]] const std::int64_t* leaf(std::size_t leaf) const { return values_.data() + (size_ + leaf) * d_; }
 
@@ -90,6 +97,53 @@ private:
     std::size_t d_;
     std::size_t size_ = 1;
     std::vector<std::int64_t> values_;
+};
+
+/// 1-D max tree specialised for first fit: values of type T (int32 when the capacity allows,
+/// halving the memory traffic), leaves that are not yet open hold the full capacity, and the tree
+/// doubles when every leaf is open.
+template <typename T>
+class FirstFitTree {
+public:
+    FirstFitTree(std::size_t leaves, T capacity) : capacity_(capacity) { reset(leaves); }
+
+    /// Leftmost leaf with residual >= x (the next unopened leaf when no open bin has room).
+    std::size_t first_fit(T x) {
+        if (values_[1] < x) grow();
+        std::size_t node = 1;
+        while (node < size_) {
+            node *= 2;
+            node += static_cast<std::size_t>(values_[node] < x);
+        }
+        return node - size_;
+    }
+    void subtract(std::size_t leaf, T x) {
+        std::size_t node = size_ + leaf;
+        values_[node] -= x;
+        while (node > 1) {
+            const T best = std::max(values_[node], values_[node ^ 1]);
+            node /= 2;
+            if (values_[node] == best) break;
+            values_[node] = best;
+        }
+    }
+
+private:
+    void reset(std::size_t leaves) {
+        size_ = 1;
+        while (size_ < leaves) size_ *= 2;
+        values_.assign(2 * size_, capacity_);
+    }
+    void grow() {
+        std::vector<T> leaves(values_.begin() + static_cast<std::ptrdiff_t>(size_), values_.end());
+        reset(size_ * 2);
+        std::copy(leaves.begin(), leaves.end(), values_.begin() + static_cast<std::ptrdiff_t>(size_));
+        for (std::size_t node = size_; node-- > 1;) values_[node] = std::max(values_[2 * node], values_[2 * node + 1]);
+    }
+
+    T capacity_;
+    std::size_t size_ = 1;
+    std::vector<T> values_;
 };
 
 }  // namespace continuum::packing::detail
