@@ -1,0 +1,21 @@
+// Umbrella header for continuum/forecast: the Forecaster concept, baselines, Holt-Winters (ETS)
+// with automatic model choice, the rolling-origin portfolio and accuracy metrics.
+#pragma once
+
+#include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/auto_ets.hpp>
+#include <continuum/forecast/drift.hpp>
+#include <continuum/forecast/forecaster.hpp>
+#include <continuum/forecast/holt_winters.hpp>
+#include <continuum/forecast/holt_winters_initialization.hpp>
+#include <continuum/forecast/holt_winters_model.hpp>
+#include <continuum/forecast/linear_regression.hpp>
+#include <continuum/forecast/metrics.hpp>
+#include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/naive.hpp>
+#include <continuum/forecast/portfolio.hpp>
+#include <continuum/forecast/seasonal_median.hpp>
+#include <continuum/forecast/seasonal_naive.hpp>
+#include <continuum/forecast/simple_exponential_smoothing.hpp>
+
+// --- LSTM forecaster: the integrator adds the LSTM headers here (forecast/lstm*.hpp). ---

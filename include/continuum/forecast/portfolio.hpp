@@ -1,0 +1,332 @@
+// A forecaster portfolio with online model selection (the future work of seed 004): candidates
+// (seasonal naive at each season length, Holt-Winters variants, drift, SES, naive, or any
+// Forecaster the caller adds, e.g. the LSTM) are scored by rolling-origin validation on the
+// series' own history, relative to seasonal naive (OWA of sMAPE and MASE, as in M4); the best one,
+// or the equal-weight mean of the best k <= combine when that validates better, is used.
+#pragma once
+
+#include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/drift.hpp>
+#include <continuum/forecast/holt_winters.hpp>
+#include <continuum/forecast/metrics.hpp>
+#include <continuum/forecast/naive.hpp>
+#include <continuum/forecast/seasonal_median.hpp>
+#include <continuum/forecast/seasonal_naive.hpp>
+#include <continuum/forecast/simple_exponential_smoothing.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace continuum::forecast {
+
+struct PortfolioOptions {
+    /// Season lengths to consider (hourly data: 24 daily, 168 weekly). Lengths the history cannot
+    /// support are skipped. The first feasible one is the reference for MASE and seasonal naive.
+    std::vector<int> season_lengths{24, 168};
+    /// Validation horizon; 0 = the reference season length (1 without a season).
+    int horizon = 0;
+    /// Rolling origins: the last `origins` blocks of `horizon` points are forecast in turn, each
+    /// from the history before it (fewer on short histories, keeping 3 seasons for training).
+    int origins = 7;
+    /// At most this many of the best-scoring candidates are averaged; the count (1 = pick the
+    /// best) is itself chosen by the combination's validation score.
+    int combine = 3;
+    /// Weight of an origin k blocks before the most recent one is recency_decay^k, so the choice
+    /// follows regime changes (1 = all origins count equally). In (0, 1].
+    double recency_decay = 1.0;
+    /// Options for the Holt-Winters candidates (season lengths above 48 always use the
+    /// heuristic initialisation, so a fit stays O(n) per evaluation with few parameters).
+    HoltWintersOptions holt_winters{};
+};
+
+/// Validation result of one candidate.
+struct PortfolioScore {
+    std::string name;
+    double smape = 0.0;  // recency-weighted mean over the validation forecasts, percent
+    double mase = 0.0;   // MAE of the validation forecasts / in-sample seasonal naive MAE
+    double owa = 0.0;    // relative to seasonal naive at the reference season; +inf if it failed
+    bool selected = false;
+};
+
+class Portfolio {
+public:
+    /// Default candidates, built at fit() time from the options and the history.
+    /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2 or
+    ///         recency_decay is outside (0, 1].
+    explicit Portfolio(PortfolioOptions options = {}) : options_(std::move(options)) { validate(); }
+    /// The default candidates plus `extra` (e.g. an LSTM forecaster wrapped in AnyForecaster).
+    Portfolio(PortfolioOptions options, std::vector<AnyForecaster> extra) : options_(std::move(options)), extra_(std::move(extra)) {
+        validate();
+        for (const auto& e : extra_) {
+            if (e.empty()) throw InvalidArgument("portfolio: an extra candidate is an empty AnyForecaster");
+        }
+    }
+
+    /// Scores every candidate by rolling-origin validation, keeps the best `combine` and refits
+    /// them on the whole history. \throws InvalidArgument when the history is shorter than
+    /// origins·horizon + 2 points (the message says how many are needed) or no candidate fits.
+    void fit(SeriesView history) {
+        const std::size_t n = history.size();
+        reference_season_ = 1;
+        for (int m : options_.season_lengths) {
+            if (n >= 2 * static_cast<std::size_t>(m) + 1) {
+                reference_season_ = m;
+                break;
+            }
+        }
+        horizon_ = options_.horizon > 0 ? options_.horizon : reference_season_;
+        const auto h = static_cast<std::size_t>(horizon_);
+        detail::require_length(n, h + 2, "portfolio", fmt::format("one validation horizon of {} plus 2", horizon_));
+        // Fewer origins on short histories, so the earliest training window keeps three seasons
+        // (enough for the seasonal candidates) whenever possible.
+        const std::size_t keep = 3 * static_cast<std::size_t>(reference_season_);
+        origins_ = static_cast<int>(std::clamp<std::size_t>(n > keep ? (n - keep) / h : 0, 1, static_cast<std::size_t>(options_.origins)));
+        origins_ = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(origins_), (n - 2) / h));
+        const std::size_t validation = static_cast<std::size_t>(origins_) * h;
+        const std::size_t shortest = n - validation;
+        auto candidates = default_candidates(shortest);
+        for (const auto& e : extra_) candidates.push_back(e);
+
+        // Every candidate's validation forecasts; the reference is seasonal naive at the
+        // reference season (naive when there is none).
+        const auto values = history.values();
+        AnyForecaster reference = reference_season_ >= 2 && shortest >= static_cast<std::size_t>(reference_season_)
+                                      ? AnyForecaster(SeasonalNaive(reference_season_))
+                                      : AnyForecaster(Naive());
+        Validation reference_run = validate_one(reference, values);
+        std::vector<Validation> runs;
+        scores_.clear();
+        for (auto& candidate : candidates) {
+            runs.push_back(validate_one(candidate, values));
+            scores_.push_back(score(candidate.name(), runs.back(), reference_run, values));
+        }
+        std::vector<std::size_t> order(candidates.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores_[a].owa < scores_[b].owa; });
+        // Choose how many of the best to average (1..combine) by the combination's own
+        // validation score: selecting and combining are decided by the same evidence.
+        std::size_t best_count = 1;
+        double best_owa = scores_[order[0]].owa;
+        for (std::size_t k = 2; k <= static_cast<std::size_t>(options_.combine) && k <= order.size(); ++k) {
+            if (!std::isfinite(scores_[order[k - 1]].owa)) break;
+            Validation combined;
+            combined.ok = true;
+            combined.forecasts.assign(runs[order[0]].forecasts.size(), std::vector<double>(static_cast<std::size_t>(horizon_), 0.0));
+            for (std::size_t j = 0; j < k; ++j) {
+                for (std::size_t o = 0; o < combined.forecasts.size(); ++o) {
+                    for (std::size_t i = 0; i < combined.forecasts[o].size(); ++i) {
+                        combined.forecasts[o][i] += runs[order[j]].forecasts[o][i] / static_cast<double>(k);
+                    }
+                }
+            }
+            const double owa_value = score("combination", combined, reference_run, values).owa;
+            if (owa_value < best_owa) {
+                best_owa = owa_value;
+                best_count = k;
+            }
+        }
+        members_.clear();
+        for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
+            const std::size_t i = order[k];
+            if (!std::isfinite(scores_[i].owa)) break;
+            try {
+                candidates[i].fit(history);
+            } catch (const InvalidArgument&) {
+                continue;
+            }
+            scores_[i].selected = true;
+            members_.push_back(std::move(candidates[i]));
+        }
+        validation_owa_ = best_owa;
+        if (members_.empty()) throw InvalidArgument(fmt::format("portfolio: no candidate could be fitted on {} points", n));
+        fitted_ = true;
+    }
+
+    /// Equal-weight mean of the members' forecasts; with level > 0 the interval is the mean of the
+    /// members' bounds (a heuristic: forecast combinations have no exact interval).
+    /// \throws InvalidArgument before fit(), when horizon < 1 or level is not 0 or in (0, 1).
+    [[nodiscard]] Forecast forecast(int horizon, double level = 0.0) const {
+        detail::require_fitted(fitted_, "portfolio");
+        detail::require_horizon(horizon);
+        detail::require_level(level);
+        Forecast out;
+        const auto h = static_cast<std::size_t>(horizon);
+        out.mean.assign(h, 0.0);
+        if (level > 0.0) {
+            out.lower.assign(h, 0.0);
+            out.upper.assign(h, 0.0);
+            out.level = level;
+        }
+        const double weight = 1.0 / static_cast<double>(members_.size());
+        for (const auto& member : members_) {
+            const auto f = member.forecast(horizon, level);
+            for (std::size_t i = 0; i < h; ++i) {
+                out.mean[i] += weight * f.mean[i];
+                if (level > 0.0) {
+                    out.lower[i] += weight * (f.has_interval() ? f.lower[i] : f.mean[i]);
+                    out.upper[i] += weight * (f.has_interval() ? f.upper[i] : f.mean[i]);
+                }
+            }
+        }
+        return out;
+    }
+
+    /// Forwards the observation to every member (each O(1) or O(m)); no re-selection.
+    /// \throws InvalidArgument before fit() or when value is not finite.
+    void update(double value) {
+        detail::require_fitted(fitted_, "portfolio");
+        detail::require_finite_observation(value);
+        for (auto& member : members_) member.update(value);
+    }
+
+    [[nodiscard]] std::string name() const {
+        std::vector<std::string> names;
+        for (const auto& member : members_) names.push_back(member.name());
+        return fmt::format("portfolio({})", fmt::join(names, " + "));
+    }
+
+    /// Validation scores of every candidate from the last fit(), in the order tried.
+    [[nodiscard]] const std::vector<PortfolioScore>& scores() const { return scores_; }
+    /// The fitted members whose forecasts are averaged.
+    [[nodiscard]] const std::vector<AnyForecaster>& members() const { return members_; }
+    [[nodiscard]] const PortfolioOptions& options() const { return options_; }
+    /// Validation OWA (vs seasonal naive) of the chosen selection or combination.
+    [[nodiscard]] double validation_owa() const { return validation_owa_; }
+    /// The season length used as MASE / seasonal-naive reference in the last fit (1 = none).
+    [[nodiscard]] int reference_season() const { return reference_season_; }
+
+private:
+    void validate() const {
+        if (options_.horizon < 0) throw InvalidArgument(fmt::format("portfolio: horizon must be >= 0, got {}", options_.horizon));
+        if (options_.origins < 1) throw InvalidArgument(fmt::format("portfolio: origins must be >= 1, got {}", options_.origins));
+        if (options_.combine < 1) throw InvalidArgument(fmt::format("portfolio: combine must be >= 1, got {}", options_.combine));
+        for (int m : options_.season_lengths) detail::require_season_length(m, "portfolio");
+        if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
+            throw InvalidArgument(fmt::format("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
+        }
+    }
+
+    [[nodiscard]] std::vector<AnyForecaster> default_candidates(std::size_t shortest) const {
+        std::vector<AnyForecaster> out{Naive(), Drift(), SimpleExponentialSmoothing()};
+        for (int m : options_.season_lengths) {
+            const auto season = static_cast<std::size_t>(m);
+            if (shortest >= season) out.emplace_back(SeasonalNaive(m));
+            if (shortest >= 2 * season) out.emplace_back(SeasonalMedian(m, 5));
+            if (shortest < 2 * season) continue;
+            HoltWintersOptions hw = options_.holt_winters;
+            if (m > 48) hw.initialization = Initialization::heuristic;
+            if (hw.initialization == Initialization::heuristic && shortest < heuristic_minimum_length({Trend::none, false, Seasonality::additive, m})) {
+                hw.initialization = Initialization::simple;
+            }
+            for (const bool trend : {false, true}) {
+                HoltWintersSpec spec;
+                spec.trend = trend ? Trend::additive : Trend::none;
+                spec.damped = trend;
+                spec.seasonal = Seasonality::additive;
+                spec.season_length = m;
+                out.emplace_back(HoltWinters<double>(spec, hw));
+            }
+        }
+        return out;
+    }
+
+    struct Validation {
+        bool ok = false;
+        std::vector<std::vector<double>> forecasts;  // one per origin, oldest origin first
+    };
+
+    /// Rolling-origin forecasts of one candidate; ok = false when it fails on some origin.
+    [[nodiscard]] Validation validate_one(AnyForecaster candidate, std::span<const double> values) const {
+        Validation out;
+        const std::size_t n = values.size();
+        const auto h = static_cast<std::size_t>(horizon_);
+        for (int k = origins_; k >= 1; --k) {
+            const std::size_t origin = n - static_cast<std::size_t>(k) * h;
+            try {
+                candidate.fit(SeriesView(values.first(origin)));
+                out.forecasts.push_back(candidate.forecast(horizon_).mean);
+            } catch (const InvalidArgument&) {
+                return out;
+            }
+        }
+        out.ok = true;
+        return out;
+    }
+
+    /// Mean sMAPE and MASE over the origins, and OWA relative to the reference run.
+    [[nodiscard]] PortfolioScore score(std::string name, const Validation& run, const Validation& reference,
+                                       std::span<const double> values) const {
+        PortfolioScore out{std::move(name), 0.0, 0.0, std::numeric_limits<double>::infinity(), false};
+        if (!run.ok) return out;
+        const auto errors = [&](const Validation& v, double& smape_mean, double& mase_mean) {
+            smape_mean = mase_mean = 0.0;
+            const std::size_t n = values.size();
+            const auto h = static_cast<std::size_t>(horizon_);
+            double total_weight = 0.0;
+            for (std::size_t o = 0; o < v.forecasts.size(); ++o) {
+                const std::size_t age = v.forecasts.size() - 1 - o;  // 0 = the most recent origin
+                const double weight = std::pow(options_.recency_decay, static_cast<double>(age));
+                const std::size_t origin = n - (v.forecasts.size() - o) * h;
+                const auto train = values.first(origin);
+                const auto actual = values.subspan(origin, h);
+                smape_mean += weight * smape(actual, v.forecasts[o]);
+                const auto m = static_cast<std::size_t>(train.size() > static_cast<std::size_t>(reference_season_) ? reference_season_ : 1);
+                double scale = 0.0;
+                for (std::size_t i = m; i < train.size(); ++i) scale += std::fabs(train[i] - train[i - m]);
+                scale /= static_cast<double>(train.size() - m);
+                const double error = mae(actual, v.forecasts[o]);
+                mase_mean += weight * (scale > 0.0 ? error / scale : error);
+                total_weight += weight;
+            }
+            smape_mean /= total_weight;
+            mase_mean /= total_weight;
+        };
+        errors(run, out.smape, out.mase);
+        if (!reference.ok) {
+            out.owa = 0.5 * (out.smape / 100.0 + out.mase);
+            return out;
+        }
+        double rs = 0.0, rm = 0.0;
+        errors(reference, rs, rm);
+        out.owa = 0.5 * (rs > 0 ? out.smape / rs : (out.smape > 0 ? 2.0 : 1.0)) + 0.5 * (rm > 0 ? out.mase / rm : (out.mase > 0 ? 2.0 : 1.0));
+        return out;
+    }
+
+    static double mean(const std::vector<double>& v) {
+        double s = 0.0;
+        for (double x : v) s += x;
+        return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+    }
+
+    PortfolioOptions options_;
+    std::vector<AnyForecaster> extra_;
+    std::vector<AnyForecaster> members_;
+    std::vector<PortfolioScore> scores_;
+    int reference_season_ = 1;
+    int horizon_ = 1;
+    int origins_ = 1;
+    double validation_owa_ = 0.0;
+    bool fitted_ = false;
+};
+
+static_assert(Forecaster<Portfolio>);
+
+/// Fits and returns a Portfolio with default candidates for the given season lengths.
+/// \throws InvalidArgument as Portfolio::fit and Portfolio's constructor.
+inline Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
+    PortfolioOptions options;
+    options.season_lengths = std::move(season_lengths);
+    Portfolio portfolio(std::move(options));
+    portfolio.fit(history);
+    return portfolio;
+}
+
+}  // namespace continuum::forecast

@@ -1,0 +1,142 @@
+// Baseline forecasters: hand-computed forecasts, interval widths and O(1) updates.
+#include <continuum/forecast/drift.hpp>
+#include <continuum/forecast/linear_regression.hpp>
+#include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/naive.hpp>
+#include <continuum/forecast/seasonal_median.hpp>
+#include <continuum/forecast/seasonal_naive.hpp>
+#include <continuum/forecast/simple_exponential_smoothing.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace fc = continuum::forecast;
+using continuum::SeriesView;
+
+namespace {
+constexpr double z95 = 1.959963984540054;
+std::vector<double> series(std::initializer_list<double> values) { return values; }
+}  // namespace
+
+TEST_CASE("naive repeats the last value; interval grows with sqrt(h)") {
+    const auto y = series({1, 3, 2, 5});
+    fc::Naive model;
+    model.fit(SeriesView(y));
+    const auto f = model.forecast(2, 0.95);
+    CHECK(f.mean == std::vector<double>{5, 5});
+    const double sigma = std::sqrt(14.0 / 3.0);  // changes 2, -1, 3
+    CHECK(model.sigma() == doctest::Approx(sigma));
+    CHECK(f.upper[0] == doctest::Approx(5 + z95 * sigma));
+    CHECK(f.lower[1] == doctest::Approx(5 - z95 * sigma * std::sqrt(2.0)));
+    model.update(4);
+    CHECK(model.forecast(1).mean[0] == 4);
+    CHECK(model.sigma() == doctest::Approx(std::sqrt(15.0 / 4.0)));
+}
+
+TEST_CASE("seasonal naive repeats the last season") {
+    const auto y = series({1, 2, 3, 4, 6, 8});
+    fc::SeasonalNaive model(3);
+    model.fit(SeriesView(y));
+    const auto f = model.forecast(4, 0.8);
+    CHECK(f.mean == std::vector<double>{4, 6, 8, 4});
+    const double sigma = std::sqrt(50.0 / 3.0);  // seasonal differences 3, 4, 5
+    const double z80 = 1.2815515655446004;
+    CHECK(f.upper[2] - f.mean[2] == doctest::Approx(z80 * sigma));
+    CHECK(f.upper[3] - f.mean[3] == doctest::Approx(z80 * sigma * std::sqrt(2.0)));
+    model.update(10);
+    CHECK(model.forecast(3).mean == std::vector<double>{6, 8, 10});
+    CHECK_THROWS_AS(fc::SeasonalNaive(1), continuum::InvalidArgument);
+    CHECK_THROWS_WITH_AS(model.fit(SeriesView(series({1, 2}))), doctest::Contains("needs at least 3"), continuum::InvalidArgument);
+}
+
+TEST_CASE("drift extends the first-to-last line") {
+    const auto y = series({1, 2, 4, 7});
+    fc::Drift model;
+    model.fit(SeriesView(y));
+    const auto f = model.forecast(2, 0.95);
+    CHECK(f.mean[0] == doctest::Approx(9));
+    CHECK(f.mean[1] == doctest::Approx(11));
+    const double sigma = std::sqrt(2.0 / 3.0);  // changes 1, 2, 3 around the drift 2
+    CHECK(f.upper[1] - f.mean[1] == doctest::Approx(z95 * sigma * std::sqrt(2.0 * (1.0 + 2.0 / 4.0))));
+    model.update(9);
+    CHECK(model.slope() == doctest::Approx(2.0));
+    CHECK_THROWS_AS(model.fit(SeriesView(series({1}))), continuum::InvalidArgument);
+}
+
+TEST_CASE("moving average forecasts the window mean") {
+    const auto y = series({1, 2, 3, 4});
+    fc::MovingAverage model(2);
+    model.fit(SeriesView(y));
+    CHECK(model.forecast(3).mean == std::vector<double>{3.5, 3.5, 3.5});
+    CHECK(model.sigma() == doctest::Approx(1.5));  // errors 3 − 1.5 and 4 − 2.5
+    model.update(6);
+    CHECK(model.forecast(1).mean[0] == doctest::Approx(5));
+    CHECK(model.sigma() == doctest::Approx(std::sqrt(10.75 / 3.0)));
+    CHECK_THROWS_AS(fc::MovingAverage(0), continuum::InvalidArgument);
+}
+
+TEST_CASE("linear regression over a trailing window (PHPA)") {
+    const auto y = series({5, 1, 2, 3});
+    fc::LinearRegression model(3);
+    model.fit(SeriesView(y));
+    const auto f = model.forecast(2, 0.9);
+    CHECK(f.mean[0] == doctest::Approx(4));
+    CHECK(f.mean[1] == doctest::Approx(5));
+    CHECK(f.upper[1] == doctest::Approx(5));  // a perfect fit has zero residual variance
+    model.update(5);  // window 2, 3, 5: slope 1.5, mean 10/3
+    CHECK(model.slope() == doctest::Approx(1.5));
+    CHECK(model.forecast(1).mean[0] == doctest::Approx(10.0 / 3.0 + 1.5 * 2));
+    CHECK_THROWS_AS(fc::LinearRegression(1), continuum::InvalidArgument);
+}
+
+TEST_CASE("simple exponential smoothing: fixed alpha by hand, fitted alpha is SSE-optimal") {
+    const auto y = series({2, 4, 6});
+    fc::SimpleExponentialSmoothing fixed(0.5);
+    fixed.fit(SeriesView(y));
+    CHECK(fixed.level() == doctest::Approx(4.5));  // 2 → 3 → 4.5
+    CHECK(fixed.sse() == doctest::Approx(13));     // (4 − 2)² + (6 − 3)²
+    const auto f = fixed.forecast(3, 0.95);
+    CHECK(f.mean[2] == doctest::Approx(4.5));
+    CHECK(f.upper[2] - f.mean[2] == doctest::Approx(z95 * std::sqrt(13.0 / 3.0) * std::sqrt(1 + 0.25 * 2)));
+
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    std::vector<double> walk{10.0};
+    for (int i = 0; i < 200; ++i) walk.push_back(walk.back() + noise(rng));
+    fc::SimpleExponentialSmoothing fitted;
+    fitted.fit(SeriesView(walk));
+    for (double alpha = 0.0; alpha <= 1.0; alpha += 0.05) {
+        fc::SimpleExponentialSmoothing probe(alpha);
+        probe.fit(SeriesView(walk));
+        CHECK(fitted.sse() <= probe.sse() * (1 + 1e-12));
+    }
+    CHECK(fitted.alpha() > 0.8);  // a random walk is best followed closely
+    CHECK_THROWS_AS(fc::SimpleExponentialSmoothing(1.5), continuum::InvalidArgument);
+}
+
+TEST_CASE("seasonal median takes the median at each phase") {
+    const auto y = series({1, 10, 2, 20, 9, 30});
+    fc::SeasonalMedian model(2, 3);
+    model.fit(SeriesView(y));
+    CHECK(model.forecast(3).mean == std::vector<double>{2, 20, 2});
+    model.update(3);  // phase 0 keeps 2, 9, 3
+    CHECK(model.forecast(2).mean == std::vector<double>{20, 3});
+    fc::SeasonalMedian one_season(2, 1);  // = seasonal naive
+    one_season.fit(SeriesView(y));
+    CHECK(one_season.forecast(2).mean == std::vector<double>{9, 30});
+}
+
+TEST_CASE("baselines refuse forecast before fit, bad horizons, levels and observations") {
+    fc::Naive model;
+    CHECK_THROWS_WITH_AS((void)model.forecast(1), doctest::Contains("fit()"), continuum::InvalidArgument);
+    model.fit(SeriesView(series({1, 2})));
+    CHECK_THROWS_WITH_AS((void)model.forecast(0), doctest::Contains("horizon must be >= 1, got 0"), continuum::InvalidArgument);
+    CHECK_THROWS_WITH_AS((void)model.forecast(-3), doctest::Contains("got -3"), continuum::InvalidArgument);
+    CHECK_THROWS_AS((void)model.forecast(1, 1.0), continuum::InvalidArgument);
+    CHECK_THROWS_AS(model.update(std::nan("")), continuum::InvalidArgument);
+    const std::vector<double> bad{1.0, std::numeric_limits<double>::infinity()};
+    CHECK_THROWS_WITH_AS(model.fit(SeriesView(bad)), doctest::Contains("series[1] = inf"), continuum::InvalidArgument);
+}

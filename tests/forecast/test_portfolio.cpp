@@ -1,0 +1,104 @@
+// Portfolio: rolling-origin selection/combination, on synthetic series and a real trace.
+#include <continuum/forecast/naive.hpp>
+#include <continuum/forecast/portfolio.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fc = continuum::forecast;
+
+namespace {
+std::vector<double> hourly_trace(const std::string& file) {
+    std::ifstream in(std::string(CONTINUUM_TEST_FIXTURES) + "/forecast/traces/" + file);
+    REQUIRE(in.good());
+    std::string line;
+    std::getline(in, line);
+    std::vector<double> raw, out;
+    while (std::getline(in, line)) raw.push_back(std::stod(line.substr(line.find(',') + 1)));
+    for (std::size_t i = 0; i + 12 <= raw.size(); i += 12) {
+        double s = 0;
+        for (std::size_t k = 0; k < 12; ++k) s += raw[i + k];
+        out.push_back(s / 12);
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("the portfolio scores every candidate and selects by validation") {
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    std::vector<double> y;
+    for (int t = 0; t < 24 * 12; ++t) y.push_back(40.0 + 10.0 * std::sin(2 * M_PI * t / 24.0) + noise(rng));
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    options.origins = 3;
+    fc::Portfolio portfolio(options);
+    portfolio.fit(continuum::SeriesView(y));
+    CHECK(portfolio.reference_season() == 24);
+    int selected = 0;
+    for (const auto& s : portfolio.scores()) {
+        CHECK(std::isfinite(s.owa));
+        selected += s.selected;
+    }
+    CHECK(selected == static_cast<int>(portfolio.members().size()));
+    // On a clean seasonal series the non-seasonal candidates must not be chosen.
+    CHECK(portfolio.name().find("naive,") == std::string::npos);
+    CHECK(portfolio.name().find("m=24") != std::string::npos);
+    CHECK(portfolio.validation_owa() < 1.0);
+    const auto f = portfolio.forecast(24, 0.9);
+    for (std::size_t h = 0; h < 24; ++h) {
+        CHECK(f.lower[h] <= f.mean[h]);
+        CHECK(f.mean[h] <= f.upper[h]);
+        CHECK(std::fabs(f.mean[h] - (40.0 + 10.0 * std::sin(2 * M_PI * double(h) / 24.0))) < 3.0);
+    }
+    portfolio.update(40.0);
+    CHECK(portfolio.forecast(1).horizon() == 1);
+}
+
+TEST_CASE("extra candidates join the portfolio; bad options and short series are refused") {
+    std::vector<double> y;
+    for (int t = 0; t < 100; ++t) y.push_back(double(t));
+    fc::PortfolioOptions options;
+    options.season_lengths = {};
+    options.horizon = 5;
+    options.combine = 1;
+    fc::Portfolio portfolio(options, {fc::AnyForecaster(fc::Naive())});
+    portfolio.fit(continuum::SeriesView(y));
+    CHECK(portfolio.scores().back().name == "naive");
+    CHECK(portfolio.name() == "portfolio(drift)");  // a straight line: drift is exact
+    CHECK(portfolio.forecast(2).mean[1] == doctest::Approx(101.0));
+    CHECK_THROWS_AS(fc::Portfolio(fc::PortfolioOptions{{1}}), continuum::InvalidArgument);
+    options.combine = 0;
+    CHECK_THROWS_AS(fc::Portfolio{options}, continuum::InvalidArgument);
+    options.combine = 1;
+    options.horizon = 24;
+    fc::Portfolio daily(options);
+    CHECK_THROWS_WITH_AS(daily.fit(continuum::SeriesView(std::vector<double>(20, 1.0))), doctest::Contains("needs at least 26"),
+                         continuum::InvalidArgument);
+}
+
+TEST_CASE("on a real hourly CPU trace the portfolio beats seasonal naive out of sample") {
+    // NAB ec2_cpu_utilization_5f5533: 336 hourly points; the last 3 days are forecast day by day.
+    const auto y = hourly_trace("ec2_cpu_utilization_5f5533.csv");
+    double portfolio_mase = 0.0, naive_mase = 0.0, portfolio_smape = 0.0, naive_smape = 0.0;
+    for (std::size_t k = 3; k >= 1; --k) {
+        const std::size_t origin = y.size() - 24 * k;
+        const std::span<const double> train(y.data(), origin), actual(y.data() + origin, 24);
+        auto portfolio = fc::auto_forecaster(continuum::SeriesView(train), {24, 168});
+        fc::SeasonalNaive naive(24);
+        naive.fit(continuum::SeriesView(train));
+        const auto a = portfolio.forecast(24).mean, b = naive.forecast(24).mean;
+        portfolio_mase += fc::mase(train, actual, a, 24);
+        naive_mase += fc::mase(train, actual, b, 24);
+        portfolio_smape += fc::smape(actual, a);
+        naive_smape += fc::smape(actual, b);
+    }
+    CHECK(portfolio_mase < naive_mase);
+    CHECK(portfolio_smape < naive_smape);
+}
