@@ -275,3 +275,25 @@ TEST_CASE("property: quotas never exceed what the cluster plus resumed nodes bac
         if (d.cut.empty()) CHECK(d.still_missing.empty());
     }
 }
+
+TEST_CASE("a reused decision object is fully reset between ticks") {
+    HybridQuotaScaler scaler(LastValueForecaster{}, paper_config(10));
+    const std::vector<NamespaceSnapshot> ns{{"a", cpu("30"), cpu("60"), {}}, {"b", cpu("40"), cpu("40"), {cpu("70")}}};
+    const std::vector<Resources> predictions{cpu("60"), cpu("70")};
+    quota::HybridDecision out;
+    scaler.tick_with_predictions({0s, cpu("100"), {}, {}}, ns, predictions, out);
+    CHECK(out.cut.size() == 2);
+    CHECK(out.namespaces[1].reactive == ReactiveCase::infeasible);
+    const std::vector<NamespaceSnapshot> fewer{{"b", cpu("40"), cpu("40"), {}}};
+    const std::vector<Resources> one{cpu("40")};
+    scaler.tick_with_predictions({60s, cpu("1000"), {}, {}}, fewer, one, out);
+    REQUIRE(out.namespaces.size() == 1);
+    CHECK(out.namespaces[0].name == "b");
+    CHECK(out.cut.empty());
+    CHECK(out.namespaces[0].cut.empty());
+    CHECK(out.namespaces[0].reactive == ReactiveCase::sufficient_quota);
+    CHECK(out.namespaces[0].proactive == ProactiveAction::hold);
+    CHECK(out.namespaces[0].failed_requests == 0);
+    CHECK(out.still_missing.empty());
+    CHECK(out.namespaces[0].quota == cpu("40"));
+}

@@ -170,7 +170,7 @@ public:
             return;
         }
         index_.emplace(std::string(name), states_.size());
-        states_.push_back(State{std::string(name), priority, {}, {}, false, 0, std::nullopt});
+        states_.push_back(State{std::string(name), priority, {}, {}, false, 0, std::nullopt, 0});
     }
     /// Number of registered namespaces.
     [[nodiscard]] std::size_t size() const { return states_.size(); }
@@ -182,15 +182,22 @@ public:
     /// \throws InvalidArgument for bad snapshots (negative amounts, duplicate names, time going
     ///         backwards), a NaN forecast, an invalid pool; whatever the forecaster throws.
     HybridDecision tick(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces) {
+        HybridDecision out;
+        tick(cluster, namespaces, out);
+        return out;
+    }
+    /// tick() writing into `out`, reusing its buffers (for hosts ticking thousands of namespaces:
+    /// no allocation per namespace in steady state).
+    void tick(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, HybridDecision& out) {
         require_time(cluster.now);
         std::vector<std::optional<Resources>> predictions(namespaces.size());
         std::vector<const Resources*> pointers(namespaces.size(), nullptr);
         for (std::size_t i = 0; i < namespaces.size(); ++i) {
             capacity::detail::require_non_negative(namespaces[i].usage, "hybrid quota scaling: namespace usage");
-            predictions[i] = observe_and_forecast(state_for(namespaces[i].name), namespaces[i].usage);
+            predictions[i] = observe_and_forecast(state_for(namespaces[i].name, i), namespaces[i].usage);
             if (predictions[i]) pointers[i] = &*predictions[i];
         }
-        return decide(cluster, namespaces, pointers);
+        decide(cluster, namespaces, pointers, out);
     }
 
     /// The decision with predictions given by the caller (no forecasting, no observation): the
@@ -198,12 +205,19 @@ public:
     /// \throws InvalidArgument as tick, or when the spans differ in size.
     HybridDecision tick_with_predictions(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces,
                                          std::span<const Resources> predictions) {
+        HybridDecision out;
+        tick_with_predictions(cluster, namespaces, predictions, out);
+        return out;
+    }
+    /// tick_with_predictions() writing into `out`, reusing its buffers.
+    void tick_with_predictions(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources> predictions,
+                               HybridDecision& out) {
         if (predictions.size() != namespaces.size()) {
             throw InvalidArgument(fmt::format("hybrid quota scaling: {} predictions for {} namespaces", predictions.size(), namespaces.size()));
         }
-        std::vector<const Resources*> pointers(namespaces.size());
-        for (std::size_t i = 0; i < namespaces.size(); ++i) pointers[i] = &predictions[i];
-        return decide(cluster, namespaces, pointers);
+        pointers_.resize(namespaces.size());
+        for (std::size_t i = 0; i < namespaces.size(); ++i) pointers_[i] = &predictions[i];
+        decide(cluster, namespaces, pointers_, out);
     }
 
     /// Algorithm 2 for one failed deployment between ticks: R_avail is the cluster capacity minus
@@ -232,6 +246,7 @@ private:
         bool fitted = false;
         std::size_t since_fit = 0;
         std::optional<PendingDecrease> pending;
+        std::uint64_t seen_in_tick = 0;              // duplicate detection within one tick
     };
 
     [[nodiscard]] std::size_t lookup(std::string_view name) const {
@@ -239,12 +254,17 @@ private:
         if (it == index_.end()) throw InvalidArgument(fmt::format("hybrid quota scaling: unknown namespace \"{}\"", name));
         return it->second;
     }
-    State& state_for(const std::string& name) {
+    /// The state of `name`, seen at position `position` of the tick's snapshots: hosts usually
+    /// list namespaces in the same order every tick, so the last tick's index is tried first.
+    State& state_for(const std::string& name, std::size_t position) {
+        if (position < order_.size() && order_[position] < states_.size() && states_[order_[position]].name == name) return states_[order_[position]];
         auto it = index_.find(name);
         if (it == index_.end()) {
             add_namespace(name, 0);
             it = index_.find(name);
         }
+        if (order_.size() <= position) order_.resize(position + 1, states_.size());
+        order_[position] = it->second;
         return states_[it->second];
     }
 
@@ -300,7 +320,8 @@ private:
     }
 
     // predictions[i] == nullptr: namespace i is warming up (no forecast yet).
-    HybridDecision decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions) {
+    void decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions,
+                HybridDecision& out) {
         capacity::detail::require_non_negative(cluster.capacity, "hybrid quota scaling: cluster capacity");
         capacity::validate_pool(cluster.waiting_nodes);
         require_time(cluster.now);
@@ -310,31 +331,54 @@ private:
         for (const auto& [name, value] : cluster.capacity) {
             if (std::find(constrained.begin(), constrained.end(), name) == constrained.end()) constrained.push_back(name);
         }
-        HybridDecision out;
         out.now = cluster.now;
         out.namespaces.resize(namespaces.size());
+        out.activation = capacity::ActivationPlan{};
+        out.consolidation.reset();
+        out.cut.clear();
+        out.total_wanted = Resources{};
+        out.still_missing = Resources{};
         std::vector<std::int64_t> total(constrained.size(), 0);
-        std::vector<std::size_t> state_index(namespaces.size());
         bool any_lowered = false;
+        ++tick_number_;
         for (std::size_t i = 0; i < namespaces.size(); ++i) {
             const NamespaceSnapshot& ns = namespaces[i];
             capacity::detail::require_non_negative(ns.usage, "hybrid quota scaling: namespace usage");
             capacity::detail::require_non_negative(ns.quota, "hybrid quota scaling: namespace quota");
-            State& st = state_for(ns.name);
-            state_index[i] = static_cast<std::size_t>(&st - states_.data());
-            NamespaceDecision& d = out.namespaces[i];
+            State& st = state_for(ns.name, i);
+            if (st.seen_in_tick == tick_number_) {
+                throw InvalidArgument(fmt::format("hybrid quota scaling: namespace \"{}\" appears twice in one tick", ns.name));
+            }
+            st.seen_in_tick = tick_number_;
+            NamespaceDecision& d = out.namespaces[i];  // assigned field by field: buffers are reused
             d.name = ns.name;
             d.priority = st.priority;
             d.previous_quota = ns.quota;
-            Resources wanted = ns.quota;
+            d.wanted = ns.quota;
+            Resources& wanted = d.wanted;
+            if (!d.cut.empty()) d.cut = Resources{};
+            if (!d.pending_target.empty()) d.pending_target = Resources{};
+            d.proactive = ProactiveAction::hold;
+            d.reactive = ReactiveCase::sufficient_quota;
+            d.warming_up = false;
             if (predictions[i]) {
                 const Resources& prediction = *predictions[i];
                 capacity::detail::require_non_negative(prediction, "hybrid quota scaling: prediction");
                 detail::require_managed(prediction, pc, "prediction");
                 d.prediction = prediction;
-                const detail::ProactiveIntent intent = detail::proactive_intent(pc, prediction, ns.quota);
-                for (const auto& [name, value] : intent.increase) wanted.set(name, value);
-                if (!intent.increase.empty()) d.proactive = ProactiveAction::raise_quota;
+                detail::ProactiveIntent intent;
+                for (const auto& name : pc.resources) {  // detail::proactive_intent, writing increases straight into `wanted`
+                    const std::int64_t predicted = prediction.get(name);
+                    const std::int64_t current = ns.quota.get(name);
+                    if (predicted > current) {
+                        wanted.set(name, predicted);
+                        d.proactive = ProactiveAction::raise_quota;
+                    } else if (predicted < current) {
+                        std::int64_t target = predicted;
+                        if (const QuotaLevels* levels = pc.levels.find(name)) target = levels->try_snap_up(predicted).value;
+                        if (target > 0 && target < current) intent.decrease.set(name, target);
+                    }
+                }
                 switch (detail::advance_decrease(st.pending, pc, intent, ns.usage, ns.quota, cluster.now)) {
                     case detail::DecreaseOutcome::lowered:
                         for (const auto& [name, value] : intent.decrease) wanted.set(name, value);
@@ -350,6 +394,7 @@ private:
                 }
             } else {
                 d.warming_up = true;
+                if (!d.prediction.empty()) d.prediction = Resources{};
             }
             d.failed_requests = ns.failed_requests.size();
             for (const auto& request : ns.failed_requests) {
@@ -361,16 +406,6 @@ private:
                 if (__builtin_add_overflow(total[r], wanted.get(constrained[r]), &total[r])) {
                     throw InvalidArgument(fmt::format("hybrid quota scaling: total wanted \"{}\" overflows int64", constrained[r]));
                 }
-            }
-            d.wanted = std::move(wanted);
-        }
-        // Names must be unique within a tick.
-        {
-            std::vector<std::size_t> sorted = state_index;
-            std::sort(sorted.begin(), sorted.end());
-            const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
-            if (dup != sorted.end()) {
-                throw InvalidArgument(fmt::format("hybrid quota scaling: namespace \"{}\" appears twice in one tick", states_[*dup].name));
             }
         }
         last_now_ = cluster.now;
@@ -433,7 +468,6 @@ private:
                                       fmt::join(who, ", "));
         }
         if (out.consolidation) out.reason += fmt::format("; consolidation: {}", out.consolidation->reason);
-        return out;
     }
 
     F prototype_;
@@ -441,6 +475,9 @@ private:
     std::vector<State> states_;
     std::unordered_map<std::string, std::size_t> index_;
     std::optional<Time> last_now_;
+    std::uint64_t tick_number_ = 0;
+    std::vector<std::size_t> order_;               // state index per snapshot position, last tick
+    std::vector<const Resources*> pointers_;       // scratch
 };
 
 }  // namespace continuum::quota
