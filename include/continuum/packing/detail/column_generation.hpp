@@ -57,6 +57,12 @@ public:
         if (members_.empty()) return out;
         upper_bound_ = upper_bound;
         for (const auto& pattern : complete_greedily(demand_)) add_to_pool(pattern);  // warm pool: BFD bins
+        {
+            // Minimum bin slack (Gupta & Ho's MBS'): often reaches the optimum when bins hold few items.
+            const auto mbs = minimum_slack_packing();
+            for (const auto& pattern : mbs) add_to_pool(pattern);
+            if (!mbs.empty()) record({}, mbs);
+        }
         const auto root = solve_lp(demand_);
         out.lower_bound = root.lower_bound;
         global_lower_bound_ = root.lower_bound;
@@ -312,6 +318,45 @@ private:
                 ++bins[best][j];
                 for (std::size_t k = 0; k < d; ++k) residual[best][k] -= weight_[j * d + k];
             }
+        }
+        return bins;
+    }
+
+    /// MBS': open a bin with the largest remaining item and fill it with the subset of the other
+    /// remaining items that leaves the least slack (an exact knapsack whose profits are the sizes),
+    /// repeat. Returns nothing when the budget runs out first.
+    std::vector<Pattern> minimum_slack_packing() {
+        const std::size_t d = items_.d;
+        const std::size_t m = demand_.size();
+        std::vector<std::int64_t> profit(m, 0);
+        for (std::size_t j = 0; j < m; ++j) {
+            if (d == 1) {
+                profit[j] = weight_[j];
+            } else {
+                double s = 0;
+                for (std::size_t k = 0; k < d; ++k) s += capacity_[k] > 0 ? static_cast<double>(weight_[j * d + k]) / static_cast<double>(capacity_[k]) : 0.0;
+                profit[j] = static_cast<std::int64_t>(std::floor(s * 1048576.0)) + 1;
+            }
+        }
+        std::vector<std::size_t> by_size(m);
+        for (std::size_t j = 0; j < m; ++j) by_size[j] = j;
+        std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t c) { return profit[a] > profit[c]; });
+        std::vector<std::int64_t> left = demand_;
+        std::vector<Pattern> bins;
+        std::size_t next = 0;
+        while (true) {
+            while (next < m && left[by_size[next]] == 0) ++next;
+            if (next == m) break;
+            if (tracker_.exhausted() || static_cast<std::int64_t>(bins.size()) >= upper_bound_) return {};
+            const std::size_t j = by_size[next];
+            --left[j];
+            std::vector<std::int64_t> room(capacity_);
+            for (std::size_t k = 0; k < d; ++k) room[k] -= weight_[j * d + k];
+            Knapsack fill(weight_, d, room);
+            auto best = fill.solve(profit, left, 100000, tracker_);
+            best.counts[j] += 1;
+            for (std::size_t t = 0; t < m; ++t) left[t] -= best.counts[t] - (t == j ? 1 : 0);
+            bins.push_back(std::move(best.counts));
         }
         return bins;
     }
