@@ -1,7 +1,10 @@
 // The seed papers' qualitative claims, asserted on the simulated replays (not hard-coded numbers).
+#include <continuum/sim/replay/alibaba.hpp>
 #include <continuum/sim/replay/seed000.hpp>
 #include <continuum/sim/replay/seed001.hpp>
 #include <continuum/sim/replay/seed004.hpp>
+
+#include <continuum/forecast/naive.hpp>
 
 #include <doctest/doctest.h>
 
@@ -69,4 +72,33 @@ TEST_CASE("seed 004: the hierarchical scaler runs more replicas and cooler than 
         // The old pool is decommissioned at the end of the migration.
         CHECK(mas.result.series.column("nodes_mas-h2-staging-pool").back() == 0);
     }
+}
+
+TEST_CASE("alibaba trace: autoscaled quotas never fail and cost less than the static quota") {
+    replay::AlibabaParameters p;
+    p.trace_path = std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv";
+    p.minutes = 180;
+    const auto report = replay::replay_alibaba(p);
+    REQUIRE(report.rows.size() == 3);
+    const auto& fixed = report.rows[0];
+    const auto& reactive = report.rows[1];
+    const auto& hybrid = report.rows[2];
+    CHECK(reactive.dfr_pct == 0.0);
+    CHECK(hybrid.dfr_pct == 0.0);
+    CHECK(fixed.qsr_pct > hybrid.qsr_pct);
+    CHECK(hybrid.qsr_pct >= reactive.qsr_pct - 0.5);
+    CHECK(hybrid.node_minutes < fixed.node_minutes);
+    CHECK(reactive.node_minutes < fixed.node_minutes);
+    CHECK(hybrid.result.deployment_delay.mean < reactive.result.deployment_delay.mean);
+    CHECK_THROWS_AS(replay::replay_alibaba(replay::AlibabaParameters{}), InvalidArgument);  // no path
+}
+
+TEST_CASE("ScaledForecaster converts units around the wrapped model") {
+    replay::ScaledForecaster<forecast::Naive> naive(forecast::Naive{}, 2.0);
+    const std::vector<double> history{10.0, 20.0, 40.0};
+    naive.fit(SeriesView(history));
+    CHECK(naive.forecast(1, 0.0).mean.front() == doctest::Approx(40.0));  // naive in the model's unit, scaled back
+    naive.update(30.0);
+    CHECK(naive.forecast(2, 0.0).mean.back() == doctest::Approx(30.0));
+    CHECK_THROWS_AS(replay::ScaledForecaster<forecast::AnyForecaster>(forecast::AnyForecaster{}, 0.0), InvalidArgument);
 }
