@@ -1,0 +1,291 @@
+// Python bindings for continuum/forecast (except the LSTM, bound in bind_lstm.cpp): baselines,
+// Holt-Winters with statsmodels-compatible parameters, auto_ets, the Portfolio / auto forecaster
+// and the accuracy metrics, all under continuum.forecast with numpy arrays in and out.
+#include "common.hpp"
+
+#include <continuum/forecast/auto_ets.hpp>
+#include <continuum/forecast/drift.hpp>
+#include <continuum/forecast/holt_winters.hpp>
+#include <continuum/forecast/linear_regression.hpp>
+#include <continuum/forecast/metrics.hpp>
+#include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/naive.hpp>
+#include <continuum/forecast/portfolio.hpp>
+#include <continuum/forecast/seasonal_median.hpp>
+#include <continuum/forecast/seasonal_naive.hpp>
+#include <continuum/forecast/simple_exponential_smoothing.hpp>
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace continuum;
+using namespace continuum::forecast;
+
+namespace {
+
+using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+std::span<const double> as_span(const Array& values, const char* argument) {
+    if (values.ndim() != 1) throw InvalidArgument(fmt::format("{}: expected a 1-D array, got {} dimensions", argument, values.ndim()));
+    return {values.data(), static_cast<std::size_t>(values.shape(0))};
+}
+
+py::array_t<double> to_array(const std::vector<double>& v) { return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data()); }
+
+/// fit / forecast / forecast_interval / update / name for any Forecaster class.
+template <typename F, typename Class>
+void bind_forecaster_methods(Class& cls) {
+    cls.def(
+           "fit",
+           [](F& self, const Array& y) -> F& {
+               const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
+               py::gil_scoped_release release;
+               self.fit(view);
+               return self;
+           },
+           py::arg("y"), py::return_value_policy::reference_internal, "Fits the history y (oldest first); returns self.")
+        .def(
+            "forecast", [](const F& self, int h) { return to_array(self.forecast(h).mean); }, py::arg("h"),
+            "Point forecast of the next h steps as a numpy array.")
+        .def(
+            "forecast_interval",
+            [](const F& self, int h, double level) {
+                const auto f = self.forecast(h, level);
+                return py::make_tuple(to_array(f.mean), to_array(f.lower), to_array(f.upper));
+            },
+            py::arg("h"), py::arg("level") = 0.95, "(mean, lower, upper) numpy arrays with a prediction interval at level in (0, 1).")
+        .def("update", &F::update, py::arg("value"), "Absorbs one new observation without refitting.")
+        .def_property_readonly("name", &F::name)
+        .def("__repr__", [](const F& self) { return self.name(); });
+}
+
+Trend parse_trend(const std::optional<std::string>& trend) {
+    if (!trend || *trend == "none") return Trend::none;
+    if (*trend == "add" || *trend == "additive") return Trend::additive;
+    throw InvalidArgument(fmt::format("trend must be None or \"add\", got \"{}\"", *trend));
+}
+
+Seasonality parse_seasonal(const std::optional<std::string>& seasonal) {
+    if (!seasonal || *seasonal == "none") return Seasonality::none;
+    if (*seasonal == "add" || *seasonal == "additive") return Seasonality::additive;
+    if (*seasonal == "mul" || *seasonal == "multiplicative") return Seasonality::multiplicative;
+    throw InvalidArgument(fmt::format("seasonal must be None, \"add\" or \"mul\", got \"{}\"", *seasonal));
+}
+
+HoltWintersOptions make_options(const std::string& initialization, bool quirk, int paths, std::uint64_t seed, std::int64_t max_evaluations) {
+    HoltWintersOptions options;
+    if (initialization == "estimated") options.initialization = Initialization::estimated;
+    else if (initialization == "heuristic") options.initialization = Initialization::heuristic;
+    else if (initialization == "simple") options.initialization = Initialization::simple;
+    else throw InvalidArgument(fmt::format("initialization must be \"estimated\", \"heuristic\" or \"simple\", got \"{}\"", initialization));
+    options.statsmodels_season_quirk = quirk;
+    options.simulation_paths = paths;
+    options.simulation_seed = seed;
+    options.budget.node_limit = max_evaluations;
+    return options;
+}
+
+py::dict params_dict(const HoltWinters<double>& model) {
+    const auto& p = model.params();
+    py::dict out;
+    out["alpha"] = p.alpha;
+    out["beta"] = p.beta;
+    out["gamma"] = p.gamma;
+    out["phi"] = p.phi;
+    out["initial_level"] = p.initial_level;
+    out["initial_trend"] = p.initial_trend;
+    out["initial_seasons"] = to_array(p.initial_seasons);
+    return out;
+}
+
+}  // namespace
+
+void bind_forecast(py::module_& m) {
+    auto forecast = m.def_submodule("forecast", "Demand forecasters (continuum::forecast).");
+
+    // ---- baselines ----------------------------------------------------------------------------
+    {
+        py::class_<Naive> cls(forecast, "Naive", "Every future step equals the last observation.");
+        cls.def(py::init<>());
+        bind_forecaster_methods<Naive>(cls);
+    }
+    {
+        py::class_<SeasonalNaive> cls(forecast, "SeasonalNaive", "Step h repeats the observation one season earlier.");
+        cls.def(py::init<int>(), py::arg("season_length"));
+        bind_forecaster_methods<SeasonalNaive>(cls);
+    }
+    {
+        py::class_<SeasonalMedian> cls(forecast, "SeasonalMedian", "Median of the same phase over the last `seasons` seasons.");
+        cls.def(py::init<int, int>(), py::arg("season_length"), py::arg("seasons") = 5);
+        bind_forecaster_methods<SeasonalMedian>(cls);
+    }
+    {
+        py::class_<Drift> cls(forecast, "Drift", "The line through the first and last observations, extended.");
+        cls.def(py::init<>());
+        bind_forecaster_methods<Drift>(cls);
+    }
+    {
+        py::class_<MovingAverage> cls(forecast, "MovingAverage", "The mean of the last `window` observations.");
+        cls.def(py::init<int>(), py::arg("window"));
+        bind_forecaster_methods<MovingAverage>(cls);
+    }
+    {
+        py::class_<LinearRegression> cls(forecast, "LinearRegression",
+                                         "OLS line over the last `window` observations, extrapolated (the PHPA linear model).");
+        cls.def(py::init<int>(), py::arg("window"));
+        bind_forecaster_methods<LinearRegression>(cls);
+    }
+    {
+        py::class_<SimpleExponentialSmoothing> cls(forecast, "SimpleExponentialSmoothing",
+                                                   "SES with a given alpha, or alpha fitted by minimum SSE when alpha is None.");
+        cls.def(py::init<std::optional<double>>(), py::arg("alpha") = py::none());
+        cls.def_property_readonly("alpha", &SimpleExponentialSmoothing::alpha);
+        cls.def_property_readonly("sse", [](const SimpleExponentialSmoothing& self) { return self.sse(); });
+        bind_forecaster_methods<SimpleExponentialSmoothing>(cls);
+    }
+
+    // ---- Holt-Winters -------------------------------------------------------------------------
+    {
+        py::class_<HoltWinters<double>> cls(
+            forecast, "HoltWinters",
+            "Holt-Winters exponential smoothing, smoothing like statsmodels' ExponentialSmoothing (0.13) and\n"
+            "fitted by minimum SSE under statsmodels' bounds (L-BFGS with exact gradients).\n"
+            "trend: None or 'add'; damped: bool; seasonal: None, 'add' or 'mul';\n"
+            "season_update: 'previous_level' (statsmodels, FPP) or 'new_level' (R's HoltWinters);\n"
+            "initialization: 'estimated' (initial states optimised), 'heuristic' or 'simple' (kept fixed).");
+        cls.def(py::init([](int season_length, std::optional<std::string> trend, bool damped, std::optional<std::string> seasonal,
+                            const std::string& season_update, const std::string& initialization, bool statsmodels_season_quirk,
+                            int simulation_paths, std::uint64_t seed, std::int64_t max_evaluations) {
+                    HoltWintersSpec spec{parse_trend(trend), damped, parse_seasonal(seasonal), season_length};
+                    if (season_update == "new_level") spec.season_update = SeasonUpdate::new_level;
+                    else if (season_update != "previous_level") {
+                        throw InvalidArgument(fmt::format("season_update must be \"previous_level\" or \"new_level\", got \"{}\"", season_update));
+                    }
+                    return HoltWinters<double>(spec, make_options(initialization, statsmodels_season_quirk, simulation_paths, seed, max_evaluations));
+                }),
+                py::arg("season_length") = 24, py::arg("trend") = py::none(), py::arg("damped") = false, py::arg("seasonal") = py::none(),
+                py::arg("season_update") = "previous_level", py::arg("initialization") = "estimated",
+                py::arg("statsmodels_season_quirk") = false, py::arg("simulation_paths") = 2000, py::arg("seed") = 0,
+                py::arg("max_evaluations") = 20000);
+        bind_forecaster_methods<HoltWinters<double>>(cls);
+        cls.def(
+               "fit_known",
+               [](HoltWinters<double>& self, const Array& y, double alpha, double beta, double gamma, double phi, double initial_level,
+                  double initial_trend, std::optional<Array> initial_seasons) -> HoltWinters<double>& {
+                   HoltWintersParameters<double> p{alpha, beta, gamma, phi, initial_level, initial_trend, {}};
+                   if (initial_seasons) {
+                       const auto s = as_span(*initial_seasons, "initial_seasons");
+                       p.initial_seasons.assign(s.begin(), s.end());
+                   }
+                   self = HoltWinters<double>::known(self.spec(), std::move(p), self.options());
+                   const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
+                   self.fit(view);
+                   return self;
+               },
+               py::arg("y"), py::arg("alpha"), py::arg("beta") = 0.0, py::arg("gamma") = 0.0, py::arg("phi") = 1.0,
+               py::arg("initial_level"), py::arg("initial_trend") = 0.0, py::arg("initial_seasons") = py::none(),
+               py::return_value_policy::reference_internal,
+               "Smooths y with known parameters and initial states (statsmodels initialization_method='known',\n"
+               "fit(optimized=False)); returns self. Later fit() calls keep using these parameters.")
+            .def_property_readonly("params", &params_dict,
+                                   "dict: alpha, beta, gamma, phi, initial_level, initial_trend, initial_seasons (numpy array).")
+            .def_property_readonly("sse", [](const HoltWinters<double>& self) { return self.sse(); })
+            .def_property_readonly("aic", &HoltWinters<double>::aic)
+            .def_property_readonly("aicc", &HoltWinters<double>::aicc)
+            .def_property_readonly("bic", &HoltWinters<double>::bic)
+            .def_property_readonly("sigma", &HoltWinters<double>::sigma)
+            .def_property_readonly("fittedvalues", [](const HoltWinters<double>& self) {
+                const auto v = self.fitted_values();
+                return to_array(std::vector<double>(v.begin(), v.end()));
+            })
+            .def_property_readonly("level", &HoltWinters<double>::level)
+            .def_property_readonly("trend", &HoltWinters<double>::trend)
+            .def_property_readonly("seasons", [](const HoltWinters<double>& self) { return to_array(self.seasons()); },
+                                   "The m current seasonal values in the order they will be used.")
+            .def_property_readonly("evaluations", &HoltWinters<double>::evaluations)
+            .def_property_readonly("model", [](const HoltWinters<double>& self) { return self.spec().code(); }, "ETS code, e.g. 'A,Ad,A'.");
+    }
+    forecast.def(
+        "auto_ets",
+        [](const Array& y, int season_length, bool allow_damped, bool allow_multiplicative_season) {
+            const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
+            AutoEtsOptions options;
+            options.allow_damped = allow_damped;
+            options.allow_multiplicative_season = allow_multiplicative_season;
+            py::gil_scoped_release release;
+            return auto_ets<double>(view, season_length, options);
+        },
+        py::arg("y"), py::arg("season_length"), py::arg("allow_damped") = true, py::arg("allow_multiplicative_season") = true,
+        "Fits every Holt-Winters model (trend N/A/Ad x season N/A/M) and returns the fitted one with the lowest AICc.");
+
+    // ---- Portfolio ----------------------------------------------------------------------------
+    {
+        py::class_<Portfolio> cls(forecast, "Portfolio",
+                                  "Candidates scored by rolling-origin validation relative to seasonal naive; the best one,\n"
+                                  "or the mean of the best k <= combine when that validates better, forecasts.");
+        cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay) {
+                    PortfolioOptions options;
+                    options.season_lengths = std::move(season_lengths);
+                    options.horizon = horizon;
+                    options.origins = origins;
+                    options.combine = combine;
+                    options.recency_decay = recency_decay;
+                    return Portfolio(std::move(options));
+                }),
+                py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
+                py::arg("combine") = 3, py::arg("recency_decay") = 1.0);
+        bind_forecaster_methods<Portfolio>(cls);
+        cls.def_property_readonly("scores", [](const Portfolio& self) {
+               py::list out;
+               for (const auto& s : self.scores()) {
+                   py::dict d;
+                   d["name"] = s.name;
+                   d["smape"] = s.smape;
+                   d["mase"] = s.mase;
+                   d["owa"] = s.owa;
+                   d["selected"] = s.selected;
+                   out.append(d);
+               }
+               return out;
+           })
+            .def_property_readonly("members", [](const Portfolio& self) {
+                std::vector<std::string> names;
+                for (const auto& member : self.members()) names.push_back(member.name());
+                return names;
+            })
+            .def_property_readonly("validation_owa", &Portfolio::validation_owa);
+    }
+    forecast.def(
+        "auto",
+        [](const Array& y, std::vector<int> season_lengths) {
+            const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
+            py::gil_scoped_release release;
+            return auto_forecaster(view, std::move(season_lengths));
+        },
+        py::arg("y"), py::arg("season_lengths") = std::vector<int>{24, 168}, "A Portfolio with default candidates, fitted on y.");
+
+    // ---- metrics ------------------------------------------------------------------------------
+    forecast.def("mae", [](const Array& y, const Array& f) { return mae(as_span(y, "y"), as_span(f, "f")); }, py::arg("y"), py::arg("f"),
+                 "Mean absolute error.");
+    forecast.def("rmse", [](const Array& y, const Array& f) { return rmse(as_span(y, "y"), as_span(f, "f")); }, py::arg("y"), py::arg("f"),
+                 "Root mean squared error.");
+    forecast.def("mape", [](const Array& y, const Array& f) { return mape(as_span(y, "y"), as_span(f, "f")); }, py::arg("y"), py::arg("f"),
+                 "Mean absolute percentage error, percent.");
+    forecast.def("smape", [](const Array& y, const Array& f) { return smape(as_span(y, "y"), as_span(f, "f")); }, py::arg("y"), py::arg("f"),
+                 "Symmetric MAPE (M4), percent in [0, 200].");
+    forecast.def(
+        "mase", [](const Array& y_train, const Array& y, const Array& f, int m) { return mase(as_span(y_train, "y_train"), as_span(y, "y"), as_span(f, "f"), m); },
+        py::arg("y_train"), py::arg("y"), py::arg("f"), py::arg("m") = 1, "Mean absolute scaled error (scale: in-sample seasonal naive MAE).");
+    forecast.def(
+        "owa",
+        [](const Array& y_train, const Array& y, const Array& f, const Array& f_reference, int m) {
+            return owa(as_span(y_train, "y_train"), as_span(y, "y"), as_span(f, "f"), as_span(f_reference, "f_reference"), m);
+        },
+        py::arg("y_train"), py::arg("y"), py::arg("f"), py::arg("f_reference"), py::arg("m") = 1,
+        "Overall weighted average (M4) of sMAPE and MASE relative to the reference forecast.");
+}

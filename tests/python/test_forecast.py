@@ -1,0 +1,135 @@
+"""continuum.forecast from Python: the API named in issue 3, parity with statsmodels when it is
+installed (skipped otherwise), metrics by hand, and errors surfacing as continuum.InvalidArgument."""
+
+import math
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import continuum
+from continuum import forecast as fc
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "forecast")
+
+
+def hourly(name):
+    values = np.loadtxt(os.path.join(FIXTURES, "traces", name), delimiter=",", skiprows=1, usecols=1)
+    return values[: len(values) // 12 * 12].reshape(-1, 12).mean(axis=1)
+
+
+def seasonal_series(n=240, m=24, seed=0):
+    rng = np.random.default_rng(seed)
+    t = np.arange(n)
+    return 50 + 0.02 * t + 10 * np.sin(2 * np.pi * t / m) + rng.normal(0, 1, n)
+
+
+def test_holt_winters_api():
+    y = seasonal_series()
+    model = fc.HoltWinters(season_length=24, trend="add", damped=True, seasonal="add")
+    assert model.fit(y) is model
+    f = model.forecast(48)
+    assert isinstance(f, np.ndarray) and f.shape == (48,)
+    p = model.params
+    assert set(p) == {"alpha", "beta", "gamma", "phi", "initial_level", "initial_trend", "initial_seasons"}
+    assert 0 <= p["beta"] <= p["alpha"] <= 1 and p["gamma"] <= 1 - p["alpha"]
+    assert 0.8 <= p["phi"] <= 0.995
+    assert p["initial_seasons"].shape == (24,)
+    assert model.sse > 0 and math.isfinite(model.aicc)
+    assert np.sum((y - model.fittedvalues) ** 2) == pytest.approx(model.sse)
+    mean, lower, upper = model.forecast_interval(24, 0.9)
+    assert np.all(lower <= mean) and np.all(mean <= upper)
+    model.update(60.0)
+    assert model.forecast(1).shape == (1,)
+    assert "A,Ad,A" in model.name
+
+
+def test_known_mode_matches_statsmodels():
+    sm = pytest.importorskip("statsmodels.tsa.holtwinters")
+    y = hourly("ec2_cpu_utilization_5f5533.csv")
+    seasons = y[:24] - y[:24].mean()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = sm.ExponentialSmoothing(y, trend="add", damped_trend=True, seasonal="add", seasonal_periods=24,
+                                      initialization_method="known", initial_level=y[:24].mean(), initial_trend=0.01,
+                                      initial_seasonal=seasons).fit(smoothing_level=0.3, smoothing_trend=0.1,
+                                                                     smoothing_seasonal=0.2, damping_trend=0.9, optimized=False)
+    model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add", statsmodels_season_quirk=True)
+    model.fit_known(y, alpha=0.3, beta=0.1, gamma=0.2, phi=0.9, initial_level=y[:24].mean(), initial_trend=0.01, initial_seasons=seasons)
+    np.testing.assert_allclose(model.fittedvalues, ref.fittedvalues, rtol=1e-9)
+    np.testing.assert_allclose(model.forecast(50), ref.forecast(50), rtol=1e-9)
+    assert model.sse == pytest.approx(ref.sse, rel=1e-9)
+
+
+def test_fit_sse_no_worse_than_statsmodels():
+    sm = pytest.importorskip("statsmodels.tsa.holtwinters")
+    y = hourly("rds_cpu_utilization_cc0c53.csv")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = sm.ExponentialSmoothing(y, trend="add", damped_trend=True, seasonal="add", seasonal_periods=24).fit()
+    model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add").fit(y)
+    assert model.sse <= ref.sse * 1.001
+
+
+def test_auto_ets_and_portfolio():
+    y = seasonal_series(n=24 * 14)
+    best = fc.auto_ets(y, 24)
+    assert isinstance(best, fc.HoltWinters) and best.model.endswith("A") or best.model.endswith("M")
+    portfolio = fc.auto(y, season_lengths=[24, 168])
+    assert isinstance(portfolio, fc.Portfolio)
+    assert portfolio.forecast(24).shape == (24,)
+    assert any(s["selected"] for s in portfolio.scores)
+    assert portfolio.members
+    custom = fc.Portfolio(season_lengths=[24], origins=3, combine=1).fit(y)
+    assert len(custom.members) == 1
+
+
+def test_baselines_by_hand():
+    y = np.array([1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
+    np.testing.assert_array_equal(fc.Naive().fit(y).forecast(2), [8, 8])
+    np.testing.assert_array_equal(fc.SeasonalNaive(3).fit(y).forecast(4), [4, 6, 8, 4])
+    np.testing.assert_allclose(fc.Drift().fit(y).forecast(1), [9.4])
+    np.testing.assert_allclose(fc.MovingAverage(2).fit(y).forecast(1), [7.0])
+    np.testing.assert_allclose(fc.LinearRegression(2).fit(y).forecast(1), [10.0])
+    ses = fc.SimpleExponentialSmoothing(alpha=0.5).fit(np.array([2.0, 4.0, 6.0]))
+    np.testing.assert_allclose(ses.forecast(1), [4.5])
+    assert ses.sse == pytest.approx(13.0)
+    np.testing.assert_array_equal(fc.SeasonalMedian(2, 3).fit(np.array([1.0, 10, 2, 20, 9, 30])).forecast(2), [2, 20])
+
+
+def test_metrics_by_hand():
+    y, f, train = np.array([1.0, 2, 4]), np.array([2.0, 2, 2]), np.array([1.0, 3, 2, 4])
+    assert fc.mae(y, f) == pytest.approx(1.0)
+    assert fc.rmse(y, f) == pytest.approx(math.sqrt(5 / 3))
+    assert fc.mape(y, f) == pytest.approx(50.0)
+    assert fc.smape(y, f) == pytest.approx(100 / 3 * (2 / 3 + 4 / 6))
+    assert fc.mase(train, y, f, 1) == pytest.approx(0.6)
+    assert fc.mase(train, y, f, m=2) == pytest.approx(1.0)
+    assert fc.owa(train, y, f, f, 2) == pytest.approx(1.0)
+
+
+def test_bad_input_raises_invalid_argument():
+    with pytest.raises(continuum.InvalidArgument, match="needs at least 2\\*season_length = 48"):
+        fc.HoltWinters(24, seasonal="add").fit(np.ones(47))
+    with pytest.raises(continuum.InvalidArgument, match="y\\[2\\] = nan"):
+        fc.HoltWinters(2).fit(np.array([1.0, 2.0, float("nan"), 3.0]))
+    with pytest.raises(continuum.InvalidArgument, match="series\\[3\\] = 0"):
+        fc.HoltWinters(4, seasonal="mul").fit(np.r_[np.ones(3), 0.0, np.ones(20)])
+    with pytest.raises(continuum.InvalidArgument, match="season_length must be >= 2"):
+        fc.HoltWinters(1, seasonal="add")
+    with pytest.raises(ValueError):  # InvalidArgument is also a ValueError
+        fc.HoltWinters(24, trend="mul")
+    model = fc.Naive().fit(np.array([1.0, 2.0]))
+    with pytest.raises(continuum.InvalidArgument, match="horizon must be >= 1, got 0"):
+        model.forecast(0)
+    with pytest.raises(continuum.InvalidArgument, match="actual has 2 values but forecast has 1"):
+        fc.mae(np.array([1.0, 2.0]), np.array([1.0]))
+
+
+def test_constant_and_zero_series_fit_without_nan():
+    for value in (0.0, 3.0):
+        model = fc.HoltWinters(12, trend="add", damped=True, seasonal="add").fit(np.full(60, value))
+        mean, lower, upper = model.forecast_interval(24, 0.95)
+        assert np.all(np.isfinite(mean)) and np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))
+        np.testing.assert_allclose(mean, value, atol=1e-9)
