@@ -70,7 +70,9 @@ TEST_CASE("predicted increase beyond the cluster: resume waiting nodes, then rai
 }
 
 TEST_CASE("predicted decrease: the paper's levels, 77 -> 80, 42 -> 60, 19 -> 20") {
-    for (const auto& [prediction, expected] : {std::pair{"77", "80"}, std::pair{"42", "60"}, std::pair{"19", "20"}}) {
+    for (const auto& example : {std::pair{"77", "80"}, std::pair{"42", "60"}, std::pair{"19", "20"}}) {
+        const std::string_view prediction = example.first;
+        const std::string_view expected = example.second;
         ProactiveQuotaScaler scaler(paper_config());
         const auto d = scaler.decide(snapshot(0ms, prediction, "100", prediction, "100"));
         CAPTURE(prediction);
