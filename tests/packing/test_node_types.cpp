@@ -89,7 +89,11 @@ TEST_CASE("property: random node mixes are valid; small ones are proved optimal"
             types.push_back({"t" + std::to_string(k), pod(cpu, mem), static_cast<double>(cpu) / 1000.0 * 0.9 + static_cast<double>(mem) * 0.1, max_count});
         }
         std::vector<Resources> items(std::uniform_int_distribution<std::size_t>(0, 12)(rng));
-        for (auto& item : items) item = pod(std::uniform_int_distribution<std::int64_t>(100, 6000)(rng), std::uniform_int_distribution<std::int64_t>(1, 10)(rng));
+        for (auto& item : items) {
+            const auto cpu = std::uniform_int_distribution<std::int64_t>(100, 6000)(rng);  // sequenced: argument order is unspecified
+            const auto mem = std::uniform_int_distribution<std::int64_t>(1, 10)(rng);
+            item = pod(cpu, mem);
+        }
         const auto mix = cheapest_node_mix(items, types);
         check_valid(mix, items, types);
     }

@@ -73,7 +73,8 @@ Bins naive_vector_ffd(const std::vector<std::int64_t>& sizes, std::size_t d, con
     std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     Bins bins;
     std::vector<std::vector<std::int64_t>> residual;
-    for (const auto& [key, i] : keyed) {
+    for (const auto& entry : keyed) {
+        const std::size_t i = entry.second;
         const auto fits = [&](const std::vector<std::int64_t>& r) {
             for (std::size_t k = 0; k < d; ++k) {
                 if (sizes[i * d + k] > r[k]) return false;
