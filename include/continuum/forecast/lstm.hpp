@@ -482,7 +482,8 @@ private:
                 if constexpr (Single) {
                     gates = bias_[k];
                 } else {
-                    gates = bias_[k].replicate(1, n);
+                    // Column by column: Eigen's replicate() indexes with a division per element.
+                    for (Eigen::Index w = 0; w < n; ++w) gates.col(w) = bias_[k];
                 }
                 gates.noalias() += weight * z;
                 detail::lstm_cell_update(gates, cols(ws.cell).middleRows(cell_offset_[k], hidden),
@@ -502,7 +503,7 @@ private:
             if constexpr (Single) {
                 dst = dense.bias;
             } else {
-                dst = dense.bias.replicate(1, n);
+                for (Eigen::Index w = 0; w < n; ++w) dst.col(w) = dense.bias;
             }
             if (j == 0) {
                 dst.noalias() += dense.weight * current;
