@@ -42,7 +42,7 @@ struct HoltWintersOptions {
     /// Objective evaluations (node_limit) and optional deadline for the whole fit.
     Budget budget{20'000, std::nullopt};
     /// L-BFGS runs started from the best points of the starting grid.
-    int starts = 3;
+    int starts = 2;
     /// Reproduce statsmodels 0.13's forecast at horizons h = m, 2m, ..., which uses the seasonal
     /// value from before the last update (statsmodels issue #9538, fixed upstream in PR #10230).
     bool statsmodels_season_quirk = false;

@@ -57,6 +57,15 @@ decltype(auto) dispatch_holt_winters(const HoltWintersSpec& spec, F&& f) {
     }
 }
 
+/// Flushes subnormal values to zero. A damped trend with β = 0 decays geometrically and would
+/// otherwise get stuck in the subnormal range (0.8 × 2 ulp rounds back to 2 ulp), where every
+/// arithmetic operation costs ~100 cycles; values below the smallest normal number carry no
+/// information for a forecast.
+template <typename Scalar>
+inline Scalar flush_subnormal(Scalar x) {
+    return (x < std::numeric_limits<Scalar>::min() && x > -std::numeric_limits<Scalar>::min()) ? Scalar(0) : x;
+}
+
 /// The one-step forecast from `state` (ℓ + φb, plus or times the next seasonal value).
 template <typename Scalar, Seasonality Season, bool HasTrend>
 inline Scalar holt_winters_peek(const HoltWintersCoefficients<Scalar>& c, const HoltWintersState<Scalar>& state) {
@@ -89,16 +98,16 @@ inline Scalar holt_winters_step(Scalar y, const HoltWintersCoefficients<Scalar>&
     } else {
         ln = c.alpha * y + (Scalar(1) - c.alpha) * p;
     }
-    if constexpr (HasTrend) state.trend = c.beta * (ln - state.level) + (Scalar(1) - c.beta) * d;
+    if constexpr (HasTrend) state.trend = flush_subnormal(c.beta * (ln - state.level) + (Scalar(1) - c.beta) * d);
     if constexpr (Season != Seasonality::none) {
         const Scalar base = NewLevel ? ln : p;
         const Scalar sn = Season == Seasonality::multiplicative ? c.gamma * y / base + (Scalar(1) - c.gamma) * so
                                                                  : c.gamma * (y - base) + (Scalar(1) - c.gamma) * so;
         state.replaced_season = so;
-        state.seasons[state.phase] = sn;
+        state.seasons[state.phase] = flush_subnormal(sn);
         state.phase = state.phase + 1 == state.seasons.size() ? 0 : state.phase + 1;
     }
-    state.level = ln;
+    state.level = flush_subnormal(ln);
     return f;
 }
 

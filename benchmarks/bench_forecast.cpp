@@ -1,0 +1,106 @@
+// Forecasting benchmarks: fit + 48-step forecast of ~700 hourly points (m = 24, additive damped
+// trend, additive season; the input of benchmarks/holt_winters_peer.py, which times statsmodels on
+// it and prints the ratio), the cost of one update(), and the SSE-evaluation kernel at m = 1440.
+//   cmake --build build --target bench_forecast && ./build/benchmarks/bench_forecast
+#include <continuum/forecast.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fc = continuum::forecast;
+
+namespace {
+
+/// NAB cpu_utilization_asg_misconfiguration, averaged to hourly values, first 700 hours.
+const std::vector<double>& hourly_input() {
+    static const std::vector<double> values = [] {
+        std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/nab/cpu_utilization_asg_misconfiguration.csv");
+        std::string line;
+        std::getline(in, line);
+        std::vector<double> raw, out;
+        while (std::getline(in, line)) raw.push_back(std::stod(line.substr(line.find(',') + 1)));
+        for (std::size_t i = 0; i + 12 <= raw.size() && out.size() < 700; i += 12) {
+            double s = 0;
+            for (std::size_t k = 0; k < 12; ++k) s += raw[i + k];
+            out.push_back(s / 12);
+        }
+        return out;
+    }();
+    return values;
+}
+
+const fc::HoltWintersSpec damped_additive{fc::Trend::additive, true, fc::Seasonality::additive, 24};
+
+void BM_HoltWintersFitForecast(benchmark::State& state) {
+    const auto& y = hourly_input();
+    fc::HoltWintersOptions options;
+    options.initialization = state.range(0) ? fc::Initialization::estimated : fc::Initialization::heuristic;
+    double sse = 0;
+    for (auto _ : state) {
+        fc::HoltWinters<double> model(damped_additive, options);
+        model.fit(continuum::SeriesView(y));
+        auto f = model.forecast(48);
+        benchmark::DoNotOptimize(f.mean.data());
+        sse = model.sse();
+        state.counters["evaluations"] = static_cast<double>(model.evaluations());
+    }
+    state.counters["sse"] = sse;
+    state.counters["n"] = static_cast<double>(y.size());
+}
+BENCHMARK(BM_HoltWintersFitForecast)->Arg(1)->Arg(0)->ArgName("estimated")->Unit(benchmark::kMillisecond);
+
+void BM_HoltWintersFitForecastFloat(benchmark::State& state) {
+    const auto& y = hourly_input();
+    for (auto _ : state) {
+        fc::HoltWinters<float> model(damped_additive);
+        model.fit(continuum::SeriesView(y));
+        auto f = model.forecast(48);
+        benchmark::DoNotOptimize(f.mean.data());
+        state.counters["sse"] = static_cast<double>(model.sse());
+    }
+}
+BENCHMARK(BM_HoltWintersFitForecastFloat)->Unit(benchmark::kMillisecond);
+
+void BM_HoltWintersUpdate(benchmark::State& state) {
+    const auto& y = hourly_input();
+    fc::HoltWinters<double> model(damped_additive);
+    model.fit(continuum::SeriesView(y));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        model.update(y[i]);
+        i = i + 1 == y.size() ? 0 : i + 1;
+    }
+    benchmark::DoNotOptimize(model.level());
+}
+BENCHMARK(BM_HoltWintersUpdate);
+
+void BM_HoltWintersSseEvaluation(benchmark::State& state) {
+    // One O(n) SSE evaluation (the optimiser's inner loop) at m = 1440, n = 4 days of minutes.
+    const auto m = static_cast<std::size_t>(state.range(0));
+    std::vector<double> y(4 * 1440);
+    for (std::size_t t = 0; t < y.size(); ++t) y[t] = 50 + 10 * std::sin(2 * M_PI * double(t) / double(m)) + 0.001 * double(t % 97);
+    fc::HoltWintersSpec spec{fc::Trend::additive, true, fc::Seasonality::additive, static_cast<int>(m)};
+    fc::HoltWintersParameters<double> p{0.2, 0.05, 0.1, 0.98, 50, 0, std::vector<double>(m, 0.0)};
+    fc::HoltWinters<double> model(spec);
+    for (auto _ : state) benchmark::DoNotOptimize(model.sse_at(y, p));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * y.size()));
+}
+BENCHMARK(BM_HoltWintersSseEvaluation)->Arg(24)->Arg(1440);
+
+void BM_AutoForecaster(benchmark::State& state) {
+    const auto& y = hourly_input();
+    for (auto _ : state) {
+        auto portfolio = fc::auto_forecaster(continuum::SeriesView(y), {24, 168});
+        auto f = portfolio.forecast(48);
+        benchmark::DoNotOptimize(f.mean.data());
+    }
+}
+BENCHMARK(BM_AutoForecaster)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
