@@ -375,3 +375,13 @@ TEST_CASE("constant and all-zero series fit without NaN") {
         }
     }
 }
+
+TEST_CASE("a decaying damped trend reaches exactly zero instead of lingering as a subnormal") {
+    const std::vector<double> y(48, 10.0);
+    const fc::HoltWintersParameters<double> p{0.2, 0.0, 0.1, 0.8, 10.0, 1.0, std::vector<double>(4, 0.0)};
+    auto model = fc::HoltWinters<double>::known({fc::Trend::additive, true, fc::Seasonality::additive, 4}, p);
+    model.fit(continuum::SeriesView(y));
+    for (int i = 0; i < 4000; ++i) model.update(10.0);
+    CHECK(model.trend() == 0.0);  // 0.8^k·b rounds to 2 ulp forever without the flush
+    CHECK(model.forecast(1).mean[0] == doctest::Approx(10.0));
+}
