@@ -25,6 +25,23 @@ struct NodeType {
     std::int64_t max_count = unlimited;
 };
 
+/// A node that already runs: its allocatable capacity and the sum of the requests already placed
+/// on it. Its residual (capacity − allocated) is filled before any new node is opened; a node whose
+/// allocation exceeds its capacity in some resource is over-committed and receives nothing.
+struct ExistingNode {
+    std::string name;
+    Resources capacity;
+    Resources allocated;
+};
+
+/// Result of packing onto existing nodes first, then onto new nodes of one capacity.
+struct PackingOntoExisting {
+    std::vector<std::vector<std::size_t>> existing;   ///< items added to each existing node (same order as the input nodes)
+    std::vector<std::vector<std::size_t>> new_nodes;  ///< items per newly opened node, in opening order
+    std::vector<std::size_t> unplaced;                ///< items that fit neither an existing node's residual nor an empty new node
+    [[nodiscard]] std::size_t num_new_nodes() const { return new_nodes.size(); }
+};
+
 /// Result of the 1-D heuristics: item indices per opened bin, in opening order.
 struct Packing {
     std::vector<std::vector<std::size_t>> bins;  ///< item indices per opened bin, in opening order

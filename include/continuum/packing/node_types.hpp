@@ -3,7 +3,8 @@
 // variable-sized vector bin packing problem with costs and per-type count limits. Cost-efficiency
 // greedy and typed first fit decreasing for any size, improved by downsizing each node to the
 // cheapest type that still holds its pods; an exact branch and bound for small instances; every
-// answer carries a lower bound, the gap and whether it is proved optimal.
+// answer carries a lower bound, the gap and whether it is proved optimal. Existing nodes (free
+// residual capacity) can be filled before any new node is paid for.
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -36,7 +37,9 @@ struct UnplaceableItem {
 
 /// The answer to "which nodes, at what cost": nodes to open, total cost, a lower bound on the
 /// optimal cost of packing the placeable items, whether `cost` is proved optimal, the relative gap
-/// (cost − lower_bound) / cost (0 when cost is 0), the unplaceable items and the count per type.
+/// (cost − lower_bound) / cost (0 when cost is 0), the unplaceable items and the count per type
+/// (of new nodes). With existing nodes, `existing_items[e]` lists the items placed on existing node
+/// e (same order as the input); they cost nothing.
 struct NodeMix {
     std::vector<OpenedNode> nodes;
     double cost = 0;
@@ -45,7 +48,32 @@ struct NodeMix {
     double gap = 0;
     std::vector<UnplaceableItem> unplaceable;
     std::vector<std::int64_t> count_per_type;
+    std::vector<std::vector<std::size_t>> existing_items;
 };
+
+namespace detail {
+
+inline NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& solution) {
+    NodeMix out;
+    out.count_per_type.assign(problem.new_types, 0);
+    out.existing_items.assign(problem.existing(), {});
+    for (const auto& bin : solution.bins) {
+        if (problem.is_existing(bin.type)) {
+            out.existing_items[bin.type - problem.new_types] = bin.items;
+            continue;
+        }
+        out.nodes.push_back(OpenedNode{bin.type, bin.items});
+        ++out.count_per_type[bin.type];
+    }
+    out.cost = solution.cost;
+    out.lower_bound = solution.lower_bound;
+    out.optimal = solution.optimal;
+    out.gap = out.cost > 0 ? (out.cost - out.lower_bound) / out.cost : 0.0;
+    for (const auto& [item, reason] : solution.unplaceable) out.unplaceable.push_back(UnplaceableItem{item, reason});
+    return out;
+}
+
+}  // namespace detail
 
 /// Cheapest mix of new nodes that holds `items`. Runs the heuristics (cost-efficiency greedy,
 /// typed FFD over each type order, downsizing); for instances with at most
@@ -56,20 +84,26 @@ struct NodeMix {
 ///         is all zero; or the budget is invalid.
 inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<const NodeType> types, const Budget& budget = {}) {
     budget.validate();
-    auto problem = detail::node_mix_problem(items, types);
-    auto solution = detail::solve_node_mix(problem, budget);
-    NodeMix out;
-    out.count_per_type.assign(types.size(), 0);
-    for (const auto& bin : solution.bins) {
-        out.nodes.push_back(OpenedNode{bin.type, bin.items});
-        ++out.count_per_type[bin.type];
-    }
-    out.cost = solution.cost;
-    out.lower_bound = solution.lower_bound;
-    out.optimal = solution.optimal;
-    out.gap = out.cost > 0 ? (out.cost - out.lower_bound) / out.cost : 0.0;
-    for (const auto& [item, reason] : solution.unplaceable) out.unplaceable.push_back(UnplaceableItem{item, reason});
-    return out;
+    const auto problem = detail::node_mix_problem(items, types);
+    return detail::to_node_mix(problem, detail::solve_node_mix(problem, budget));
+}
+
+/// Cheapest mix of new nodes that holds what does not fit on `existing_nodes`: existing nodes'
+/// residual capacity (capacity − allocated) is free, new nodes of `types` cost. The heuristics fill
+/// the existing nodes first (first fit, largest items first) and then open new nodes as
+/// cheapest_node_mix does; downsizing may also move a new node's items onto an existing node that
+/// holds them all. Up to `detail::node_mix_exact_items` placeable items an exact branch and bound
+/// (existing nodes open from the start) proves the optimum within `budget`. `cost`, `lower_bound`
+/// and `gap` count new nodes only; `existing_items[e]` lists the items added to existing node e.
+/// `types` may be empty (existing nodes only: what does not fit is reported as unplaceable).
+/// \throws InvalidArgument as cheapest_node_mix, and on an existing node's capacity that is empty or
+///         has a negative amount, or a negative allocated amount.
+inline NodeMix cheapest_node_mix_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes, std::span<const NodeType> types,
+                                               const Budget& budget = {}) {
+    budget.validate();
+    if (existing_nodes.empty() && types.empty()) throw InvalidArgument("existing_nodes and types are both empty; nothing can hold the items");
+    const auto problem = detail::node_mix_problem(items, types, existing_nodes);
+    return detail::to_node_mix(problem, detail::solve_node_mix(problem, budget));
 }
 
 }  // namespace continuum::packing

@@ -3,6 +3,7 @@
 // Autoscaler: cpu/alloc + mem/alloc; Karpenter: cpu then memory) and the bin-centric DotProduct and
 // Norm-based rules of Panigrahy, Talwar, Uyeda, Wieder, "Heuristics for vector bin packing" (2011).
 // First fit searches a per-dimension max tree over bin residuals instead of scanning every bin.
+// The *_onto_existing variants fill existing nodes' residual capacity before opening new nodes.
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <numeric>
 #include <span>
 #include <utility>
@@ -92,15 +94,22 @@ inline VectorPacking vector_next_fit(const DenseItems& items, std::span<const st
     return out;
 }
 
-inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order) {
+/// First fit in `order`. `initial` holds the residuals (row-major, d per bin) of bins that are
+/// already open (existing nodes); they come first, so they are filled before any new bin opens,
+/// and they are the first bins of the result (possibly empty).
+inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order,
+                                      std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
-    ResidualTree tree(std::max<std::size_t>(items.n, 1), capacity);
+    const std::size_t existing = items.d > 0 ? initial.size() / items.d : 0;
+    ResidualTree tree(existing + std::max<std::size_t>(items.n, 1), capacity);
+    for (std::size_t b = 0; b < existing; ++b) tree.set_leaf(b, initial.data() + b * items.d);
+    out.bins.resize(existing);
     for (const auto i : order) {
-        if (!fits(items.row(i), capacity.data(), items.d)) {
+        const std::size_t bin = tree.first_fit(items.row(i));
+        if (bin == ResidualTree::npos) {
             out.unplaced.push_back(i);
             continue;
         }
-        const std::size_t bin = tree.first_fit(items.row(i));
         if (bin == out.bins.size()) out.bins.emplace_back();
         out.bins[bin].push_back(i);
         tree.subtract(bin, items.row(i));
@@ -124,31 +133,41 @@ inline double best_fit_score(const std::int64_t* item, const std::int64_t* r, st
     return score;
 }
 
-inline VectorPacking vector_best_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order, VectorOrder rule) {
+/// Best fit in `order` under `rule`. `initial` holds the residuals of already open bins (existing
+/// nodes, d per bin): an item goes to the best existing bin that holds it, and only when none does
+/// to the best new bin; existing bins are the first bins of the result (possibly empty).
+inline VectorPacking vector_best_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order, VectorOrder rule,
+                                     std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
     const std::size_t d = items.d;
+    const std::size_t existing = d > 0 ? initial.size() / d : 0;
     const auto inv = inverse_capacity(capacity);
-    std::vector<std::int64_t> residuals;  // bins x d
+    std::vector<std::int64_t> residuals(initial.begin(), initial.end());  // bins x d
+    out.bins.resize(existing);
     for (const auto i : order) {
         const auto* item = items.row(i);
-        if (!fits(item, capacity.data(), d)) {
-            out.unplaced.push_back(i);
-            continue;
-        }
         std::size_t best = out.bins.size();
         double best_score = 0.0;
-        for (std::size_t b = 0; b < out.bins.size(); ++b) {
-            const auto* r = residuals.data() + b * d;
-            if (!fits(item, r, d)) continue;
-            if (rule == VectorOrder::lexicographic) {
-                if (best == out.bins.size() || std::lexicographical_compare(r, r + d, residuals.data() + best * d, residuals.data() + best * d + d)) best = b;
-                continue;
+        const auto scan = [&](std::size_t from, std::size_t to) {
+            for (std::size_t b = from; b < to; ++b) {
+                const auto* r = residuals.data() + b * d;
+                if (!fits(item, r, d)) continue;
+                if (rule == VectorOrder::lexicographic) {
+                    if (best == out.bins.size() || std::lexicographical_compare(r, r + d, residuals.data() + best * d, residuals.data() + best * d + d)) best = b;
+                    continue;
+                }
+                const double score = best_fit_score(item, r, d, inv, rule);
+                if (best == out.bins.size() || score < best_score) {
+                    best = b;
+                    best_score = score;
+                }
             }
-            const double score = best_fit_score(item, r, d, inv, rule);
-            if (best == out.bins.size() || score < best_score) {
-                best = b;
-                best_score = score;
-            }
+        };
+        scan(0, existing);
+        if (best == out.bins.size()) scan(existing, out.bins.size());
+        if (best == out.bins.size() && !fits(item, capacity.data(), d)) {
+            out.unplaced.push_back(i);
+            continue;
         }
         if (best == out.bins.size()) {
             out.bins.emplace_back();
@@ -161,47 +180,67 @@ inline VectorPacking vector_best_fit(const DenseItems& items, std::span<const st
     return out;
 }
 
+/// Adds to one bin of residual `residual`, one at a time, the remaining item that scores best under
+/// Panigrahy's `rule` (dot_product or l2_norm), until none fits; placed items leave `remaining`.
+inline void fill_bin_centric(const DenseItems& items, std::vector<std::int64_t>& residual, const std::vector<double>& inv, VectorOrder rule,
+                             std::vector<std::size_t>& remaining, std::vector<std::size_t>& bin) {
+    const std::size_t d = items.d;
+    while (true) {
+        std::size_t best = remaining.size();
+        double best_score = 0.0;
+        for (std::size_t p = 0; p < remaining.size(); ++p) {
+            const auto* item = items.row(remaining[p]);
+            if (!fits(item, residual.data(), d)) continue;
+            double score = 0.0;  // higher is better
+            for (std::size_t k = 0; k < d; ++k) {
+                const double s = static_cast<double>(item[k]) * inv[k];
+                const double r = static_cast<double>(residual[k]) * inv[k];
+                score += rule == VectorOrder::dot_product ? s * r : -(r - s) * (r - s);
+            }
+            if (best == remaining.size() || score > best_score || (score == best_score && remaining[p] < remaining[best])) {
+                best = p;
+                best_score = score;
+            }
+        }
+        if (best == remaining.size()) return;
+        const std::size_t i = remaining[best];
+        bin.push_back(i);
+        for (std::size_t k = 0; k < d; ++k) residual[k] -= items.row(i)[k];
+        remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+}
+
 /// Panigrahy's bin-centric rules: keep one bin open, add the best-scoring item that fits, open a
-/// new bin when none does. O(n · bins · d).
-inline VectorPacking vector_bin_centric(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder rule) {
+/// new bin when none does. O(n · bins · d). The bins of `initial` (existing nodes' residuals, d per
+/// bin) are filled first, in order, and are the first bins of the result.
+inline VectorPacking vector_bin_centric(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder rule, std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
     const std::size_t d = items.d;
+    const std::size_t existing = d > 0 ? initial.size() / d : 0;
     const auto inv = inverse_capacity(capacity);
-    std::vector<std::size_t> remaining;
-    for (std::size_t i = 0; i < items.n; ++i) {
-        if (fits(items.row(i), capacity.data(), d)) {
-            remaining.push_back(i);
-        } else {
-            out.unplaced.push_back(i);
-        }
-    }
+    std::vector<std::size_t> remaining = identity_order(items.n);
     std::vector<std::int64_t> residual(d);
+    for (std::size_t bin = 0; bin <= existing; ++bin) {
+        if (bin == existing) {  // what is left goes to new bins: set aside what no new bin holds
+            std::vector<std::size_t> placeable;
+            for (const auto i : remaining) {
+                if (fits(items.row(i), capacity.data(), d)) {
+                    placeable.push_back(i);
+                } else {
+                    out.unplaced.push_back(i);
+                }
+            }
+            remaining = std::move(placeable);
+            break;
+        }
+        residual.assign(initial.begin() + static_cast<std::ptrdiff_t>(bin * d), initial.begin() + static_cast<std::ptrdiff_t>((bin + 1) * d));
+        out.bins.emplace_back();
+        fill_bin_centric(items, residual, inv, rule, remaining, out.bins.back());
+    }
     while (!remaining.empty()) {
         residual.assign(capacity.begin(), capacity.end());
         out.bins.emplace_back();
-        while (true) {
-            std::size_t best = remaining.size();
-            double best_score = 0.0;
-            for (std::size_t p = 0; p < remaining.size(); ++p) {
-                const auto* item = items.row(remaining[p]);
-                if (!fits(item, residual.data(), d)) continue;
-                double score = 0.0;  // higher is better
-                for (std::size_t k = 0; k < d; ++k) {
-                    const double s = static_cast<double>(item[k]) * inv[k];
-                    const double r = static_cast<double>(residual[k]) * inv[k];
-                    score += rule == VectorOrder::dot_product ? s * r : -(r - s) * (r - s);
-                }
-                if (best == remaining.size() || score > best_score || (score == best_score && remaining[p] < remaining[best])) {
-                    best = p;
-                    best_score = score;
-                }
-            }
-            if (best == remaining.size()) break;
-            const std::size_t i = remaining[best];
-            out.bins.back().push_back(i);
-            for (std::size_t k = 0; k < d; ++k) residual[k] -= items.row(i)[k];
-            remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
-        }
+        fill_bin_centric(items, residual, inv, rule, remaining, out.bins.back());
     }
     std::sort(out.unplaced.begin(), out.unplaced.end());
     return out;
@@ -234,13 +273,52 @@ inline DenseItems dense_view(std::span<const std::int64_t> sizes, std::size_t di
     return items;
 }
 
-inline VectorPacking vector_ffd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order) {
-    if (order == VectorOrder::dot_product || order == VectorOrder::l2_norm) return vector_bin_centric(items, capacity, order);
-    return vector_first_fit(items, capacity, vector_decreasing_order(items, capacity, order));
+inline VectorPacking vector_ffd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order, std::span<const std::int64_t> initial = {}) {
+    if (order == VectorOrder::dot_product || order == VectorOrder::l2_norm) return vector_bin_centric(items, capacity, order, initial);
+    return vector_first_fit(items, capacity, vector_decreasing_order(items, capacity, order), initial);
 }
 
-inline VectorPacking vector_bfd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order) {
-    return vector_best_fit(items, capacity, vector_decreasing_order(items, capacity, order), order);
+inline VectorPacking vector_bfd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order, std::span<const std::int64_t> initial = {}) {
+    return vector_best_fit(items, capacity, vector_decreasing_order(items, capacity, order), order, initial);
+}
+
+/// Items, the new-node capacity and the existing nodes' residuals (capacity − allocated, row-major,
+/// negative where a node is over-committed) over the union of every resource name.
+struct DenseExistingProblem {
+    DenseProblem base;
+    std::vector<std::int64_t> residuals;  // existing nodes x d
+};
+
+inline DenseExistingProblem dense_existing_problem(std::span<const Resources> items, std::span<const ExistingNode> existing, const Resources& new_node_capacity) {
+    std::vector<Resources> others{new_node_capacity};
+    for (const auto& node : existing) {
+        others.push_back(node.capacity);
+        others.push_back(node.allocated);
+    }
+    const auto names = dimension_names(items, others);
+    DenseExistingProblem p;
+    p.base.items = dense_items(items, names);
+    p.base.capacity = dense_capacity(new_node_capacity, names, "new_node_capacity");
+    validate_dense(p.base.items, p.base.capacity);
+    p.residuals.reserve(existing.size() * names.size());
+    for (std::size_t e = 0; e < existing.size(); ++e) {
+        const auto capacity = dense_capacity(existing[e].capacity, names, fmt::format("existing_nodes[{}] ({}) capacity", e, existing[e].name));
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            const auto allocated = existing[e].allocated.get(names[k]);
+            if (allocated < 0) throw InvalidArgument(fmt::format("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
+            p.residuals.push_back(capacity[k] - allocated);
+        }
+    }
+    return p;
+}
+
+/// Splits a packing whose first `existing` bins are the existing nodes.
+inline PackingOntoExisting split_existing(VectorPacking packing, std::size_t existing) {
+    PackingOntoExisting out;
+    out.existing.assign(std::make_move_iterator(packing.bins.begin()), std::make_move_iterator(packing.bins.begin() + static_cast<std::ptrdiff_t>(existing)));
+    out.new_nodes.assign(std::make_move_iterator(packing.bins.begin() + static_cast<std::ptrdiff_t>(existing)), std::make_move_iterator(packing.bins.end()));
+    out.unplaced = std::move(packing.unplaced);
+    return out;
 }
 
 }  // namespace detail
@@ -282,6 +360,31 @@ inline VectorPacking best_fit(std::span<const Resources> items, const Resources&
 inline VectorPacking next_fit(std::span<const Resources> items, const Resources& capacity) {
     const auto p = detail::dense_problem(items, capacity);
     return detail::vector_next_fit(p.items, p.capacity, detail::identity_order(p.items.n));
+}
+
+/// First fit decreasing onto existing nodes first, then onto new nodes of `new_node_capacity`: the
+/// items are ordered as first_fit_decreasing orders them (sizes normalised by `new_node_capacity`);
+/// each goes to the first existing node (input order) whose residual capacity − allocated holds it,
+/// and only when none does to the first new node with room (opening one if needed). dot_product and
+/// l2_norm fill each existing node in turn with Panigrahy's bin-centric rule, then new nodes. With
+/// no existing nodes the new nodes equal first_fit_decreasing(items, new_node_capacity, order).
+/// Items that fit neither an existing node's residual nor an empty new node are in `unplaced`.
+/// \throws InvalidArgument as first_fit_decreasing (for `new_node_capacity`), and on an existing
+///         node's capacity that is empty or has a negative amount, or a negative allocated amount.
+inline PackingOntoExisting first_fit_decreasing_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes,
+                                                              const Resources& new_node_capacity, VectorOrder order = VectorOrder::sum_normalized) {
+    const auto p = detail::dense_existing_problem(items, existing_nodes, new_node_capacity);
+    return detail::split_existing(detail::vector_ffd(p.base.items, p.base.capacity, order, p.residuals), existing_nodes.size());
+}
+
+/// Best fit decreasing onto existing nodes first: items in best_fit_decreasing's order, each to the
+/// existing node that scores best under `order` among those whose residual holds it; only when no
+/// existing node does, to the best-scoring new node of `new_node_capacity` (opening one if needed).
+/// O(n · (existing + new nodes) · d). \throws InvalidArgument as first_fit_decreasing_onto_existing.
+inline PackingOntoExisting best_fit_decreasing_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes,
+                                                             const Resources& new_node_capacity, VectorOrder order = VectorOrder::sum_normalized) {
+    const auto p = detail::dense_existing_problem(items, existing_nodes, new_node_capacity);
+    return detail::split_existing(detail::vector_bfd(p.base.items, p.base.capacity, order, p.residuals), existing_nodes.size());
 }
 
 /// First fit decreasing on a dense row-major matrix (`sizes` holds n × `dimensions` values) and a

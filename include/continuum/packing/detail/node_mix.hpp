@@ -1,6 +1,7 @@
 // Internal: the heterogeneous (node types with cost) packing engine behind cheapest_node_mix:
 // dense problem, heuristics (cost-efficiency greedy, typed first fit, downsizing), a fractional
-// lower bound and a depth-first branch and bound for small instances.
+// lower bound and a depth-first branch and bound for small instances. Existing nodes are extra
+// "types" of cost 0 and count 1 (capacity = their residual), always tried before new nodes.
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -38,7 +39,10 @@ struct NodeMixProblem {
     std::vector<double> scale;            // 1 / (largest capacity over types) per dimension
     std::vector<std::size_t> placeable;   // items that fit at least one type, largest first
     std::vector<std::pair<std::size_t, std::string>> unplaceable;
+    std::size_t new_types = 0;  // types [0, new_types) may be opened; [new_types, types()) are existing nodes
     [[nodiscard]] std::size_t types() const { return cost.size(); }
+    [[nodiscard]] bool is_existing(std::size_t t) const { return t >= new_types; }
+    [[nodiscard]] std::size_t existing() const { return types() - new_types; }
     [[nodiscard]] double normalised_size(const std::int64_t* row) const {
         double s = 0;
         for (std::size_t k = 0; k < items.d; ++k) s += static_cast<double>(row[k]) * scale[k];
@@ -60,14 +64,18 @@ struct MixSolution {
     std::vector<std::pair<std::size_t, std::string>> unplaceable;
 };
 
-inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::span<const NodeType> types) {
-    if (types.empty()) throw InvalidArgument("types is empty; at least one node type is needed");
+inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::span<const NodeType> types, std::span<const ExistingNode> existing = {}) {
+    if (types.empty() && existing.empty()) throw InvalidArgument("types is empty; at least one node type is needed");
     std::vector<Resources> capacities;
     for (std::size_t t = 0; t < types.size(); ++t) {
         const auto& type = types[t];
         if (!std::isfinite(type.cost) || type.cost < 0) throw InvalidArgument(fmt::format("types[{}] ({}) cost must be finite and >= 0, got {}", t, type.name, type.cost));
         if (type.max_count < unlimited) throw InvalidArgument(fmt::format("types[{}] ({}) max_count must be >= 0 or unlimited (-1), got {}", t, type.name, type.max_count));
         capacities.push_back(type.capacity);
+    }
+    for (const auto& node : existing) {
+        capacities.push_back(node.capacity);
+        capacities.push_back(node.allocated);
     }
     NodeMixProblem p;
     const auto names = dimension_names(items, capacities);
@@ -76,6 +84,18 @@ inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::sp
         p.capacity.push_back(dense_capacity(types[t].capacity, names, fmt::format("types[{}] ({}) capacity", t, types[t].name)));
         p.cost.push_back(types[t].cost);
         p.max_count.push_back(types[t].max_count);
+    }
+    p.new_types = types.size();
+    for (std::size_t e = 0; e < existing.size(); ++e) {
+        auto residual = dense_capacity(existing[e].capacity, names, fmt::format("existing_nodes[{}] ({}) capacity", e, existing[e].name));
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            const auto allocated = existing[e].allocated.get(names[k]);
+            if (allocated < 0) throw InvalidArgument(fmt::format("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
+            residual[k] -= allocated;  // negative: over-committed, receives nothing
+        }
+        p.capacity.push_back(std::move(residual));
+        p.cost.push_back(0.0);
+        p.max_count.push_back(1);
     }
     p.scale.assign(p.items.d, 0.0);
     for (std::size_t k = 0; k < p.items.d; ++k) {
@@ -93,14 +113,16 @@ inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::sp
             continue;
         }
         std::string why;
-        for (std::size_t k = 0; k < p.items.d && why.empty(); ++k) {
+        const char* where = existing.empty() ? "" : "fits no existing node's residual and ";
+        for (std::size_t k = 0; k < p.items.d && why.empty() && p.new_types > 0; ++k) {
             std::int64_t largest = 0;
-            for (const auto& cap : p.capacity) largest = std::max(largest, cap[k]);
+            for (std::size_t t = 0; t < p.new_types; ++t) largest = std::max(largest, p.capacity[t][k]);
             if (row[k] > largest) {
-                why = fmt::format("needs {} {} but the largest node type offers {}", format_resource(names[k], row[k]), names[k], format_resource(names[k], largest));
+                why = fmt::format("{}needs {} {} but the largest node type offers {}", where, format_resource(names[k], row[k]), names[k], format_resource(names[k], largest));
             }
         }
-        if (why.empty()) why = "no single node type offers all of its resources at once";
+        if (why.empty() && p.new_types == 0) why = "fits no existing node's residual and no node type may be opened";
+        if (why.empty()) why = fmt::format("{}no single node type offers all of its resources at once", where);
         p.unplaceable.emplace_back(i, why);
     }
     std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
@@ -117,7 +139,7 @@ inline double solution_cost(const NodeMixProblem& p, const std::vector<MixBin>& 
 /// Cost per unit of normalised capacity of each type (lower is more efficient).
 inline std::vector<std::size_t> types_by_efficiency(const NodeMixProblem& p) {
     std::vector<std::pair<double, std::size_t>> keyed;
-    for (std::size_t t = 0; t < p.types(); ++t) {
+    for (std::size_t t = 0; t < p.new_types; ++t) {
         if (p.max_count[t] == 0) continue;
         keyed.emplace_back(p.cost[t] / std::max(p.normalised_size(p.capacity[t].data()), 1e-300), t);
     }
@@ -155,8 +177,9 @@ inline void downsize(const NodeMixProblem& p, std::vector<MixBin>& bins) {
 
 /// First fit over a fixed sequence of bin types (each type in `order`, repeated up to its count).
 inline std::vector<MixBin> typed_first_fit(const NodeMixProblem& p, const std::vector<std::size_t>& type_order, std::vector<std::size_t>& left_out) {
-    const std::size_t n = p.placeable.size();
     std::vector<std::size_t> leaf_type;
+    for (std::size_t t = p.new_types; t < p.types(); ++t) leaf_type.push_back(t);  // existing nodes first
+    const std::size_t n = p.placeable.size() + leaf_type.size();
     for (const auto t : type_order) {
         const auto count = p.max_count[t] == unlimited ? n : static_cast<std::size_t>(std::min<std::int64_t>(p.max_count[t], static_cast<std::int64_t>(n)));
         for (std::size_t c = 0; c < count && leaf_type.size() < n; ++c) leaf_type.push_back(t);
@@ -197,11 +220,24 @@ inline std::vector<MixBin> efficiency_greedy(const NodeMixProblem& p, std::vecto
     std::vector<std::int64_t> used(p.types(), 0);
     std::vector<MixBin> bins;
     std::vector<std::int64_t> residual(d);
-    std::vector<char> taken;
+    for (std::size_t t = p.new_types; t < p.types(); ++t) {  // existing nodes first, by first fit
+        MixBin bin{t, {}, p.capacity[t]};
+        std::vector<std::size_t> next;
+        for (const auto i : remaining) {
+            if (fits(p.items.row(i), bin.residual.data(), d)) {
+                bin.items.push_back(i);
+                for (std::size_t k = 0; k < d; ++k) bin.residual[k] -= p.items.row(i)[k];
+            } else {
+                next.push_back(i);
+            }
+        }
+        if (!bin.items.empty()) bins.push_back(std::move(bin));
+        remaining = std::move(next);
+    }
     while (!remaining.empty()) {
         std::size_t best_type = p.types();
         double best_ratio = 0, best_value = 0;
-        for (std::size_t t = 0; t < p.types(); ++t) {
+        for (std::size_t t = 0; t < p.new_types; ++t) {
             if (p.max_count[t] != unlimited && used[t] >= p.max_count[t]) continue;
             residual = p.capacity[t];
             double value = 0;
@@ -248,7 +284,7 @@ inline double fractional_cost_bound(const NodeMixProblem& p, std::span<const std
         const std::int64_t uncovered = demand[k] - open_residual[k];
         if (uncovered <= 0) continue;
         double cheapest = std::numeric_limits<double>::infinity();
-        for (std::size_t t = 0; t < p.types(); ++t) {
+        for (std::size_t t = 0; t < p.new_types; ++t) {
             if (p.capacity[t][k] > 0 && p.max_count[t] != 0) cheapest = std::min(cheapest, p.cost[t] / static_cast<double>(p.capacity[t][k]));
         }
         if (std::isfinite(cheapest)) bound = std::max(bound, cheapest * static_cast<double>(uncovered));
@@ -268,6 +304,13 @@ public:
             for (std::size_t k = 0; k < d; ++k) suffix_[pos * d + k] = suffix_[(pos + 1) * d + k] + p.items.row(p.placeable[pos])[k];
         }
         open_residual_.assign(d, 0);
+        for (std::size_t t = p.new_types; t < p.types(); ++t) {  // existing nodes are open from the start, at no cost
+            bins_.push_back(MixBin{t, {}, p.capacity[t]});
+            used_[t] = 1;
+            if (std::all_of(p.capacity[t].begin(), p.capacity[t].end(), [](std::int64_t r) { return r >= 0; })) {
+                for (std::size_t k = 0; k < d; ++k) open_residual_[k] += p.capacity[t][k];
+            }
+        }
     }
     bool run() {
         complete_ = true;
@@ -389,25 +432,33 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
     best.bins = std::move(candidates[chosen]);
     best.cost = chosen_cost;
     for (const auto i : left_outs[chosen]) {
-        best.unplaceable.emplace_back(i, "every node type that can hold it has reached its max_count");
+        best.unplaceable.emplace_back(i, p.existing() > 0 ? "no existing node has room left for it and every node type that can hold it has reached its max_count"
+                                                          : "every node type that can hold it has reached its max_count");
     }
     std::sort(best.unplaceable.begin(), best.unplaceable.end());
-    // Lower bound over the items actually placed.
+    // Lower bound over the items actually placed; existing nodes' residuals are free capacity.
     const std::size_t d = p.items.d;
-    std::vector<std::int64_t> demand(d, 0), none(d, 0);
+    std::vector<std::int64_t> demand(d, 0), free_capacity(d, 0);
+    for (std::size_t t = p.new_types; t < p.types(); ++t) {
+        if (std::any_of(p.capacity[t].begin(), p.capacity[t].end(), [](std::int64_t r) { return r < 0; })) continue;
+        for (std::size_t k = 0; k < d; ++k) free_capacity[k] += p.capacity[t][k];
+    }
     double single = 0;
     for (const auto& bin : best.bins) {
         for (const auto i : bin.items) {
             const auto* row = p.items.row(i);
             for (std::size_t k = 0; k < d; ++k) demand[k] += row[k];
+            bool fits_existing = false;
+            for (std::size_t t = p.new_types; t < p.types() && !fits_existing; ++t) fits_existing = fits(row, p.capacity[t].data(), d);
+            if (fits_existing) continue;
             double cheapest = std::numeric_limits<double>::infinity();
-            for (std::size_t t = 0; t < p.types(); ++t) {
+            for (std::size_t t = 0; t < p.new_types; ++t) {
                 if (p.max_count[t] != 0 && fits(row, p.capacity[t].data(), d)) cheapest = std::min(cheapest, p.cost[t]);
             }
             if (std::isfinite(cheapest)) single = std::max(single, cheapest);
         }
     }
-    best.lower_bound = std::min(best.cost, std::max(single, fractional_cost_bound(p, demand, none)));
+    best.lower_bound = std::min(best.cost, std::max(single, fractional_cost_bound(p, demand, free_capacity)));
     if (left_outs[chosen].empty() && p.placeable.size() <= node_mix_exact_items && best.lower_bound < best.cost) {
         BudgetTracker tracker(budget);
         NodeMixSearch search(p, tracker, best.bins, best.cost);
