@@ -146,14 +146,16 @@ inline std::optional<double> least_waste_score(const ExpansionOption& option) {
     const std::int64_t cpu = option.node_capacity.cpu_millis();
     const std::int64_t memory = option.node_capacity.memory_bytes();
     if (n <= 0 || cpu <= 0 || memory <= 0) return std::nullopt;
-    std::int64_t requested_cpu = 0;
-    std::int64_t requested_memory = 0;
+    // 128-bit sums and products: capacity x node_count and the summed requests may leave int64.
+    __extension__ using Wide = __int128;
+    Wide requested_cpu = 0;
+    Wide requested_memory = 0;
     for (const auto& pod : option.pods) {
         requested_cpu += pod.cpu_millis();
         requested_memory += pod.memory_bytes();
     }
-    const std::int64_t available_cpu = cpu * n;
-    const std::int64_t available_memory = memory * n;
+    const Wide available_cpu = static_cast<Wide>(cpu) * n;
+    const Wide available_memory = static_cast<Wide>(memory) * n;
     const double wasted_cpu = static_cast<double>(available_cpu - requested_cpu) / static_cast<double>(available_cpu);
     const double wasted_memory = static_cast<double>(available_memory - requested_memory) / static_cast<double>(available_memory);
     return wasted_cpu + wasted_memory;

@@ -1,0 +1,32 @@
+// Regression tests for what the libFuzzer targets in fuzz/ found: each crasher (or hang) is kept
+// as a small test here and its raw input in fuzz/corpus/<target>/ (replayed on every fuzz run).
+#include <continuum/federation/expander_chain.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <limits>
+
+using continuum::Resources;
+using namespace continuum::federation;
+
+TEST_CASE("fuzz regression (fuzz_expanders): least-waste score with capacity x node_count beyond int64 is finite, no overflow") {
+    // Found by fuzz_expanders: 2^27 millicores of requests + a capacity near int64 max overflowed
+    // the int64 sums (signed overflow, UB) in least_waste_score.
+    ExpansionOption option;
+    option.node_group = "huge";
+    option.node_count = 3;
+    option.node_capacity = Resources::from_units({{"cpu", std::numeric_limits<std::int64_t>::max()}, {"memory", std::numeric_limits<std::int64_t>::max()}});
+    option.pods = {Resources::from_units({{"cpu", std::numeric_limits<std::int64_t>::max()}, {"memory", 1}}),
+                   Resources::from_units({{"cpu", std::int64_t{1} << 27}, {"memory", 1}})};
+    const auto score = least_waste_score(option);
+    REQUIRE(score.has_value());
+    // cpu: (3·max − max − 2^27) / (3·max) ≈ 2/3; memory: (3·max − 2) / (3·max) ≈ 1
+    CHECK(*score == doctest::Approx(2.0 / 3.0 + 1.0).epsilon(1e-9));
+    // and the ordering still follows the requests: one more large pod wastes strictly less
+    ExpansionOption fuller = option;
+    fuller.pods.push_back(Resources::from_units({{"cpu", std::int64_t{1} << 40}}));
+    CHECK(*least_waste_score(fuller) < *score);
+    const std::vector<ExpansionOption> options{option, fuller};
+    CHECK(least_waste(options) == std::vector<std::size_t>{1});
+}
