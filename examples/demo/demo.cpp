@@ -207,7 +207,8 @@ void alibaba(const std::filesystem::path& out, bool quick) {
     for (const auto& r : report.rows) {
         rows.push_back({r.configuration, fmt::format("{:.2f} %", r.qsr_pct), fmt::format("{:.2f} %", r.dfr_pct), f2(r.result.deployment_delay.mean),
                         f1(r.max_deployment_time_s), f1(r.node_minutes)});
-        r.result.series.write_csv((out / fmt::format("alibaba_{}.csv", slug(r.configuration))).string());
+        const auto stem = r.configuration.rfind("static", 0) == 0 ? std::string("static") : slug(r.configuration);
+        r.result.series.write_csv((out / fmt::format("alibaba_{}.csv", stem)).string());
     }
     table({"configuration", "continuum: QSR", "continuum: DFR", "continuum: mean deploy time (s)", "max (s)", "continuum: node-minutes"}, rows);
 }
@@ -233,6 +234,11 @@ int main(int argc, char** argv) {
     }
     try {
         std::filesystem::create_directories(out);
+        // Remove the CSV files an earlier run wrote, so plots never mix runs.
+        for (const auto& entry : std::filesystem::directory_iterator(out)) {
+            const auto name = entry.path().filename().string();
+            if (entry.path().extension() == ".csv" && (name.rfind("seed00", 0) == 0 || name.rfind("alibaba_", 0) == 0)) std::filesystem::remove(entry.path());
+        }
         fmt::print("continuum demo: the seed papers' experiments replayed in continuum's simulator{}\n", quick ? " (--quick: shorter runs)" : "");
         seed000(out);
         seed001(out, quick);

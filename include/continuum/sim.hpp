@@ -2,6 +2,10 @@
 // scalers, adapters for continuum's scalers and the seed papers' experiments replayed.
 #pragma once
 
+#include <continuum/sim/adapters/hierarchical.hpp>
+#include <continuum/sim/adapters/hpa.hpp>
+#include <continuum/sim/adapters/quota_scalers.hpp>
+#include <continuum/sim/cluster_autoscaler.hpp>
 #include <continuum/sim/decision.hpp>
 #include <continuum/sim/load_profile.hpp>
 #include <continuum/sim/metrics.hpp>
@@ -11,4 +15,8 @@
 #include <continuum/sim/simulator.hpp>
 #include <continuum/sim/snapshot.hpp>
 #include <continuum/sim/static_scaler.hpp>
+#include <continuum/sim/replay/alibaba.hpp>
+#include <continuum/sim/replay/seed000.hpp>
+#include <continuum/sim/replay/seed001.hpp>
+#include <continuum/sim/replay/seed004.hpp>
 #include <continuum/sim/workload_shapes.hpp>

@@ -40,6 +40,8 @@ struct AlibabaParameters {
     double static_headroom = 1.1;
     Seed001Parameters cluster{};  ///< nodes, pod size, levels, latencies (its workload is ignored)
     Duration tick = 5s;
+    /// Time-series sampling of the recorded runs.
+    Duration sample_every = 1min;
 };
 
 struct AlibabaWorkload {
@@ -114,11 +116,15 @@ inline Seed001Report replay_alibaba(const AlibabaParameters& p) {
     const double fixed = std::ceil(peak * p.static_headroom);
     const auto target = adapters::QuotaTarget{"service", "waiting", true};
     {
-        Simulator sim(seed001_scenario(cluster, workload.load, fixed, nodes_backing(cluster, fixed)));
+        auto scenario = seed001_scenario(cluster, workload.load, fixed, nodes_backing(cluster, fixed));
+        scenario.config.record.sample_every = p.sample_every;
+        Simulator sim(scenario);
         report.rows.push_back(seed001_row(fmt::format("static quota ({:.0f} CPUs)", fixed), sim.run(StaticScaler{}), {}));
     }
     const double initial = std::ceil(workload.history.values().back());
-    Simulator sim(seed001_scenario(cluster, workload.load, initial, nodes_backing(cluster, initial)));
+    auto scenario = seed001_scenario(cluster, workload.load, initial, nodes_backing(cluster, initial));
+    scenario.config.record.sample_every = p.sample_every;
+    Simulator sim(scenario);
     report.rows.push_back(seed001_row("reactive", sim.run(adapters::ReactiveQuotaAdapter(target)), {}));
     quota::ProactiveConfig proactive;
     proactive.levels.set("cpu", seed001_levels(cluster.level_step_cores));
@@ -140,7 +146,9 @@ void add_alibaba_hybrid(Seed001Report& report, const AlibabaParameters& p, F for
     cluster.tick = p.tick;
     cluster.workload.duration = std::chrono::minutes(p.minutes);
     const double initial = std::ceil(workload.history.values().back());
-    Simulator sim(seed001_scenario(cluster, workload.load, initial, nodes_backing(cluster, initial)));
+    auto scenario = seed001_scenario(cluster, workload.load, initial, nodes_backing(cluster, initial));
+    scenario.config.record.sample_every = p.sample_every;
+    Simulator sim(scenario);
     quota::ProactiveConfig proactive;
     proactive.levels.set("cpu", seed001_levels(cluster.level_step_cores));
     auto hybrid = adapters::HybridQuotaAdapter<F>({"service", "waiting", true}, std::move(forecaster), workload.history, proactive);

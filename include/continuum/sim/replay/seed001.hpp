@@ -94,6 +94,7 @@ inline Scenario seed001_scenario(const Seed001Parameters& p, const LoadProfile& 
     s.deployments.push_back(d);
     s.config.tick = p.tick;
     s.config.duration = p.workload.duration;
+    s.config.record.sample_every = 5s;  // the time series (Figs. 5-6); metrics use every tick
     return s;
 }
 
