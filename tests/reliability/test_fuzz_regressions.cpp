@@ -30,3 +30,23 @@ TEST_CASE("fuzz regression (fuzz_expanders): least-waste score with capacity x n
     const std::vector<ExpansionOption> options{option, fuller};
     CHECK(least_waste(options) == std::vector<std::size_t>{1});
 }
+
+TEST_CASE("fuzz regression (fuzz_expander_config): priority patterns with nested repetition do not hang the matcher") {
+    // Found by fuzz_expander_config (a 10 s timeout): libstdc++'s default backtracking std::regex
+    // took exponential time to search ".**ooooooo&ooooo-z]+" in "eu-west-1-m5.large"; "(a*)*b"
+    // on a run of a's is the textbook case. PriorityTiers now matches in polynomial time. (No
+    // timing assertion: before the fix this test never finished.)
+    const auto tiers = PriorityTiers::parse("10:\n  - .**ooooooo&ooooo-z]+\n20:\n  - (a*)*b\n30:\n  - ^gpu-.*\n");
+    CHECK_FALSE(tiers.highest_match("eu-west-1-m5.large").has_value());
+    CHECK_FALSE(tiers.highest_match(std::string(60, 'a')).has_value());
+    CHECK(tiers.highest_match(std::string(60, 'a') + "b") == 20);
+    CHECK(tiers.highest_match("gpu-large") == 30);
+    std::vector<ExpansionOption> options(2);
+    options[0].node_group = "eu-west-1-m5.large";
+    options[1].node_group = "gpu-large";
+    CHECK(priority(options, tiers) == std::vector<std::size_t>{1});
+}
+
+TEST_CASE("priority expander: back-references are rejected as Go's RE2 rejects them (ParseError)") {
+    CHECK_THROWS_AS(PriorityTiers::parse("10:\n  - (a)\\1\n"), continuum::ParseError);
+}

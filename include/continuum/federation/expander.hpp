@@ -175,7 +175,8 @@ inline std::vector<std::size_t> least_waste(std::span<const ExpansionOption> opt
 /// The priority expander's configuration (ConfigMap cluster-autoscaler-priority-expander, key
 /// `priorities`): integer priority -> regular expressions matched (unanchored, as Go's
 /// FindStringIndex) against node-group ids. Patterns use ECMAScript syntax (std::regex), which
-/// agrees with Go's RE2 on the usual id patterns (.*, [a-z]+, ^...$, alternation).
+/// agrees with Go's RE2 on the usual id patterns (.*, [a-z]+, ^...$, alternation); as in RE2, matching
+/// takes polynomial time (with libstdc++) and back-references are rejected.
 class PriorityTiers {
 public:
     PriorityTiers() = default;
@@ -185,7 +186,7 @@ public:
         for (const auto& [priority, list] : patterns_) {
             for (const auto& pattern : list) {
                 try {
-                    compiled_.emplace_back(priority, std::regex(pattern, std::regex::ECMAScript));
+                    compiled_.emplace_back(priority, std::regex(pattern, syntax()));
                 } catch (const std::regex_error& e) {
                     throw ParseError(fmt::format("priority expander: cannot compile regexp \"{}\" for priority {}: {}", pattern, priority, e.what()));
                 }
@@ -212,6 +213,18 @@ public:
     }
 
 private:
+    /// ECMAScript, matched in polynomial time where the standard library allows it: libstdc++'s
+    /// default backtracking executor takes exponential time on patterns such as ".**a" or
+    /// "(a*)*b" (a ConfigMap could hang the controller); its __polynomial executor does not, and
+    /// like Go's RE2 it rejects back-references.
+    static std::regex::flag_type syntax() {
+#ifdef __GLIBCXX__
+        return std::regex::ECMAScript | std::regex_constants::__polynomial;
+#else
+        return std::regex::ECMAScript;
+#endif
+    }
+
     std::map<int, std::vector<std::string>> patterns_;
     std::vector<std::pair<int, std::regex>> compiled_;
 };
