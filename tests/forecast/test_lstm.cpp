@@ -417,6 +417,14 @@ TEST_CASE("batches larger than a chunk match single-window predictions") {
     CHECK(worst <= 1e-5F);
     std::vector<float> empty_out;
     model.predict_batch(std::span<const float>(), empty_out, workspace);  // zero windows is fine
+    // A workspace sized by another (smaller) model is resized, not overrun.
+    auto small = load_lstm<float>(fixture("h8_l1_f1_f32").weights);
+    LstmWorkspace<float> small_workspace = small.make_workspace();
+    std::vector<float> from_small(model.outputs());
+    model.predict(std::span<const float>(windows).subspan(0, per_window), from_small, small_workspace);
+    model.predict(std::span<const float>(windows).subspan(0, per_window), single);
+    CHECK(from_small == single);
+    model.predict_batch(windows, batch, small_workspace);
 }
 
 TEST_CASE("permuting the gate blocks changes the output (the layout test)") {

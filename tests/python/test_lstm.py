@@ -81,12 +81,9 @@ def test_export_torch_round_trip(tmp_path):
         want = net(torch.from_numpy(x)).numpy() * 10.0 + 40.0  # output scaling = target feature 0
     assert np.max(np.abs(model.predict_batch(raw) - want)) <= 1e-10 * 10.0
     assert np.max(np.abs(model.predict(raw[4]) - want[4])) <= 1e-9
-    # forecast(history, h): direct for h <= 3.
-    history = raw[4, :, 0]
-    model1 = None
+    # A two-feature model cannot forecast a single series.
     with pytest.raises(continuum.InvalidArgument, match="takes 2 input features"):
-        model.forecast(history, 2)
-    del model1
+        model.forecast(raw[4, :, 0], 2)
 
 
 def test_export_torch_refuses_unsupported_modules(tmp_path):

@@ -194,7 +194,7 @@ public:
     void predict(std::span<const T> window_values, std::span<T> out, LstmWorkspace<T>& workspace) const {
         require_window_size(window_values.size(), 1, "predict: window_values");
         require_output_size(out.size(), 1, "predict: out");
-        if (workspace.columns < 1) reserve(workspace, 1);
+        ensure(workspace, 1);
         run<true>(window_values, 1, out, workspace);
     }
     /// As above with the model's own workspace (not thread-safe: one model per thread).
@@ -222,7 +222,7 @@ public:
         require_output_size(out.size(), count, "predict_batch: out");
         if (count == 0) return;
         const auto chunk = static_cast<std::size_t>(std::min<Eigen::Index>(batch_chunk, static_cast<Eigen::Index>(count)));
-        if (workspace.columns < static_cast<Eigen::Index>(chunk)) reserve(workspace, static_cast<Eigen::Index>(chunk));
+        ensure(workspace, static_cast<Eigen::Index>(chunk));
         for (std::size_t first = 0; first < count; first += chunk) {
             const std::size_t n = std::min(chunk, count - first);
             run<false>(windows.subspan(first * per_window, n * per_window), n, out.subspan(first * outputs(), n * outputs()),
@@ -409,6 +409,15 @@ private:
         max_head_ = 0;
         for (const auto& dense : parameters_.head) max_head_ = std::max(max_head_, dense.weight.rows());
         next_output_.assign(outputs(), T(0));
+    }
+
+    /// Sizes `ws` for this model and at least `columns` windows (a workspace made by another model
+    /// is resized, never indexed out of range); allocates only when it is too small.
+    void ensure(LstmWorkspace<T>& ws, Eigen::Index columns) const {
+        if (ws.columns < columns || ws.state.rows() != state_rows_ || ws.cell.rows() != cell_rows_ ||
+            ws.gates.rows() != max_gates_ || ws.head_a.rows() != max_head_) {
+            reserve(ws, std::max(columns, ws.columns));
+        }
     }
 
     void reserve(LstmWorkspace<T>& ws, Eigen::Index columns) const {
