@@ -259,7 +259,8 @@ void bind_packing(py::module_& root) {
         .def_readonly("optimal", &NodeMix::optimal)
         .def_readonly("gap", &NodeMix::gap)
         .def_readonly("unplaceable", &NodeMix::unplaceable)
-        .def_readonly("count_per_type", &NodeMix::count_per_type);
+        .def_readonly("count_per_type", &NodeMix::count_per_type)
+        .def_readonly("existing_items", &NodeMix::existing_items);
     m.def(
         "cheapest_node_mix",
         [](const py::iterable& items, const std::vector<NodeType>& types, std::int64_t node_limit, std::optional<double> time_limit_ms) {
@@ -270,6 +271,57 @@ void bind_packing(py::module_& root) {
         },
         py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
         "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts); exact for small instances.");
+
+    py::class_<ExistingNode>(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.")
+        .def(py::init([](std::string name, const py::object& capacity, const py::object& allocated) {
+                 return ExistingNode{std::move(name), to_resources(capacity, "capacity"), allocated.is_none() ? Resources{} : to_resources(allocated, "allocated")};
+             }),
+             py::arg("name"), py::arg("capacity"), py::arg("allocated") = py::none())
+        .def_readwrite("name", &ExistingNode::name)
+        .def_readwrite("capacity", &ExistingNode::capacity)
+        .def_readwrite("allocated", &ExistingNode::allocated)
+        .def("__repr__", [](const ExistingNode& n) { return "ExistingNode(" + n.name + ")"; });
+    py::class_<PackingOntoExisting>(m, "PackingOntoExisting", "Items added to each existing node, items per new node, unplaced items.")
+        .def_readonly("existing", &PackingOntoExisting::existing)
+        .def_readonly("new_nodes", &PackingOntoExisting::new_nodes)
+        .def_readonly("unplaced", &PackingOntoExisting::unplaced)
+        .def_property_readonly("num_new_nodes", &PackingOntoExisting::num_new_nodes)
+        .def("__repr__", [](const PackingOntoExisting& p) {
+            return "PackingOntoExisting(existing=" + std::to_string(p.existing.size()) + ", num_new_nodes=" + std::to_string(p.num_new_nodes()) + ", unplaced=" + std::to_string(p.unplaced.size()) + ")";
+        });
+    m.def(
+        "first_fit_decreasing_onto_existing",
+        [](const py::iterable& items, const std::vector<ExistingNode>& existing_nodes, const py::object& new_node_capacity, VectorOrder order) {
+            const auto list = to_resources_list(items, "items");
+            const auto capacity = to_resources(new_node_capacity, "new_node_capacity");
+            py::gil_scoped_release release;
+            return first_fit_decreasing_onto_existing(list, existing_nodes, capacity, order);
+        },
+        py::arg("items"), py::arg("existing_nodes"), py::arg("new_node_capacity"), py::arg("order") = VectorOrder::sum_normalized,
+        "First fit decreasing onto existing nodes' residual capacity first, then onto new nodes of new_node_capacity. "
+        "items: Resources or dicts; existing_nodes: list of ExistingNode. Returns PackingOntoExisting.");
+    m.def(
+        "best_fit_decreasing_onto_existing",
+        [](const py::iterable& items, const std::vector<ExistingNode>& existing_nodes, const py::object& new_node_capacity, VectorOrder order) {
+            const auto list = to_resources_list(items, "items");
+            const auto capacity = to_resources(new_node_capacity, "new_node_capacity");
+            py::gil_scoped_release release;
+            return best_fit_decreasing_onto_existing(list, existing_nodes, capacity, order);
+        },
+        py::arg("items"), py::arg("existing_nodes"), py::arg("new_node_capacity"), py::arg("order") = VectorOrder::sum_normalized,
+        "Best fit decreasing: each item to the best existing node that holds it, else the best new node. Returns PackingOntoExisting.");
+    m.def(
+        "cheapest_node_mix_onto_existing",
+        [](const py::iterable& items, const std::vector<ExistingNode>& existing_nodes, const std::vector<NodeType>& types, std::int64_t node_limit,
+           std::optional<double> time_limit_ms) {
+            const auto list = to_resources_list(items, "items");
+            const auto budget = make_budget(node_limit, time_limit_ms);
+            py::gil_scoped_release release;
+            return cheapest_node_mix_onto_existing(list, existing_nodes, types, budget);
+        },
+        py::arg("items"), py::arg("existing_nodes"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
+        "Cheapest new nodes (list of NodeType) for what does not fit on existing_nodes (free residual capacity). "
+        "Returns NodeMix; .existing_items lists the items added to each existing node; cost counts new nodes only.");
 
     bind_once<PlacedPod>(m, "PlacedPod", [&] {
         py::class_<PlacedPod>(m, "PlacedPod", "A pod on a node: name, request (Resources or dict), movable.")

@@ -85,3 +85,35 @@ def test_plan_consolidation_seed_001():
         packing.NodeState("b", {"cpu": 10}, pods=[packing.PlacedPod("db2", {"cpu": 4}, movable=False)]),
     ]
     assert packing.plan_consolidation(pinned).nodes_to_release == []
+
+
+def test_onto_existing_nodes_fills_residuals_first():
+    # Residuals: a = 4 - 3 = 1 cpu, b = 4 - 1 = 3 cpu; new nodes 4 cpu; items 2, 1, 3, 1 cpu.
+    existing = [packing.ExistingNode("a", {"cpu": "4"}, {"cpu": "3"}),
+                packing.ExistingNode("b", {"cpu": "4"}, allocated={"cpu": "1"})]
+    items = [{"cpu": "2"}, {"cpu": "1"}, {"cpu": "3"}, {"cpu": "1"}]
+    for fn in (packing.first_fit_decreasing_onto_existing, packing.best_fit_decreasing_onto_existing):
+        r = fn(items, existing, {"cpu": "4"})
+        assert r.existing == [[1], [2]]
+        assert r.new_nodes == [[0, 3]]
+        assert r.num_new_nodes == 1
+        assert r.unplaced == []
+    big = fn([{"cpu": "9"}], existing, {"cpu": "4"})
+    assert big.unplaced == [0]
+    with pytest.raises(continuum.InvalidArgument):
+        packing.first_fit_decreasing_onto_existing(items, [packing.ExistingNode("x", {"cpu": "1"}, {"cpu": "-1"})], {"cpu": "4"})
+
+
+def test_cheapest_node_mix_onto_existing():
+    # Two of six 1-cpu pods fit the existing node; the other four take one large node (1.5).
+    types = [packing.NodeType("small", {"cpu": "2"}, cost=1.0), packing.NodeType("large", {"cpu": "4"}, cost=1.5)]
+    mix = packing.cheapest_node_mix_onto_existing([{"cpu": "1"}] * 6, [packing.ExistingNode("old", {"cpu": "4"}, {"cpu": "2"})], types,
+                                                  time_limit_ms=1000)
+    assert len(mix.existing_items[0]) == 2
+    assert [n.type for n in mix.nodes] == [1]
+    assert mix.cost == pytest.approx(1.5)
+    assert mix.optimal
+    only = packing.cheapest_node_mix_onto_existing([{"cpu": "3"}, {"cpu": "9"}], [packing.ExistingNode("old", {"cpu": "4"})], [])
+    assert only.existing_items == [[0]]
+    assert [u.item for u in only.unplaceable] == [1]
+    assert only.cost == 0
