@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <random>
 #include <span>
 #include <utility>
 #include <vector>
@@ -66,6 +67,7 @@ public:
         const auto root = solve_lp(demand_);
         out.lower_bound = root.lower_bound;
         global_lower_bound_ = root.lower_bound;
+        if (items_.d == 1 && global_lower_bound_ < upper_bound_ && !tracker_.exhausted()) value_corrected_packing(value_correction_rounds);
         if (global_lower_bound_ < upper_bound_ && !tracker_.exhausted()) {
             std::vector<Pattern> fixed;
             dive(demand_, fixed, root, 0);
@@ -359,6 +361,66 @@ private:
             bins.push_back(std::move(best.counts));
         }
         return bins;
+    }
+
+    static constexpr int value_correction_rounds = 40;
+
+    /// Sequential value correction (Belov & Scheithauer's SVC, 1-D) on top of MBS': each bin holds
+    /// the largest remaining item plus the fill of the others maximising their *values*; after each
+    /// packing an item's value moves towards size × capacity / (fill of the bin it landed in), so
+    /// items that ended in poorly filled bins are preferred next time; values are also perturbed
+    /// by ±5 % (seeded) for diversity. Stops at `rounds`, when a packing reaches the lower bound,
+    /// or when the budget runs out. Every complete packing is recorded.
+    void value_corrected_packing(int rounds) {
+        const std::size_t m = demand_.size();
+        std::vector<double> value(m);
+        for (std::size_t j = 0; j < m; ++j) value[j] = static_cast<double>(weight_[j]);
+        std::vector<std::size_t> by_size(m);
+        for (std::size_t j = 0; j < m; ++j) by_size[j] = j;
+        std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t c) { return weight_[a] > weight_[c]; });
+        std::mt19937_64 rng(20240607);
+        std::uniform_real_distribution<double> jitter(0.95, 1.05);
+        std::vector<std::int64_t> profit(m);
+        const double unit = 1024.0 / static_cast<double>(capacity_[0]);  // values -> integers of about 10 bits per bin
+        for (int round = 0; round < rounds && upper_bound_ > global_lower_bound_; ++round) {
+            for (std::size_t j = 0; j < m; ++j) profit[j] = std::max<std::int64_t>(1, std::llround(value[j] * jitter(rng) * unit * 64.0));
+            std::vector<std::int64_t> left = demand_;
+            std::vector<Pattern> bins;
+            std::size_t next = 0;
+            bool complete = true;
+            while (true) {
+                while (next < m && left[by_size[next]] == 0) ++next;
+                if (next == m) break;
+                if (tracker_.exhausted() || static_cast<std::int64_t>(bins.size()) + 1 >= upper_bound_) {
+                    complete = false;
+                    break;
+                }
+                const std::size_t j = by_size[next];
+                --left[j];
+                Knapsack fill(weight_, 1, std::vector<std::int64_t>{capacity_[0] - weight_[j]});
+                auto best = fill.solve(profit, left, 20000, tracker_);
+                best.counts[j] += 1;
+                for (std::size_t t = 0; t < m; ++t) left[t] -= best.counts[t] - (t == j ? 1 : 0);
+                bins.push_back(std::move(best.counts));
+            }
+            if (!complete) {
+                if (tracker_.exhausted()) return;
+            } else {
+                for (const auto& bin : bins) add_to_pool(bin);
+                record({}, bins);
+            }
+            // Correction: items in under-filled bins become more valuable.
+            const double rate = 1.0 / (2.0 + static_cast<double>(round));
+            for (const auto& bin : bins) {
+                std::int64_t filled = 0;
+                for (std::size_t t = 0; t < m; ++t) filled += bin[t] * weight_[t];
+                if (filled <= 0) continue;
+                const double stretch = static_cast<double>(capacity_[0]) / static_cast<double>(filled);
+                for (std::size_t t = 0; t < m; ++t) {
+                    if (bin[t] > 0) value[t] = (1.0 - rate) * value[t] + rate * static_cast<double>(weight_[t]) * stretch * stretch;
+                }
+            }
+        }
     }
 
     void record(const std::vector<Pattern>& fixed, const std::vector<Pattern>& rest) {
