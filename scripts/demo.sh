@@ -4,6 +4,8 @@
 # Usage: scripts/demo.sh [output-folder]   (default: demo-output)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache: share hits between clones of the repository (paths under the root are hashed relative).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 bash scripts/deps.sh demo
 

@@ -4,6 +4,8 @@
 # regression input in fuzz/corpus/<name>/ (CI replays every corpus file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache: share hits between clones of the repository (paths under the root are hashed relative).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 seconds="${1:-30}"
 launcher=()
 if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
