@@ -1,6 +1,7 @@
 // Regression tests for what the libFuzzer targets in fuzz/ found: each crasher (or hang) is kept
 // as a small test here and its raw input in fuzz/corpus/<target>/ (replayed on every fuzz run).
 #include <continuum/federation/expander_chain.hpp>
+#include <continuum/packing/node_types.hpp>
 
 #include <doctest/doctest.h>
 
@@ -49,4 +50,23 @@ TEST_CASE("fuzz regression (fuzz_expander_config): priority patterns with nested
 
 TEST_CASE("priority expander: back-references are rejected as Go's RE2 rejects them (ParseError)") {
     CHECK_THROWS_AS(PriorityTiers::parse("10:\n  - (a)\\1\n"), continuum::ParseError);
+}
+
+TEST_CASE("fuzz regression (fuzz_vector_packing): cheapest_node_mix with item amounts near int64 max") {
+    // Found by fuzz_vector_packing: the exact search summed the remaining items' amounts (and the
+    // open nodes' residuals) in int64, overflowing (UB) when items near int64 max add up.
+    const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t big = max / 10 * 8;  // 0.8 max: two never share a node
+    std::vector<Resources> items(3, Resources::from_units({{"cpu", big}, {"memory", 1}}));
+    items.push_back(Resources::from_units({{"cpu", max / 10}, {"memory", 1}}));  // fits beside any of them
+    std::vector<continuum::packing::NodeType> types(2);
+    types[0] = {"huge", Resources::from_units({{"cpu", max}, {"memory", max}}), 3.0, continuum::packing::unlimited};
+    types[1] = {"small", Resources::from_units({{"cpu", max / 5}, {"memory", 16}}), 1.0, continuum::packing::unlimited};
+    const auto mix = continuum::packing::cheapest_node_mix(items, types);
+    CHECK(mix.unplaceable.empty());
+    // three huge nodes (9) would do; a huge per big item plus nothing else is optimal: the small
+    // item rides along on one of them. A small node (1) instead only adds cost.
+    CHECK(mix.cost == doctest::Approx(9.0));
+    CHECK(mix.count_per_type == std::vector<std::int64_t>{3, 0});
+    CHECK(mix.optimal);
 }

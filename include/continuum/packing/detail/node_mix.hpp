@@ -278,10 +278,13 @@ inline std::vector<MixBin> efficiency_greedy(const NodeMixProblem& p, std::vecto
 /// (per dimension, summed): max over dimensions of the uncovered demand times the cheapest cost per
 /// unit of that dimension; and, for every single item, the cheapest type that holds it alone when
 /// no open bin can.
-inline double fractional_cost_bound(const NodeMixProblem& p, std::span<const std::int64_t> demand, std::span<const std::int64_t> open_residual) {
+/// Sums of many amounts near int64 max (remaining demand, open capacity) need 128 bits.
+__extension__ using WideAmount = __int128;
+
+inline double fractional_cost_bound(const NodeMixProblem& p, std::span<const WideAmount> demand, std::span<const WideAmount> open_residual) {
     double bound = 0;
     for (std::size_t k = 0; k < p.items.d; ++k) {
-        const std::int64_t uncovered = demand[k] - open_residual[k];
+        const WideAmount uncovered = demand[k] - open_residual[k];
         if (uncovered <= 0) continue;
         double cheapest = std::numeric_limits<double>::infinity();
         for (std::size_t t = 0; t < p.new_types; ++t) {
@@ -335,7 +338,7 @@ private:
             }
             return;
         }
-        const std::span<const std::int64_t> demand(suffix_.data() + pos * d, d);
+        const std::span<const WideAmount> demand(suffix_.data() + pos * d, d);
         if (cost + fractional_cost_bound(p_, demand, open_residual_) >= best_cost_ - 1e-12 * std::max(1.0, best_cost_)) return;
         const std::size_t item = p_.placeable[pos];
         const auto* row = p_.items.row(item);
@@ -381,8 +384,8 @@ private:
     double best_cost_;
     std::vector<std::int64_t> used_;
     std::vector<MixBin> bins_;
-    std::vector<std::int64_t> suffix_;
-    std::vector<std::int64_t> open_residual_;
+    std::vector<WideAmount> suffix_;
+    std::vector<WideAmount> open_residual_;
     bool complete_ = true;
 };
 
@@ -438,7 +441,7 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
     std::sort(best.unplaceable.begin(), best.unplaceable.end());
     // Lower bound over the items actually placed; existing nodes' residuals are free capacity.
     const std::size_t d = p.items.d;
-    std::vector<std::int64_t> demand(d, 0), free_capacity(d, 0);
+    std::vector<WideAmount> demand(d, 0), free_capacity(d, 0);
     for (std::size_t t = p.new_types; t < p.types(); ++t) {
         if (std::any_of(p.capacity[t].begin(), p.capacity[t].end(), [](std::int64_t r) { return r < 0; })) continue;
         for (std::size_t k = 0; k < d; ++k) free_capacity[k] += p.capacity[t][k];
