@@ -224,7 +224,7 @@ TEST_CASE("property: random scenarios keep the invariants and are deterministic"
         s.config.tick = 5s;
         // A scaler that grows and shrinks the burst pool and quotas at random, checking invariants.
         auto make_scaler = [&](std::uint64_t scaler_seed, std::vector<double>& trace) {
-            return AnyScaler([scaler_seed, &trace, rng = sim::detail::Random(scaler_seed)](const Snapshot& snap) mutable {
+            return AnyScaler([&trace, rng = sim::detail::Random(scaler_seed)](const Snapshot& snap) mutable {
                 for (const auto& node : snap.nodes) {
                     CHECK(node.cpu_requested <= node.cpu_capacity);
                     CHECK(node.cpu_used <= node.cpu_capacity);

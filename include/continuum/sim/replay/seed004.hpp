@@ -118,7 +118,9 @@ inline Seed004Report replay_seed004(const Seed004Parameters& p = {}) {
     Seed004Report report;
     report.parameters = p;
     const std::vector<std::pair<std::string, std::vector<Stage>>> workloads{{"heartbeat", heartbeat_stages()}, {"flash sale", flash_sale_stages()}};
-    for (const auto& [name, stages] : workloads) {
+    for (const auto& workload : workloads) {
+        const std::string& name = workload.first;  // not a structured binding: clang 14 cannot capture those
+        const std::vector<Stage>& stages = workload.second;
         const auto vus = LoadProfile::from_stages(stages);
         const double peak_vus = std::max_element(stages.begin(), stages.end(), [](const Stage& a, const Stage& b) { return a.target < b.target; })->target;
         const Duration switch_at = name == "heartbeat" ? p.heartbeat_switch : p.flash_sale_switch;
