@@ -261,3 +261,22 @@ TEST_CASE("property: node mix onto existing is valid and never costs more than w
         if (existing.empty()) CHECK(with.cost == doctest::Approx(without.cost));
     }
 }
+
+TEST_CASE("node mix onto many existing nodes: heuristics only, still valid and existing capacity used") {
+    // 200 existing nodes with 1 cpu free each, 30 pods of 1.5 cpu: none fits an existing node, so
+    // all go to new nodes (4 cpu, cost 1: two pods each -> 15 nodes); 20 pods of 1 cpu fill
+    // existing nodes. More existing nodes than the exact search takes: the heuristics answer.
+    std::vector<ExistingNode> existing;
+    for (int e = 0; e < 200; ++e) existing.push_back(ExistingNode{"n" + std::to_string(e), cpu(4000), cpu(3000)});
+    std::vector<Resources> items(30, cpu(1500));
+    items.insert(items.end(), 20, cpu(1000));
+    const std::vector<NodeType> types{{"m", cpu(4000), 1.0}};
+    const auto mix = cheapest_node_mix_onto_existing(items, existing, types);
+    check_mix(mix, items, existing, types);
+    CHECK(mix.nodes.size() == 15);
+    CHECK(mix.cost == doctest::Approx(15.0));
+    CHECK(mix.lower_bound == doctest::Approx(11.25));  // 45 cpu x 1/4 per cpu: the fractional bound
+    std::size_t on_existing = 0;
+    for (const auto& bin : mix.existing_items) on_existing += bin.size();
+    CHECK(on_existing == 20);
+}

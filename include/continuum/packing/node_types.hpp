@@ -92,8 +92,9 @@ inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<con
 /// residual capacity (capacity − allocated) is free, new nodes of `types` cost. The heuristics fill
 /// the existing nodes first (first fit, largest items first) and then open new nodes as
 /// cheapest_node_mix does; downsizing may also move a new node's items onto an existing node that
-/// holds them all. Up to `detail::node_mix_exact_items` placeable items an exact branch and bound
-/// (existing nodes open from the start) proves the optimum within `budget`. `cost`, `lower_bound`
+/// holds them all. Up to `detail::node_mix_exact_items` placeable items and
+/// `detail::node_mix_exact_existing` existing nodes, an exact branch and bound (existing nodes open
+/// from the start) proves the optimum within `budget`. `cost`, `lower_bound`
 /// and `gap` count new nodes only; `existing_items[e]` lists the items added to existing node e.
 /// `types` may be empty (existing nodes only: what does not fit is reported as unplaceable).
 /// \throws InvalidArgument as cheapest_node_mix, and on an existing node's capacity that is empty or

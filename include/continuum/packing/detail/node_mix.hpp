@@ -28,6 +28,8 @@ namespace continuum::packing::detail {
 
 /// Placeable items up to this count get the exact branch and bound after the heuristics.
 inline constexpr std::size_t node_mix_exact_items = 40;
+/// The exact branch and bound branches over every existing node too: it runs only up to this many.
+inline constexpr std::size_t node_mix_exact_existing = 16;
 /// Up to this many placeable items the O(bins · types · n) cost-efficiency greedy runs too.
 inline constexpr std::size_t node_mix_greedy_items = 4000;
 
@@ -441,7 +443,7 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
     std::sort(best.unplaceable.begin(), best.unplaceable.end());
     // Lower bound over the items actually placed; existing nodes' residuals are free capacity.
     const std::size_t d = p.items.d;
-    std::vector<WideAmount> demand(d, 0), free_capacity(d, 0);
+    std::vector<WideAmount> demand(d, 0), free_capacity(d, 0), must_be_new(d, 0), nothing(d, 0);
     for (std::size_t t = p.new_types; t < p.types(); ++t) {
         if (std::any_of(p.capacity[t].begin(), p.capacity[t].end(), [](std::int64_t r) { return r < 0; })) continue;
         for (std::size_t k = 0; k < d; ++k) free_capacity[k] += p.capacity[t][k];
@@ -454,6 +456,7 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
             bool fits_existing = false;
             for (std::size_t t = p.new_types; t < p.types() && !fits_existing; ++t) fits_existing = fits(row, p.capacity[t].data(), d);
             if (fits_existing) continue;
+            for (std::size_t k = 0; k < d; ++k) must_be_new[k] += row[k];  // fits no existing node: goes on a new one
             double cheapest = std::numeric_limits<double>::infinity();
             for (std::size_t t = 0; t < p.new_types; ++t) {
                 if (p.max_count[t] != 0 && fits(row, p.capacity[t].data(), d)) cheapest = std::min(cheapest, p.cost[t]);
@@ -461,8 +464,9 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
             if (std::isfinite(cheapest)) single = std::max(single, cheapest);
         }
     }
-    best.lower_bound = std::min(best.cost, std::max(single, fractional_cost_bound(p, demand, free_capacity)));
-    if (left_outs[chosen].empty() && p.placeable.size() <= node_mix_exact_items && best.lower_bound < best.cost) {
+    best.lower_bound = std::min(best.cost, std::max(single, std::max(fractional_cost_bound(p, demand, free_capacity), fractional_cost_bound(p, must_be_new, nothing))));
+    if (left_outs[chosen].empty() && p.placeable.size() <= node_mix_exact_items && p.existing() <= node_mix_exact_existing &&
+        best.lower_bound < best.cost) {
         BudgetTracker tracker(budget);
         NodeMixSearch search(p, tracker, best.bins, best.cost);
         const bool complete = search.run();
