@@ -1,6 +1,7 @@
 // Regression tests for what the libFuzzer targets in fuzz/ found: each crasher (or hang) is kept
 // as a small test here and its raw input in fuzz/corpus/<target>/ (replayed on every fuzz run).
 #include <continuum/federation/expander_chain.hpp>
+#include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/node_types.hpp>
 
 #include <doctest/doctest.h>
@@ -69,4 +70,17 @@ TEST_CASE("fuzz regression (fuzz_vector_packing): cheapest_node_mix with item am
     CHECK(mix.cost == doctest::Approx(9.0));
     CHECK(mix.count_per_type == std::vector<std::int64_t>{3, 0});
     CHECK(mix.optimal);
+}
+
+TEST_CASE("fuzz regression (fuzz_vector_packing): L2 bound with item sizes near int64 max") {
+    // Found by fuzz_vector_packing: l2_bound computed n2 x capacity (the room in the bins of the
+    // items larger than c/2) in int64; with several such items near int64 max it overflowed (UB).
+    const std::int64_t c = std::numeric_limits<std::int64_t>::max() / 2;  // sum of sizes stays in int64
+    const std::vector<std::int64_t> sizes{c / 10 * 6, c / 10 * 6, c / 10 * 6, c / 10 * 2};
+    // three items > c/2 need a bin each; the small one fits beside any of them: L2 = 3
+    CHECK(continuum::packing::l2_bound(sizes, c) == 3);
+    CHECK(continuum::packing::l1_bound(sizes, c) == 2);  // Σ = 2c exactly: L1 is weaker here
+    const std::vector<Resources> items{Resources::from_units({{"cpu", c / 10 * 6}}), Resources::from_units({{"cpu", c / 10 * 6}}),
+                                       Resources::from_units({{"cpu", c / 10 * 6}}), Resources::from_units({{"cpu", c / 10 * 2}})};
+    CHECK(continuum::packing::lower_bound(items, Resources::from_units({{"cpu", c}})) == 3);
 }

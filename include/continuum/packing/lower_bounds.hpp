@@ -61,8 +61,11 @@ inline std::int64_t l2_unchecked(std::span<const std::int64_t> sizes, std::int64
         const std::int64_t n2 = j1_begin - half_index;
         const std::int64_t sum2 = prefix[static_cast<std::size_t>(j1_begin)] - prefix[static_cast<std::size_t>(half_index)];
         const std::int64_t sum3 = prefix[static_cast<std::size_t>(half_index)] - prefix[static_cast<std::size_t>(std::min(j3_begin, half_index))];
-        const std::int64_t free2 = n2 * capacity - sum2;  // room left in the J2 bins
-        const std::int64_t value = n1 + n2 + ceil_div_positive(sum3 - free2, capacity);
+        // n2 x capacity may pass int64 (J2 items exceed c/2, so it is below 2 x sum2): 128 bits.
+        __extension__ using Wide = __int128;
+        const Wide free2 = static_cast<Wide>(n2) * capacity - sum2;  // room left in the J2 bins
+        const Wide excess = static_cast<Wide>(sum3) - free2;
+        const std::int64_t value = n1 + n2 + (excess <= 0 ? 0 : static_cast<std::int64_t>((excess + capacity - 1) / capacity));
         best = std::max(best, value);
     };
     evaluate(0);
