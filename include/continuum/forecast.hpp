@@ -18,4 +18,8 @@
 #include <continuum/forecast/seasonal_naive.hpp>
 #include <continuum/forecast/simple_exponential_smoothing.hpp>
 
-// --- LSTM forecaster: the integrator adds the LSTM headers here (forecast/lstm*.hpp). ---
+#include <continuum/forecast/lstm.hpp>
+// The safetensors loader needs nlohmann_json (an optional dependency); include it when present.
+#if __has_include(<nlohmann/json.hpp>)
+#include <continuum/forecast/lstm_loader.hpp>
+#endif
