@@ -20,6 +20,9 @@ from ._core import (  # noqa: F401
     __version__,
 )
 
+# The library areas, as submodules mirroring the C++ namespaces.
+from . import capacity, federation, forecast, packing, policy, quota, scalers, sim  # noqa: E402,F401
+
 __all__ = [
     "Error",
     "InvalidArgument",
@@ -34,4 +37,12 @@ __all__ = [
     "dominant_share",
     "positive_part",
     "__version__",
+    "capacity",
+    "federation",
+    "forecast",
+    "packing",
+    "policy",
+    "quota",
+    "scalers",
+    "sim",
 ]
