@@ -10,6 +10,6 @@ from ._submodule import export
 
 __all__ = export(_core.forecast, globals())
 
-from ._lstm_export import export_torch  # noqa: E402
+from ._lstm_export import export_torch, write_safetensors  # noqa: E402
 
-__all__.append("export_torch")
+__all__ += ["export_torch", "write_safetensors"]
