@@ -3,6 +3,7 @@
 #include <continuum/federation/expander_chain.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/node_types.hpp>
+#include <continuum/scalers/hpa.hpp>
 
 #include <doctest/doctest.h>
 
@@ -83,4 +84,26 @@ TEST_CASE("fuzz regression (fuzz_vector_packing): L2 bound with item sizes near 
     const std::vector<Resources> items{Resources::from_units({{"cpu", c / 10 * 6}}), Resources::from_units({{"cpu", c / 10 * 6}}),
                                        Resources::from_units({{"cpu", c / 10 * 6}}), Resources::from_units({{"cpu", c / 10 * 2}})};
     CHECK(continuum::packing::lower_bound(items, Resources::from_units({{"cpu", c}})) == 3);
+}
+
+TEST_CASE("fuzz regression (fuzz_hpa): missing-metric fallback for a pod whose request is near int64 max") {
+    // Found by fuzz_hpa: the fallback usage of a pod without metrics, request x max(100, target)
+    // / 100, was computed in int64 and overflowed (UB). It is now computed in 128 bits and
+    // saturated at int64 max.
+    continuum::scalers::HpaSpec spec;
+    spec.min_replicas = 1;
+    spec.max_replicas = 10;
+    continuum::scalers::HpaMetric metric;
+    metric.target = 150;  // percent utilisation
+    metric.pods.resize(2);
+    metric.pods[0] = {"measured", continuum::scalers::PodPhase::running, false, true, 100, 1000};
+    metric.pods[1] = {"missing", continuum::scalers::PodPhase::running, false, true, std::nullopt, std::numeric_limits<std::int64_t>::max() - 1};
+    spec.metrics.push_back(metric);
+    continuum::scalers::Hpa hpa(spec);
+    continuum::scalers::ScaleTargetState target{2, 2, 2};
+    const auto d = hpa.decide(target, continuum::Time(0));
+    // measured usage is 10 % of the request (ratio 0.067: a scale-down); with the missing pod
+    // assumed at the 150 % target the ratio becomes about 1 (within tolerance): the HPA keeps 2.
+    CHECK(d.desired_replicas == 2);
+    CHECK_FALSE(d.scale);
 }

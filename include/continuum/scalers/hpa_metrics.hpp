@@ -241,7 +241,11 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
             for (std::size_t i : missing) {
                 const auto& pod = m.pods[i];
                 // resource utilization: request x max(100, target) / 100; plain metrics: the target value.
-                const std::int64_t fallback = utilization ? pod.request * std::max<std::int64_t>(100, m.target) / 100 : m.target;
+                // (128-bit product, saturated: Go's int64 would wrap for requests near int64 max.)
+                const std::int64_t fallback =
+                    utilization ? static_cast<std::int64_t>(std::min<int128>(static_cast<int128>(pod.request) * std::max<std::int64_t>(100, m.target) / 100,
+                                                                             std::numeric_limits<std::int64_t>::max()))
+                                : m.target;
                 adjusted.push_back({fallback, pod.request});
             }
         } else if (ratio > 1.0) {
