@@ -107,3 +107,24 @@ TEST_CASE("fuzz regression (fuzz_hpa): missing-metric fallback for a pod whose r
     CHECK(d.desired_replicas == 2);
     CHECK_FALSE(d.scale);
 }
+
+TEST_CASE("fuzz regression (fuzz_hpa): AverageValue of an external metric near int64 max reports the exact per-pod value") {
+    // Found by fuzz_hpa: status.current was ceil(double(usage) / status_replicas) converted back to
+    // int64; usage near int64 max rounds to 2^63 as a double, outside int64 (UB). Now an exact
+    // integer ceiling.
+    continuum::scalers::HpaSpec spec;
+    spec.min_replicas = 1;
+    spec.max_replicas = 7;
+    continuum::scalers::HpaMetric metric;
+    metric.name = "queue";
+    metric.source = continuum::scalers::MetricSource::external;
+    metric.target_type = continuum::scalers::TargetType::average_value;
+    metric.target = 1;
+    metric.value = std::numeric_limits<std::int64_t>::max() - 1;
+    spec.metrics.push_back(metric);
+    continuum::scalers::Hpa hpa(spec);
+    const auto d = hpa.decide(continuum::scalers::ScaleTargetState{1, 1, 1}, continuum::Time(0));
+    REQUIRE(d.proposals.size() == 1);
+    CHECK(d.proposals[0].current == std::numeric_limits<std::int64_t>::max() - 1);
+    CHECK(d.desired_replicas == 5);  // default scale-up: max(+100 %, +4 pods) per 15 s = 1 + 4, below max 7
+}

@@ -312,7 +312,8 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
     const bool defined = target.status_replicas > 0;
     const double ratio = defined ? static_cast<double>(usage) / denominator : 0.0;
     out.usage_ratio = ratio;
-    out.current = defined ? static_cast<std::int64_t>(std::ceil(static_cast<double>(usage) / static_cast<double>(target.status_replicas))) : usage;
+    // Exact integer ceiling (Go's float64 round trip leaves int64 for usage near int64 max).
+    out.current = defined ? usage / target.status_replicas + (usage % target.status_replicas > 0 ? 1 : 0) : usage;
     // With 0 status replicas Go's ratio is +Inf or NaN: never within tolerance.
     if (!defined || !tolerances.within(ratio)) {
         out.replicas = ceil_to_replicas(static_cast<double>(usage) / static_cast<double>(m.target));
