@@ -38,7 +38,8 @@ public:
             for (std::size_t j = 0; j < m; ++j) {
                 if (profit[j] > 0 && demand[j] > 0) splits += static_cast<std::size_t>(64 - __builtin_clzll(static_cast<unsigned long long>(demand[j])));
             }
-            if (static_cast<double>(capacity_[0] + 1) * static_cast<double>(splits) <= 4e6) return dynamic_programming(profit, demand);
+            // splits == 0 (nothing profitable fits) must not reach the DP: its table has capacity + 1 cells.
+            if (splits > 0 && (static_cast<double>(capacity_[0]) + 1.0) * static_cast<double>(splits) <= 4e6) return dynamic_programming(profit, demand);
         }
         return branch_and_bound(profit, demand, node_limit);
     }
