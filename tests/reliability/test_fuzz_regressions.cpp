@@ -128,3 +128,20 @@ TEST_CASE("fuzz regression (fuzz_hpa): AverageValue of an external metric near i
     CHECK(d.proposals[0].current == std::numeric_limits<std::int64_t>::max() - 1);
     CHECK(d.desired_replicas == 5);  // default scale-up: max(+100 %, +4 pods) per 15 s = 1 + 4, below max 7
 }
+
+TEST_CASE("fuzz regression (fuzz_hpa): scale-up rate limits with a policy value near int64 max saturate") {
+    // Found by fuzz_hpa: start + policy.value (Pods policy) overflowed int64 (UB); a Percent
+    // policy of that size converted a double beyond int64. Both now saturate, so max_replicas rules.
+    continuum::scalers::HpaSpec spec;
+    spec.min_replicas = 1;
+    spec.max_replicas = 40;
+    spec.behavior->scale_up.policies = {{continuum::scalers::ScalingPolicyType::pods, std::numeric_limits<std::int64_t>::max() - 3, std::chrono::seconds(15)},
+                                        {continuum::scalers::ScalingPolicyType::percent, std::numeric_limits<std::int64_t>::max(), std::chrono::seconds(15)}};
+    continuum::scalers::HpaMetric metric;
+    metric.target = 50;
+    for (int p = 0; p < 23; ++p) metric.pods.push_back({fmt::format("pod-{}", p), continuum::scalers::PodPhase::running, false, true, 1000, 100});
+    spec.metrics.push_back(metric);
+    continuum::scalers::Hpa hpa(spec);
+    const auto d = hpa.decide(continuum::scalers::ScaleTargetState{23, 23, 23}, continuum::Time(0));
+    CHECK(d.desired_replicas == 40);  // 2000 % of the request vs a 50 % target wants 920: capped at max
+}

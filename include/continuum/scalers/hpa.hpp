@@ -331,6 +331,20 @@ private:
         return total;
     }
 
+    /// Rate limits with policy values or replica counts near int64 max saturate instead of
+    /// overflowing (Kubernetes' int32 fields cannot get there; continuum's int64 ones can).
+    static std::int64_t add_saturated(std::int64_t a, std::int64_t b) {
+        std::int64_t out = 0;
+        if (__builtin_add_overflow(a, b, &out)) return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+        return out;
+    }
+    static std::int64_t saturate(double x) {
+        constexpr double limit = 9223372036854775808.0;  // 2^63
+        if (!(x < limit)) return std::numeric_limits<std::int64_t>::max();
+        if (x < -limit) return std::numeric_limits<std::int64_t>::min();
+        return static_cast<std::int64_t>(x);
+    }
+
     [[nodiscard]] std::int64_t scale_up_limit(std::int64_t current, const ScalingRules& rules, Time now) const {
         if (rules.select_policy == SelectPolicy::disabled) return current;
         const bool pick_min = rules.select_policy == SelectPolicy::min;
@@ -338,8 +352,8 @@ private:
         for (const auto& p : rules.policies) {
             const std::int64_t start = current - changes_in_period(scale_up_events_, p.period, now) + changes_in_period(scale_down_events_, p.period, now);
             const std::int64_t proposed = p.type == ScalingPolicyType::pods
-                                              ? start + p.value
-                                              : static_cast<std::int64_t>(std::ceil(static_cast<double>(start) * (1.0 + static_cast<double>(p.value) / 100.0)));
+                                              ? add_saturated(start, p.value)
+                                              : saturate(std::ceil(static_cast<double>(start) * (1.0 + static_cast<double>(p.value) / 100.0)));
             result = pick_min ? std::min(result, proposed) : std::max(result, proposed);
         }
         return result;
@@ -353,8 +367,8 @@ private:
             const std::int64_t start = current - changes_in_period(scale_up_events_, p.period, now) + changes_in_period(scale_down_events_, p.period, now);
             // Go: int32(float64(start) * (1 - value/100)), truncation toward zero.
             const std::int64_t proposed = p.type == ScalingPolicyType::pods
-                                              ? start - p.value
-                                              : static_cast<std::int64_t>(static_cast<double>(start) * (1.0 - static_cast<double>(p.value) / 100.0));
+                                              ? add_saturated(start, -p.value)
+                                              : saturate(static_cast<double>(start) * (1.0 - static_cast<double>(p.value) / 100.0));
             result = pick_min ? std::max(result, proposed) : std::min(result, proposed);
         }
         return result;
