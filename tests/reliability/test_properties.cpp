@@ -251,7 +251,9 @@ TEST_CASE("property: the federation ledger never over-commits a provider") {
         const auto kind = uniform(rng, 0, 9);
         if (kind < 5) {
             const Resources amount = Resources::from_units({{"cpu", uniform(rng, 1, 6000)}, {"memory", uniform(rng, 1, 16) << 30}});
-            const auto id = ledger.try_reserve(fmt::format("consumer-{}", uniform(rng, 0, 4)), provider, amount, Time(std::chrono::seconds(op + uniform(rng, 0, 50))));
+            const auto consumer = uniform(rng, 0, 4);  // draws sequenced: argument order differs between compilers
+            const auto expires = Time(std::chrono::seconds(op + uniform(rng, 0, 50)));
+            const auto id = ledger.try_reserve(fmt::format("consumer-{}", consumer), provider, amount, expires);
             if (id) {
                 live.push_back(*id);
             } else {
