@@ -20,6 +20,6 @@ for exe in build-fuzz/fuzz/fuzz_*; do
   if [ -f "fuzz/$name.dict" ]; then dict=(-dict="fuzz/$name.dict"); fi
   mkdir -p "build-fuzz/work/$name"
   echo "::: fuzz_$name for ${seconds}s"
-  "$exe" "build-fuzz/work/$name" "fuzz/corpus/$name" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+  "$exe" "build-fuzz/work/$name" "fuzz/corpus/$name" "${dict[@]}" -max_total_time="$seconds" -timeout=30 \
     -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=1 2>&1 | tail -n 12
 done
