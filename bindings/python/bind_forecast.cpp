@@ -61,6 +61,9 @@ void bind_forecaster_methods(Class& cls) {
             py::arg("h"), py::arg("level") = 0.95, "(mean, lower, upper) numpy arrays with a prediction interval at level in (0, 1).")
         .def("update", &F::update, py::arg("value"), "Absorbs one new observation without refitting.")
         .def_property_readonly("name", &F::name)
+        .def("__copy__", [](const F& self) { return F(self); })
+        .def("__deepcopy__", [](const F& self, const py::dict&) { return F(self); }, py::arg("memo"),
+             "An independent copy (fitted state included), e.g. one per namespace.")
         .def("__repr__", [](const F& self) { return self.name(); });
 }
 
