@@ -162,7 +162,8 @@ public:
             }
             return values;
         };
-        if (py::hasattr(result, "mean")) {
+        // A Forecast-like object has a `mean` field; a numpy array's `mean` is a method.
+        if (py::hasattr(result, "mean") && !PyCallable_Check(result.attr("mean").ptr())) {
             out.mean = to_vector(result.attr("mean"));
             if (py::hasattr(result, "upper") && py::hasattr(result, "lower")) {
                 out.upper = to_vector(result.attr("upper"));
