@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 # ccache: share hits between clones of the repository (paths under the root are hashed relative).
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 seconds="${1:-30}"
+# CONTINUUM_FUZZ_SEED=N fixes libFuzzer's seed, so CI explores the same inputs on every run.
+limit=(-max_total_time="$seconds")
+if [ -n "${CONTINUUM_FUZZ_SEED:-}" ]; then limit+=(-seed="$CONTINUUM_FUZZ_SEED"); fi
 launcher=()
 if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCONTINUUM_BUILD_FUZZERS=ON \
@@ -19,7 +22,7 @@ for exe in build-fuzz/fuzz/fuzz_*; do
   dict=()
   if [ -f "fuzz/$name.dict" ]; then dict=(-dict="fuzz/$name.dict"); fi
   mkdir -p "build-fuzz/work/$name"
-  echo "::: fuzz_$name for ${seconds}s"
-  "$exe" "build-fuzz/work/$name" "fuzz/corpus/$name" "${dict[@]}" -max_total_time="$seconds" -timeout=30 \
+  echo "::: fuzz_$name (${limit[*]})"
+  "$exe" "build-fuzz/work/$name" "fuzz/corpus/$name" "${dict[@]}" "${limit[@]}" -timeout=30 \
     -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=1 2>&1 | tail -n 12
 done
