@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <cmath>
 
 using namespace continuum;
@@ -135,6 +137,12 @@ TEST_CASE("price: seed 000 reference implementation anchor (reference §11)") {
     broken.pod_price = [](const Resources&) { return 1.0; };
     CHECK_THROWS_AS(price_score(standard, broken, 1), InvalidArgument);
     CHECK_THROWS_AS(PricingModel::linear(-1, 0), InvalidArgument);
+
+    // A negative node count (fuzzer crasher: INT64_MIN) is rejected before any arithmetic.
+    auto negative = standard;
+    negative.node_count = std::numeric_limits<std::int64_t>::min();
+    CHECK_THROWS_WITH_AS(price_score(negative, pricing, 1), doctest::Contains("node_count must be >= 0"), InvalidArgument);
+    CHECK(suppress_unfitness(2.0, std::numeric_limits<std::int64_t>::min()) == doctest::Approx(3.0));
 }
 
 TEST_CASE("priority: regex tiers, highest matching tier wins, unmatched pass through") {

@@ -89,7 +89,7 @@ inline double node_unfitness(std::int64_t preferred_cpu_millis, std::int64_t nod
 
 /// proposals/pricing.md's suppress(u, n) = (u - 1) x (1 - tanh((n - 1) / 15)) + 1.
 inline double suppress_unfitness(double unfitness, std::int64_t node_count) {
-    return (unfitness - 1.0) * (1.0 - std::tanh(static_cast<double>(node_count - 1) / 15.0)) + 1.0;
+    return (unfitness - 1.0) * (1.0 - std::tanh((static_cast<double>(node_count) - 1.0) / 15.0)) + 1.0;
 }
 
 /// Every term of one option's price score, as CA logs them.
@@ -116,10 +116,11 @@ inline double checked_price(double value, std::string_view what, std::string_vie
 }  // namespace detail
 
 /// CA's price score of one option, given the cluster's current node count.
-/// \throws InvalidArgument when the pricing model is incomplete or returns a negative or non-finite
+/// \throws InvalidArgument when the option is invalid (ExpansionOption::validate), the pricing model is incomplete or returns a negative or non-finite
 ///         price, when the template has no cpu, or when X + pod prices is 0 (the ratio is undefined).
 inline PriceScore price_score(const ExpansionOption& option, const PricingModel& pricing, std::int64_t cluster_node_count) {
     if (!pricing.node_price || !pricing.pod_price) throw InvalidArgument("price expander: the pricing model needs both node_price and pod_price");
+    option.validate();
     PriceScore s;
     s.stabilization_price = detail::checked_price(pricing.pod_price(price_expander::stabilization_pod()), "stabilisation pod price", option.node_group);
     s.total_node_price = detail::checked_price(pricing.node_price(option), "node price", option.node_group) * static_cast<double>(option.node_count);
