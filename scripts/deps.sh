@@ -6,11 +6,11 @@ set -euo pipefail
 profile="${1:-test}"
 packages=(cmake make g++ pkg-config ccache
           libeigen3-dev librange-v3-dev libfmt-dev doctest-dev nlohmann-json3-dev libbenchmark-dev
-          pybind11-dev python3-dev python3-numpy python3-pytest)
+          pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy)
 case "$profile" in
   test) ;;
   demo) packages+=(python3-matplotlib) ;;
-  ci)   packages+=(clang libclang-rt-14-dev python3-matplotlib mkdocs) ;;
+  ci)   packages+=(clang libclang-rt-14-dev python3-matplotlib mkdocs python3-pymdownx) ;;
   *) echo "deps.sh: unknown profile '$profile' (test, demo, ci)" >&2; exit 2 ;;
 esac
 

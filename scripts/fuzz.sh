@@ -7,9 +7,12 @@ cd "$(dirname "$0")/.."
 # ccache: share hits between clones of the repository (paths under the root are hashed relative).
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 seconds="${1:-30}"
-# CONTINUUM_FUZZ_SEED=N fixes libFuzzer's seed, so CI explores the same inputs on every run.
+# CONTINUUM_FUZZ_SEED=N fixes libFuzzer's seed; CONTINUUM_FUZZ_RUNS=R stops each target after R
+# inputs instead of after SECONDS (SECONDS stays as a cap). Both together make a run reproducible:
+# the same inputs are tried on every machine, however fast, so CI explores what a local run did.
 limit=(-max_total_time="$seconds")
 if [ -n "${CONTINUUM_FUZZ_SEED:-}" ]; then limit+=(-seed="$CONTINUUM_FUZZ_SEED"); fi
+if [ -n "${CONTINUUM_FUZZ_RUNS:-}" ]; then limit+=(-runs="$CONTINUUM_FUZZ_RUNS"); fi
 launcher=()
 if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DCONTINUUM_BUILD_FUZZERS=ON \
