@@ -173,6 +173,14 @@ TEST_CASE("priority: regex tiers, highest matching tier wins, unmatched pass thr
     CHECK(priority(options, only_negative) == Indices{0, 1, 2, 3});
 
     CHECK_THROWS_AS(PriorityTiers({{1, {"(unclosed"}}}), ParseError);
+    // RE2's repetition limit (fuzzer crasher: a{4444444444444444444} overflowed inside std::regex).
+    CHECK_THROWS_WITH_AS(PriorityTiers({{1, {"g.3{4444444444444444444444}"}}}), doctest::Contains("exceeds 1000"), ParseError);
+    CHECK_THROWS_AS(PriorityTiers({{1, {"(a{100}){11}"}}}), ParseError);       // nested: 1100
+    CHECK_THROWS_AS(PriorityTiers({{1, {"((x{10}y){10}){11}"}}}), ParseError);  // nested: 1100
+    CHECK(PriorityTiers({{1, {"a{1000}"}}}).highest_match("b") == std::nullopt);
+    CHECK(PriorityTiers({{1, {"^n{2,3}$"}}}).highest_match("nnn") == 1);
+    CHECK(PriorityTiers({{1, {"[{]9999}"}}}).highest_match("{9999}") == 1);  // a bracket, then literals
+    CHECK(PriorityTiers({{1, {R"(\{99999})"}}}).highest_match("{99999}") == 1);  // escaped brace
     CHECK_THROWS_AS(PriorityTiers::parse("ten:\n  - a\n"), ParseError);
     CHECK_THROWS_AS(PriorityTiers::parse("  - a\n"), ParseError);
     CHECK_THROWS_AS(PriorityTiers::parse(""), ParseError);

@@ -99,6 +99,77 @@ std::vector<std::size_t> keep_minimum(std::span<const std::size_t> among, const 
     return best;
 }
 
+
+/// Go's regexp (RE2 syntax) rejects a repetition count above 1000 and nested repetitions whose
+/// product exceeds 1000 ("invalid repeat count", "expression too large"); libstdc++'s std::regex
+/// has no such limit and overflows or expands {n} into n copies of the NFA (a ConfigMap could
+/// exhaust the controller's memory). Returns the first offending count, or 0 when the pattern is
+/// within RE2's limit. Escapes and bracket expressions are skipped; unbalanced parentheses are
+/// left for std::regex to report.
+inline std::int64_t excessive_repetition(std::string_view pattern) {
+    constexpr std::int64_t limit = 1000;
+    std::vector<std::int64_t> group_max{1};  // per open group: the largest multiplier inside it
+    std::int64_t last_atom = 1;              // multiplier of the atom a quantifier would apply to
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '\\') {
+            ++i;
+            last_atom = 1;
+        } else if (c == '[') {
+            std::size_t j = i + 1;
+            if (j < pattern.size() && pattern[j] == '^') ++j;
+            if (j < pattern.size() && pattern[j] == ']') ++j;
+            while (j < pattern.size() && pattern[j] != ']') j += (pattern[j] == '\\') ? 2 : 1;
+            i = j;
+            last_atom = 1;
+        } else if (c == '(') {
+            group_max.push_back(1);
+            last_atom = 1;
+        } else if (c == ')') {
+            if (group_max.size() > 1) {
+                last_atom = group_max.back();
+                group_max.pop_back();
+                group_max.back() = std::max(group_max.back(), last_atom);
+            }
+        } else if (c == '{') {
+            // {m}, {m,} or {m,n}: anything else is a literal brace.
+            std::size_t j = i + 1;
+            std::int64_t largest = 0;
+            bool digits = false;
+            bool valid = true;
+            for (int part = 0; part < 2 && valid; ++part) {
+                std::int64_t value = 0;
+                bool any = false;
+                while (j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9') {
+                    value = std::min<std::int64_t>(value * 10 + (pattern[j] - '0'), limit + 1);
+                    any = true;
+                    ++j;
+                }
+                if (part == 0 && !any) valid = false;
+                digits = digits || any;
+                largest = std::max(largest, value);
+                if (part == 0 && j < pattern.size() && pattern[j] == ',') {
+                    ++j;
+                } else {
+                    break;
+                }
+            }
+            if (!valid || !digits || j >= pattern.size() || pattern[j] != '}') {
+                last_atom = 1;
+                continue;
+            }
+            if (largest > limit) return largest;
+            const std::int64_t effective = last_atom * std::max<std::int64_t>(largest, 1);
+            if (effective > limit) return effective;
+            group_max.back() = std::max(group_max.back(), effective);
+            i = j;
+        } else {
+            last_atom = 1;
+        }
+    }
+    return 0;
+}
+
 }  // namespace detail
 
 /// `random`: one option chosen uniformly with a seeded generator (CA uses rand.Int31n; continuum
@@ -181,10 +252,15 @@ class PriorityTiers {
 public:
     PriorityTiers() = default;
 
-    /// \throws ParseError naming the priority and the pattern when a pattern does not compile.
+    /// \throws ParseError naming the priority and the pattern when a pattern does not compile or
+    ///         repeats more than 1000 times (RE2's limit, also for nested repetitions).
     explicit PriorityTiers(std::map<int, std::vector<std::string>> tiers) : patterns_(std::move(tiers)) {
         for (const auto& [priority, list] : patterns_) {
             for (const auto& pattern : list) {
+                if (const auto count = detail::excessive_repetition(pattern); count != 0) {
+                    throw ParseError(fmt::format("priority expander: cannot compile regexp \"{}\" for priority {}: repetition count {} exceeds "
+                                                 "1000 (Go's RE2 limit)", pattern, priority, count));
+                }
                 try {
                     compiled_.emplace_back(priority, std::regex(pattern, syntax()));
                 } catch (const std::regex_error& e) {
