@@ -175,6 +175,7 @@ TEST_CASE("priority: regex tiers, highest matching tier wins, unmatched pass thr
     CHECK_THROWS_AS(PriorityTiers({{1, {"(unclosed"}}}), ParseError);
     // RE2's repetition limit (fuzzer crasher: a{4444444444444444444} overflowed inside std::regex).
     CHECK_THROWS_WITH_AS(PriorityTiers({{1, {"g.3{4444444444444444444444}"}}}), doctest::Contains("exceeds 1000"), ParseError);
+    CHECK_THROWS_AS(PriorityTiers({{1, {"g.3{4444444444444444444444"}}}), ParseError);  // unclosed, as the crasher
     CHECK_THROWS_AS(PriorityTiers({{1, {"(a{100}){11}"}}}), ParseError);       // nested: 1100
     CHECK_THROWS_AS(PriorityTiers({{1, {"((x{10}y){10}){11}"}}}), ParseError);  // nested: 1100
     CHECK(PriorityTiers({{1, {"a{1000}"}}}).highest_match("b") == std::nullopt);

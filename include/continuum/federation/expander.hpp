@@ -154,11 +154,13 @@ inline std::int64_t excessive_repetition(std::string_view pattern) {
                     break;
                 }
             }
+            // std::regex reads the digits before it checks for the closing brace: reject a huge
+            // count even in a malformed quantifier.
+            if (largest > limit) return largest;
             if (!valid || !digits || j >= pattern.size() || pattern[j] != '}') {
                 last_atom = 1;
                 continue;
             }
-            if (largest > limit) return largest;
             const std::int64_t effective = last_atom * std::max<std::int64_t>(largest, 1);
             if (effective > limit) return effective;
             group_max.back() = std::max(group_max.back(), effective);
