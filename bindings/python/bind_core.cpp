@@ -95,11 +95,12 @@ bytes; floats round up). Indexing returns canonical units: r["cpu"] == 250.)pbdo
         .def("__contains__", [](const Resources& r, const std::string& name) { return r.contains(name); })
         .def("__len__", &Resources::size)
         .def("__iter__", [](const Resources& r) { return py::iter(py::cast(r.names())); })
-        .def("keys", &Resources::names)
-        .def("items", [](const Resources& r) { return r.entries(); })
+        .def("keys", &Resources::names, "The resource names, sorted.")
+        .def("items", [](const Resources& r) { return r.entries(); }, "[(name, canonical units)], sorted by name.")
         .def("get", [](const Resources& r, const std::string& name, std::int64_t default_value) {
                 return r.get(name) != 0 ? r.get(name) : default_value;
-            }, py::arg("name"), py::arg("default") = 0)
+            }, py::arg("name"), py::arg("default") = 0,
+             "The amount of name in canonical units (millicores, bytes, counts), or default when absent.")
         .def("quantity", [](const Resources& r, const std::string& name) { return format_resource(name, r.get(name)); },
              py::arg("name"), "The amount of one resource as Kubernetes text ('1500m', '4Gi').")
         .def("to_dict", [](const Resources& r) {
@@ -112,8 +113,8 @@ bytes; floats round up). Indexing returns canonical units: r["cpu"] == 250.)pbdo
                 for (const auto& [name, value] : r) d[py::str(name)] = format_resource(name, value);
                 return d;
             }, "{name: Kubernetes text}")
-        .def("fits_in", &Resources::fits_in, py::arg("capacity"))
-        .def("any_negative", &Resources::any_negative)
+        .def("fits_in", &Resources::fits_in, py::arg("capacity"), "True when every amount is at most capacity's (a missing resource counts as 0).")
+        .def("any_negative", &Resources::any_negative, "True when some amount is below 0 (e.g. after a subtraction).")
         .def(py::self + py::self)
         .def(py::self - py::self)
         .def(py::self == py::self)
@@ -125,6 +126,8 @@ bytes; floats round up). Indexing returns canonical units: r["cpu"] == 250.)pbdo
 
     m.def("ceil_div", &ceil_div, py::arg("demand"), py::arg("unit"),
           "How many copies of unit cover demand in every resource. Raises Infeasible when unit lacks a demanded resource.");
-    m.def("dominant_share", &dominant_share, py::arg("demand"), py::arg("capacity"));
-    m.def("positive_part", &positive_part, py::arg("resources"));
+    m.def("dominant_share", &dominant_share, py::arg("demand"), py::arg("capacity"),
+          "max over resources of demand / capacity (DRF's dominant share); 0 for empty demand. Raises Infeasible when\n"
+          "demand needs a resource capacity lacks.");
+    m.def("positive_part", &positive_part, py::arg("resources"), "resources with every negative amount replaced by 0.");
 }

@@ -190,7 +190,7 @@ void bind_forecast(py::module_& m) {
                    self.fit(view);
                    return self;
                },
-               py::arg("y"), py::arg("alpha"), py::arg("beta") = 0.0, py::arg("gamma") = 0.0, py::arg("phi") = 1.0,
+               py::arg("y"), py::arg("alpha"), py::kw_only(), py::arg("beta") = 0.0, py::arg("gamma") = 0.0, py::arg("phi") = 1.0,
                py::arg("initial_level"), py::arg("initial_trend") = 0.0, py::arg("initial_seasons") = py::none(),
                py::return_value_policy::reference_internal,
                "Smooths y with known parameters and initial states (statsmodels initialization_method='known',\n"

@@ -137,12 +137,13 @@ then time windows, then (when enabled) maximum utility, else the default policy.
             [](PolicySelector& s, std::string signal, std::string value, std::string policy) -> PolicySelector& {
                 return s.add_signal_rule({std::move(signal), std::move(value), std::move(policy)});
             },
-            py::arg("signal"), py::arg("value"), py::arg("policy"), py::return_value_policy::reference_internal)
+            py::arg("signal"), py::arg("value"), py::arg("policy"), py::return_value_policy::reference_internal,
+            "The policy applies while signals[signal] == value (signal rules outrank time windows); returns self.")
         .def("maximize_utility", &PolicySelector::maximize_utility, py::arg("enabled") = true, py::arg("weights") = std::nullopt,
              py::return_value_policy::reference_internal, "When no rule applies, pick the candidate of maximum utility.")
         .def_property_readonly("policies", &PolicySelector::policies)
         .def_property_readonly("default_policy", &PolicySelector::default_policy)
-        .def("policy", &PolicySelector::policy, py::arg("name"))
+        .def("policy", &PolicySelector::policy, py::arg("name"), "The candidate policy called name. Raises InvalidArgument for an unknown name.")
         .def(
             "select",
             [](const PolicySelector& s, double now, std::map<std::string, std::string> signals, std::optional<std::string> override_policy,

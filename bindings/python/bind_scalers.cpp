@@ -161,8 +161,8 @@ otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-unit
              }),
              py::arg("stabilization_window"), py::arg("select_policy") = SelectPolicy::max, py::arg("policies") = std::vector<ScalingPolicy>{},
              py::arg("tolerance") = std::nullopt)
-        .def_static("default_scale_up", &ScalingRules::default_scale_up)
-        .def_static("default_scale_down", &ScalingRules::default_scale_down)
+        .def_static("default_scale_up", &ScalingRules::default_scale_up, "Kubernetes' default scale-up rules: no stabilisation, max(100 %, 4 pods) per 15 s.")
+        .def_static("default_scale_down", &ScalingRules::default_scale_down, "Kubernetes' default scale-down rules: 300 s stabilisation, 100 % per 15 s.")
         .def_property("stabilization_window", [](const ScalingRules& r) { return to_seconds(r.stabilization_window); },
                       [](ScalingRules& r, double s) { r.stabilization_window = python::duration_from_seconds(s, "stabilization_window"); })
         .def_readwrite("select_policy", &ScalingRules::select_policy)
@@ -223,7 +223,7 @@ activation_cooldown (seconds) enables KEDA-style activation and scale to zero.)p
             },
             py::arg("spec_replicas"), py::arg("now"), py::arg("metrics") = std::nullopt, py::arg("status_replicas") = std::nullopt,
             py::arg("ready_pods") = std::nullopt, "One sync: now in seconds; metrics = fresh samples for every spec metric, in order.")
-        .def("reset", &Hpa::reset)
+        .def("reset", &Hpa::reset, "Forgets all recorded recommendations and scale events (a restarted controller).")
         .def_property_readonly("recommendations", [](const Hpa& h) {
             std::vector<std::pair<std::int64_t, double>> out;
             for (const auto& r : h.recommendations()) out.emplace_back(r.replicas, to_seconds(r.time));
@@ -391,5 +391,5 @@ MAS-H² hierarchical autoscaler. forecaster: a callable f(history: numpy array o
             py::arg("snapshot"), py::arg("now"), "One strategic -> planning -> execution cycle; now in seconds.")
         .def("evaluate", &PyHierarchical::evaluate, py::arg("snapshot"), py::arg("policy"), "What-if UtilityState of planning under `policy`.")
         .def_property_readonly("migration_phase", &PyHierarchical::migration_phase)
-        .def("reset", &PyHierarchical::reset);
+        .def("reset", &PyHierarchical::reset, "Forgets the noise filter's memory and any migration in progress.");
 }
