@@ -250,8 +250,10 @@ positive integers in the resource's canonical units). QuotaLevels([20, 40, 60, 8
         .def("snap_down", &QuotaLevels::snap_down, py::arg("value"), "Largest level <= value. Raises Infeasible above the top or below the lowest level.")
         .def("snap_nearest", &QuotaLevels::snap_nearest, py::arg("value"), "Closest level, ties up. Raises Infeasible above the top level.")
         .def("try_snap_up", &QuotaLevels::try_snap_up, py::arg("value"), "snap_up that reports instead of raising: Snap(value, outcome).")
-        .def("try_snap_down", &QuotaLevels::try_snap_down, py::arg("value"))
-        .def("try_snap_nearest", &QuotaLevels::try_snap_nearest, py::arg("value"))
+        .def("try_snap_down", &QuotaLevels::try_snap_down, py::arg("value"),
+             "snap_down that reports instead of raising: above the top level Snap(value, above_top), below the lowest Snap(value, below_bottom).")
+        .def("try_snap_nearest", &QuotaLevels::try_snap_nearest, py::arg("value"),
+             "snap_nearest that reports instead of raising: above the top level Snap(value, above_top).")
         .def_property_readonly("levels", &QuotaLevels::levels)
         .def_property_readonly("top", &QuotaLevels::top)
         .def_property_readonly("bottom", &QuotaLevels::bottom)
@@ -350,7 +352,7 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         .def_property_readonly("pending_target", [](const ProactiveQuotaScaler& s) -> py::object {
             return s.pending() ? py::cast(s.pending()->target) : py::object(py::none());
         }, "The lowered quota waiting for usage to come down, or None.")
-        .def("reset", &ProactiveQuotaScaler::reset);
+        .def("reset", &ProactiveQuotaScaler::reset, "Forgets the pending decrease and the last time seen.");
 
     // ---- Fairness and cluster split
     m.def(
@@ -373,7 +375,9 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         "Splits overall across {cluster: capacity} in proportion to capacity, exactly (Karmada FRQ staticAssignments).");
 
     // ---- Hybrid
-    py::class_<NamespaceSnapshot>(m, "NamespaceSnapshot")
+    py::class_<NamespaceSnapshot>(m, "NamespaceSnapshot",
+                                  "One namespace at one tick: name, usage and quota (Resources or dict), and the requests that failed\n"
+                                  "admission since the last tick (failed_requests, a list of Resources or dicts).")
         .def(py::init([](std::string name, const py::object& usage, const py::object& quota, const py::object& failed_requests) {
                  NamespaceSnapshot ns{std::move(name), to_resources(usage, "usage"), to_resources(quota, "quota"), {}};
                  if (!failed_requests.is_none()) {
@@ -455,7 +459,7 @@ a plain callable history (numpy array) -> prediction (float or sequence over the
         .def("pending_target", [](const PyHybrid& s, const std::string& name) -> py::object {
             const auto& p = s.pending(name);
             return p ? py::cast(p->target) : py::object(py::none());
-        }, py::arg("name"))
+        }, py::arg("name"), "The target of the namespace's pending (delayed) quota decrease, or None.")
         .def(
             "tick",
             [](PyHybrid& s, double now, const Resources& capacity, const py::iterable& namespaces, const py::object& waiting_nodes, const py::object& nodes) {

@@ -208,7 +208,8 @@ void bind_sim(py::module_& m) {
         .def_property_readonly("duration_s", [](const LoadProfile& p) { return to_seconds(p.duration()); })
         .def("sample", [](const LoadProfile& p, double step) { return to_numpy(p.sample(seconds(step, "step")).values()); }, py::arg("step_s"),
              "Values every step_s seconds from 0 to duration_s, as a numpy array.")
-        .def("scaled", &LoadProfile::scaled, py::arg("factor"), py::arg("offset") = 0.0);
+        .def("scaled", &LoadProfile::scaled, py::arg("factor"), py::arg("offset") = 0.0,
+             "Every value multiplied by factor, plus offset (e.g. VUs to millicores). Raises InvalidArgument on a non-finite argument.");
 
     sim.def("heartbeat_stages", [] { return stages_list(heartbeat_stages()); }, "Seed 004 Table 1 as [(duration_s, VUs), ...].");
     sim.def("flash_sale_stages", [] { return stages_list(flash_sale_stages()); }, "Seed 004 Table 2 as [(duration_s, VUs), ...].");
