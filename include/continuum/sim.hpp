@@ -2,6 +2,7 @@
 // scalers, adapters for continuum's scalers and the seed papers' experiments replayed.
 #pragma once
 
+#include <continuum/sim/adapters/federated.hpp>
 #include <continuum/sim/adapters/hierarchical.hpp>
 #include <continuum/sim/adapters/hpa.hpp>
 #include <continuum/sim/adapters/quota_scalers.hpp>

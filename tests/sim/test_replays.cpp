@@ -25,9 +25,17 @@ TEST_CASE("seed 000: both autoscaled runs save >= 60 %, efficiency improves, cos
     CHECK(aware.cost < unaware.cost);  // cost-aware prefers the cheap nodes
     CHECK(unaware.max_remote_nodes <= 2);
     CHECK(aware.max_remote_nodes > unaware.max_remote_nodes);  // smaller, cheaper nodes
+    // Median eta: about 25 % (baseline) < cost-aware <= cost-unaware, almost 100 %.
+    CHECK(baseline.median_efficiency_pct > 15.0);
+    CHECK(baseline.median_efficiency_pct < 35.0);
     CHECK(baseline.median_efficiency_pct < aware.median_efficiency_pct);
     CHECK(baseline.median_efficiency_pct < unaware.median_efficiency_pct);
     CHECK(unaware.median_efficiency_pct >= aware.median_efficiency_pct);
+    CHECK(unaware.median_efficiency_pct > 95.0);
+    // The cost-aware CDF lies above the cost-unaware one (its three small nodes spend more
+    // node-time below full efficiency than the consolidated big node): the paper's 75 % vs 100 %.
+    CHECK(aware.result.efficiency.cdf_at(99.99) > unaware.result.efficiency.cdf_at(99.99));
+    CHECK(aware.result.efficiency.mean() < unaware.result.efficiency.mean());
     CHECK(unaware.result.pool_summary("high-cost").max_nodes == 1);
     CHECK(aware.result.pool_summary("high-cost").max_nodes == 0);
     for (const auto& row : report.rows) CHECK(row.result.deployments_failed == 0);

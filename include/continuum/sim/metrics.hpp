@@ -58,6 +58,14 @@ public:
         return 100.0;
     }
     [[nodiscard]] double median() const { return quantile(0.5); }
+    /// P(X <= percent) (0 when empty): e.g. cdf_at(99.99) is the share below full efficiency.
+    [[nodiscard]] double cdf_at(double percent) const {
+        if (empty() || std::isnan(percent) || percent < 0.0) return 0.0;
+        const auto last = static_cast<std::size_t>(std::lround(std::min(percent, 100.0) * 100.0));
+        double cumulative = 0.0;
+        for (std::size_t i = 0; i <= last; ++i) cumulative += weights_[i];
+        return std::min(1.0, cumulative / total_);
+    }
     /// The CDF at its support points: (value, P(X <= value)), increasing.
     [[nodiscard]] std::vector<std::pair<double, double>> cdf() const {
         std::vector<std::pair<double, double>> out;

@@ -465,8 +465,16 @@ private:
             st.utilisation = st.ready > 0 ? st.cpu_used_cores * 1000.0 / (static_cast<double>(st.ready) * static_cast<double>(st.pod_cpu)) : 0.0;
         }
         live_nodes_.clear();
-        for (const auto& node : nodes_) {
-            if (node.alive) live_nodes_.push_back(node.status);
+        live_index_.assign(nodes_.size(), 0);
+        for (std::size_t n = 0; n < nodes_.size(); ++n) {
+            if (!nodes_[n].alive) continue;
+            live_index_[n] = live_nodes_.size();
+            live_nodes_.push_back(nodes_[n].status);
+        }
+        bound_.clear();
+        for (const auto& pod : pods_) {
+            if (!pod.alive || pod.node < 0) continue;
+            bound_.push_back(BoundPod{pod.deployment, live_index_[static_cast<std::size_t>(pod.node)], pod.cpu, pod.memory, pod.phase == PodPhase::running});
         }
     }
 
@@ -480,6 +488,7 @@ private:
         s.namespaces = namespace_status_;
         s.deployments = deployment_status_;
         s.pending = pending_;
+        s.bound = bound_;
         return s;
     }
 
@@ -776,6 +785,8 @@ private:
     Time now_{0};
     std::vector<Node> nodes_;
     std::vector<NodeStatus> live_nodes_;
+    std::vector<std::size_t> live_index_;  // nodes_ index -> live_nodes_ index (alive nodes)
+    std::vector<BoundPod> bound_;
     std::vector<Pod> pods_;
     std::vector<PodRecord> records_;
     std::vector<PoolStatus> pool_status_;

@@ -1,6 +1,6 @@
 // What a scaler sees each tick: the simulated cluster's nodes, pools, namespaces (quota, demand,
-// usage), deployments (replicas, CPU utilisation) and pending pods, as read-only views into the
-// simulator's state. Amounts are canonical integers (millicores, bytes) as in continuum::Resources.
+// usage), deployments (replicas, CPU utilisation), pending pods and bound pods, as read-only views
+// into the simulator's state. Amounts are canonical integers (millicores, bytes) as in continuum::Resources.
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -97,6 +97,15 @@ struct PendingPod {
     PendingReason reason = PendingReason::unschedulable;
 };
 
+/// A pod bound to a node (starting or running): what a scale-down simulation moves.
+struct BoundPod {
+    std::size_t deployment = 0;  ///< index into Snapshot::deployments
+    std::size_t node = 0;        ///< index into Snapshot::nodes
+    std::int64_t cpu = 0;        ///< millicores requested
+    std::int64_t memory = 0;     ///< bytes requested
+    bool ready = false;          ///< running (false: starting)
+};
+
 /// One tick's view. Valid only during the scaler's decide() call.
 struct Snapshot {
     Time now{0};
@@ -107,6 +116,7 @@ struct Snapshot {
     std::span<const NamespaceStatus> namespaces;
     std::span<const DeploymentStatus> deployments;
     std::span<const PendingPod> pending;
+    std::span<const BoundPod> bound;  ///< every bound pod, in creation order
 
     /// Index of the pool / namespace / deployment called `name`. \throws InvalidArgument if none.
     [[nodiscard]] std::size_t pool_index(std::string_view name) const { return find(pool_specs, name, "node pool", [](const NodePool& p) -> const std::string& { return p.name; }); }

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <continuum/core/resources.hpp>
-#include <continuum/sim/cluster_autoscaler.hpp>
+#include <continuum/sim/adapters/federated.hpp>
 #include <continuum/sim/metrics.hpp>
 #include <continuum/sim/scenario.hpp>
 #include <continuum/sim/simulator.hpp>
@@ -98,9 +98,11 @@ inline Scenario seed000_scenario(const Seed000Parameters& p, bool always_on) {
     return s;
 }
 
-/// Runs the three configurations. Cost-unaware = CA choosing the node group that hosts the most
-/// pending pods (ties: the larger node), with no cost information; cost-aware = CA choosing the
-/// lowest cost per hosted pod, the ranking the Federation Recommender supplies.
+/// Runs the three configurations. Both autoscaled runs are federation::FederatedClusterScaler
+/// through adapters::FederatedClusterAdapter (the remote pools as offers, peering latency as their
+/// provisioning latency, CA's scale-in rules): cost-aware = the Federation Recommender prices the
+/// offers at Table 1's prices, so scale-out peers with the cheapest mix of nodes; cost-unaware = no
+/// prices reach the scaler (every node worth 1), so it opens the fewest nodes, the larger on a tie.
 /// \throws as Simulator.
 inline Seed000Report replay_seed000(const Seed000Parameters& p = {}) {
     Seed000Report report;
@@ -126,12 +128,8 @@ inline Seed000Report replay_seed000(const Seed000Parameters& p = {}) {
         report.rows.push_back(row("baseline", sim.run(StaticScaler{})));
     }
     Simulator sim(seed000_scenario(p, false));
-    ClusterAutoscalerConfig unaware;
-    unaware.expander = Expander::most_pods;
-    report.rows.push_back(row("cost-unaware", sim.run(ClusterAutoscaler(unaware))));
-    ClusterAutoscalerConfig aware;
-    aware.expander = Expander::cheapest;
-    report.rows.push_back(row("cost-aware", sim.run(ClusterAutoscaler(aware))));
+    report.rows.push_back(row("cost-unaware", sim.run(adapters::make_federated_adapter(adapters::OfferRanking::cost_unaware))));
+    report.rows.push_back(row("cost-aware", sim.run(adapters::make_federated_adapter(adapters::OfferRanking::cost_aware))));
     const double baseline = report.rows[0].cost;
     for (auto& r : report.rows) r.cost_reduction_pct = baseline > 0 ? 100.0 * (1.0 - r.cost / baseline) : 0.0;
     return report;
