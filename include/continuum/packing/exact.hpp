@@ -10,6 +10,7 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/assignment_search.hpp>
+#include <continuum/packing/detail/bin_completion.hpp>
 #include <continuum/packing/detail/column_generation.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/lower_bounds.hpp>
@@ -18,6 +19,7 @@
 #include <continuum/packing/vector_heuristics.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -45,6 +47,49 @@ inline void finish(ExactPacking& out) {
     out.lower_bound = std::min(out.lower_bound, n);
     out.optimal = out.lower_bound >= n;
     out.gap = n > 0 ? static_cast<double>(n - out.lower_bound) / static_cast<double>(n) : 0.0;
+}
+
+/// Bin completion under a waste budget (1-D): looks for a packing into `out.lower_bound` bins
+/// with the given share of the budget (nodes and time); a complete failed run raises the lower bound by one
+/// and the search continues with the next target.
+inline void complete_bins(const DenseItems& items, std::int64_t capacity, const std::vector<std::size_t>& placeable, ExactPacking& out, const Budget& budget,
+                          BudgetTracker& tracker, double time_share, std::int64_t first_cap, int restarts) {
+    std::vector<std::size_t> by_size = placeable;
+    std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return items.sizes[a] > items.sizes[b]; });
+    std::vector<std::int64_t> weight, demand;
+    std::vector<std::vector<std::size_t>> members;
+    for (const auto i : by_size) {
+        if (weight.empty() || weight.back() != items.sizes[i]) {
+            weight.push_back(items.sizes[i]);
+            demand.push_back(0);
+            members.emplace_back();
+        }
+        ++demand.back();
+        members.back().push_back(i);
+    }
+    Budget share;
+    share.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * time_share));
+    if (budget.time_limit) share.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * time_share);
+    BudgetTracker inner(share);
+    BinCompletion search(weight, demand, capacity);
+    while (!out.optimal && !tracker.exhausted() && !inner.exhausted()) {
+        const auto outcome = search.run(out.lower_bound, first_cap, restarts, tracker, inner);
+        if (outcome == BinCompletion::Outcome::found) {
+            std::vector<std::size_t> next(members.size(), 0);
+            std::vector<std::vector<std::size_t>> bins;
+            for (const auto& types : search.bins()) {
+                bins.emplace_back();
+                for (const auto t : types) bins.back().push_back(members[t][next[t]++]);
+            }
+            if (bins.size() < out.bins.size()) out.bins = std::move(bins);
+        } else if (outcome == BinCompletion::Outcome::infeasible) {
+            ++out.lower_bound;
+        } else {
+            break;
+        }
+        finish(out);
+        if (outcome == BinCompletion::Outcome::found) break;
+    }
 }
 
 /// The exact pipeline over dense items (any dimension).
@@ -101,6 +146,20 @@ inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const s
         std::sort(keyed.begin(), keyed.end());
         for (const auto& [key, i] : keyed) placeable.push_back(i);
     }
+    // Perfect and near-perfect packings (1-D): bin completion within the waste the bound leaves.
+    if (items.d == 1) {
+        // Most of the budget when the bound leaves less than one bin of waste (a perfect packing
+        // is likely what is missing), a little otherwise (the LP bound may be higher).
+        std::int64_t total = 0;
+        for (const auto i : placeable) total += items.sizes[i];
+        __extension__ using Wide = __int128;
+        const bool tight = static_cast<Wide>(out.lower_bound) * capacity[0] - total < capacity[0];
+        complete_bins(items, capacity[0], placeable, out, budget, tracker, tight ? 0.7 : 0.1, 300, tight ? 2000 : 100);
+        if (out.optimal) {
+            out.nodes = tracker.nodes();
+            return out;
+        }
+    }
     // Column generation: LP lower bound and LP-guided diving.
     {
         ColumnGeneration cg(items, capacity, placeable, tracker);
@@ -108,6 +167,13 @@ inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const s
         out.lower_bound = std::max(out.lower_bound, result.lower_bound);
         if (!result.bins.empty() && result.bins.size() < out.bins.size()) out.bins = result.bins;
         finish(out);
+        if (out.optimal) {
+            out.nodes = tracker.nodes();
+            return out;
+        }
+    }
+    if (items.d == 1 && !tracker.exhausted()) {
+        complete_bins(items, capacity[0], placeable, out, budget, tracker, 0.6, 300, 1000);
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
