@@ -1,12 +1,15 @@
 // Cost models: how the Federation Recommender (seed 000, Fig. 1 step 3) scores an offer for a
 // request. A CostModel is any type with `cost(offer, request) -> double` and `name()`; provided are
 // monetary (price of the request or of the whole offer), latency, energy / carbon (seed 003), a
-// weighted sum, any user callable, and AnyCostModel for runtime choice and Python.
+// weighted sum, any user callable, and AnyCostModel for runtime choice and Python. The built-in
+// models also price whole columns of an OfferCatalogue at once (ColumnarCostModel), with exactly
+// the arithmetic of their per-offer cost, so both paths give bit-identical scores.
 #pragma once
 
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
+#include <continuum/federation/offer_catalogue.hpp>
 
 #include <cmath>
 #include <concepts>
@@ -14,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -32,6 +36,15 @@ concept CostModel = requires(const M& model, const Offer& offer, const Resources
     { model.name() } -> std::convertible_to<std::string>;
 };
 
+/// A CostModel that can also price the catalogue rows `rows` into `out` (same size) in one call:
+/// `costs` returns false when it cannot (the caller then prices offer by offer with `cost`), and
+/// when it returns true, out[j] equals cost(catalogue.offer(rows[j]), request) bit for bit.
+template <typename M>
+concept ColumnarCostModel = CostModel<M> && requires(const M& model, const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows,
+                                                       std::span<double> out) {
+    { model.costs(catalogue, request, rows, out) } -> std::same_as<bool>;
+};
+
 /// What MonetaryCost charges for.
 enum class PriceBasis {
     requested,    ///< the price of a node reserving just the request (node_price + unit prices x request)
@@ -46,6 +59,44 @@ struct MonetaryCost {
         if (basis == PriceBasis::whole_offer || request.empty() || !offer.priced_per_unit()) return offer.node_cost();
         return offer.price_of(request);
     }
+    /// Columnar cost: Offer::price_of's sum, term by term in resource-name order.
+    bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
+        const auto node_cost = catalogue.node_costs();
+        if (basis == PriceBasis::whole_offer || request.empty()) {
+            for (std::size_t j = 0; j < rows.size(); ++j) out[j] = node_cost[rows[j]];
+            return true;
+        }
+        struct Term {
+            std::span<const double> price;
+            double amount;
+            double unit;
+        };
+        // price_of adds unit_price * amount / unit over unit_prices in name order, for positive
+        // amounts and prices: the request's names are in the same order.
+        std::vector<std::vector<double>> scratch(request.size());
+        std::vector<Term> terms;
+        for (const auto& [name, amount] : request) {
+            if (amount <= 0) continue;
+            const auto prices = catalogue.unit_prices(name, scratch[terms.size()]);
+            if (prices) terms.push_back({*prices, static_cast<double>(amount), static_cast<double>(price_unit_size(name))});
+        }
+        const auto per_unit = catalogue.priced_per_unit();
+        const auto node_price = catalogue.node_prices();
+        for (std::size_t j = 0; j < rows.size(); ++j) {
+            const std::uint32_t r = rows[j];
+            if (per_unit[r] == 0) {
+                out[j] = node_cost[r];
+                continue;
+            }
+            double price = node_price[r];
+            for (const auto& t : terms) {
+                const double unit_price = t.price[r];
+                if (unit_price > 0.0) price += unit_price * t.amount / t.unit;
+            }
+            out[j] = price;
+        }
+        return true;
+    }
     [[nodiscard]] std::string name() const { return basis == PriceBasis::requested ? "monetary(requested)" : "monetary(whole_offer)"; }
 };
 
@@ -53,6 +104,11 @@ struct MonetaryCost {
 struct LatencyCost {
     [[nodiscard]] double cost(const Offer& offer, const Resources& /*request*/) const {
         return offer.latency_ms ? *offer.latency_ms : std::numeric_limits<double>::infinity();
+    }
+    bool costs(const OfferCatalogue& catalogue, const Resources& /*request*/, std::span<const std::uint32_t> rows, std::span<double> out) const {
+        const auto latency = catalogue.latency_ms();  // NaN when missing
+        for (std::size_t j = 0; j < rows.size(); ++j) out[j] = std::isnan(latency[rows[j]]) ? std::numeric_limits<double>::infinity() : latency[rows[j]];
+        return true;
     }
     [[nodiscard]] std::string name() const { return "latency"; }
 };
@@ -78,6 +134,39 @@ struct EnergyCost {
         }
         const double watts = *offer.power_watts * share;
         return carbon ? watts * *offer.carbon_intensity / 1000.0 : watts;
+    }
+    bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
+        struct Term {
+            std::span<const std::int64_t> capacity;
+            std::int64_t amount;
+        };
+        std::vector<std::vector<std::int64_t>> scratch(request.size());
+        std::vector<Term> terms;
+        for (const auto& [name, amount] : request) {
+            if (amount > 0) terms.push_back({catalogue.capacity(name, scratch[terms.size()]), amount});
+        }
+        const auto power = catalogue.power_watts();
+        const auto intensity = catalogue.carbon_intensity();
+        constexpr double unpriceable = std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < rows.size(); ++j) {
+            const std::uint32_t r = rows[j];
+            out[j] = unpriceable;
+            if (std::isnan(power[r]) || (carbon && std::isnan(intensity[r]))) continue;
+            double share = request.empty() ? 1.0 : 0.0;
+            bool fits = true;
+            for (const auto& t : terms) {
+                const std::int64_t cap = t.capacity[r];
+                if (cap <= 0) {
+                    fits = false;
+                    break;
+                }
+                share = std::max(share, static_cast<double>(t.amount) / static_cast<double>(cap));
+            }
+            if (!fits) continue;
+            const double watts = power[r] * share;
+            out[j] = carbon ? watts * intensity[r] / 1000.0 : watts;
+        }
+        return true;
     }
     [[nodiscard]] std::string name() const { return carbon ? "carbon" : "energy"; }
 };
@@ -118,6 +207,28 @@ public:
     [[nodiscard]] double cost(const Offer& offer, const Resources& request) const {
         return std::apply([&](const auto&... t) { return (0.0 + ... + term(t.weight, t.model.cost(offer, request))); }, terms_);
     }
+    /// Columnar when every term is: the same left-to-right sum as cost.
+    bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const
+        requires(ColumnarCostModel<Ms> && ...)
+    {
+        std::fill(out.begin(), out.end(), 0.0);
+        std::vector<double> values(rows.size());
+        bool ok = true;
+        std::apply(
+            [&](const auto&... t) {
+                const auto add = [&](const auto& one) {
+                    if (!ok) return;
+                    if (one.weight != 0.0 && !one.model.costs(catalogue, request, rows, values)) {
+                        ok = false;
+                        return;
+                    }
+                    for (std::size_t j = 0; j < rows.size(); ++j) out[j] = out[j] + term(one.weight, values[j]);
+                };
+                (add(t), ...);
+            },
+            terms_);
+        return ok;
+    }
     [[nodiscard]] std::string name() const {
         std::string out;
         std::apply([&](const auto&... t) { ((out += (out.empty() ? "" : "+") + fmt::format("{}*{}", t.weight, t.model.name())), ...); }, terms_);
@@ -146,18 +257,30 @@ public:
         : self_(std::make_shared<Model<M>>(std::move(model))) {}
 
     [[nodiscard]] double cost(const Offer& offer, const Resources& request) const { return self_->cost(offer, request); }
+    /// Columnar when the wrapped model is (false otherwise).
+    bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
+        return self_->costs(catalogue, request, rows, out);
+    }
     [[nodiscard]] std::string name() const { return self_->name(); }
 
 private:
     struct Concept {
         virtual ~Concept() = default;
         [[nodiscard]] virtual double cost(const Offer&, const Resources&) const = 0;
+        virtual bool costs(const OfferCatalogue&, const Resources&, std::span<const std::uint32_t>, std::span<double>) const = 0;
         [[nodiscard]] virtual std::string name() const = 0;
     };
     template <typename M>
     struct Model final : Concept {
         explicit Model(M m) : model(std::move(m)) {}
         [[nodiscard]] double cost(const Offer& offer, const Resources& request) const override { return static_cast<double>(model.cost(offer, request)); }
+        bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const override {
+            if constexpr (ColumnarCostModel<M>) {
+                return model.costs(catalogue, request, rows, out);
+            } else {
+                return false;
+            }
+        }
         [[nodiscard]] std::string name() const override { return model.name(); }
         M model;
     };
@@ -181,6 +304,17 @@ public:
         }
         return total;
     }
+    /// Columnar when every term is: the same sum as cost.
+    bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
+        std::fill(out.begin(), out.end(), 0.0);
+        std::vector<double> values(rows.size());
+        for (const auto& [w, m] : terms_) {
+            if (w == 0.0) continue;
+            if (!m.costs(catalogue, request, rows, values)) return false;
+            for (std::size_t j = 0; j < rows.size(); ++j) out[j] += w * values[j];
+        }
+        return true;
+    }
     [[nodiscard]] std::string name() const {
         std::string out;
         for (const auto& [w, m] : terms_) out += (out.empty() ? "" : "+") + fmt::format("{}*{}", w, m.name());
@@ -192,5 +326,7 @@ private:
 };
 
 static_assert(CostModel<MonetaryCost> && CostModel<LatencyCost> && CostModel<EnergyCost> && CostModel<AnyCostModel> && CostModel<WeightedSum>);
+static_assert(ColumnarCostModel<MonetaryCost> && ColumnarCostModel<LatencyCost> && ColumnarCostModel<EnergyCost> && ColumnarCostModel<AnyCostModel> &&
+              ColumnarCostModel<WeightedSum>);
 
 }  // namespace continuum::federation

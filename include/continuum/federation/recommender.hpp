@@ -2,18 +2,24 @@
 // advertises by label selector, required capabilities (GPU count, arch), fit and reachability,
 // then ranks the rest by a CostModel with deterministic tie-breaking. Every offer gets a verdict,
 // and a human-readable reason on demand (reasons are formatted lazily: ranking stays O(n log n)).
+// Ranking runs over an OfferCatalogue (columns, validated once): hosts that rank the same offers
+// every tick build the catalogue once; recommend(offers) builds a throw-away one. Asking for the
+// top k only sorts those k (O(n + k log k)).
 #pragma once
 
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/cost_model.hpp>
 #include <continuum/federation/offer.hpp>
+#include <continuum/federation/offer_catalogue.hpp>
 #include <continuum/federation/selector.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -24,6 +30,11 @@
 #include <fmt/format.h>
 
 namespace continuum::federation {
+
+namespace detail {
+/// A ranking key: cost bits, tie rank, position (GCC / Clang extension, as packing's WideAmount).
+__extension__ using RankKey = unsigned __int128;
+}  // namespace detail
 
 /// What the offers must satisfy.
 struct OfferRequirements {
@@ -72,12 +83,14 @@ struct ScoredOffer {
     Verdict verdict = Verdict::ranked;
 };
 
-/// The ranking: `ranked` best first, `rejected` in input order; together they cover every offer once.
+/// The ranking: `ranked` best first, `rejected` in input order; together they cover every offer
+/// once, unless only the top k were asked for: then `ranked` holds the best k of the `eligible`.
 struct Recommendation {
     std::vector<ScoredOffer> ranked;
     std::vector<ScoredOffer> rejected;
     OfferRequirements requirements;
     std::string cost_model;
+    std::size_t eligible = 0;  ///< offers that passed every filter (ranked.size() unless top-k)
 
     /// Index of the best offer, if any passed.
     [[nodiscard]] std::optional<std::size_t> best() const {
@@ -96,7 +109,7 @@ struct Recommendation {
             case Verdict::ranked: {
                 std::size_t position = 0;
                 while (position < ranked.size() && ranked[position].offer_index != entry.offer_index) ++position;
-                std::string text = fmt::format("rank {} of {}: {} cost {:.6g}", position + 1, ranked.size(), cost_model, entry.score);
+                std::string text = fmt::format("rank {} of {}: {} cost {:.6g}", position + 1, std::max(eligible, ranked.size()), cost_model, entry.score);
                 const bool tied_before = position > 0 && position < ranked.size() && ranked[position - 1].score == entry.score;
                 const bool tied_after = position + 1 < ranked.size() && ranked[position + 1].score == entry.score;
                 if (tied_before || tied_after) text += " (tied on cost; ordered by whole-node price, then cluster id)";
@@ -135,48 +148,136 @@ public:
 
     [[nodiscard]] const M& cost_model() const { return model_; }
 
-    /// O(n log n) in the number of offers (plus selector matching).
+    /// Every offer when passed as top_k.
+    static constexpr std::size_t all = std::numeric_limits<std::size_t>::max();
+
+    /// O(n log n) in the number of offers (plus selector matching). Builds a one-shot OfferCatalogue.
     /// \throws InvalidArgument on invalid offers (see validate_offers: duplicate ids, negative prices,
     ///         zero capacity, ...), invalid requirements, or a cost model returning NaN or a negative value.
-    [[nodiscard]] Recommendation recommend(std::span<const Offer> offers, const OfferRequirements& requirements) const {
-        validate_offers(offers);
+    [[nodiscard]] Recommendation recommend(std::span<const Offer> offers, const OfferRequirements& requirements, std::size_t top_k = all) const {
+        const OfferCatalogue catalogue(offers, detail::WithoutTieOrder{});
+        return recommend(catalogue, requirements, top_k);
+    }
+
+    /// The same ranking over a catalogue (offer_index = catalogue row), keeping only the best
+    /// `top_k` in `ranked` (all by default): O(n) filtering and pricing through the catalogue's
+    /// columns, then O(m + k log k) selection and sorting of the m eligible offers.
+    /// \throws InvalidArgument on invalid requirements or a cost model returning NaN or a negative value.
+    [[nodiscard]] Recommendation recommend(const OfferCatalogue& catalogue, const OfferRequirements& requirements, std::size_t top_k = all) const {
         requirements.validate();
         Recommendation out;
         out.requirements = requirements;
         out.cost_model = model_.name();
-        out.ranked.reserve(offers.size());
-        for (std::size_t i = 0; i < offers.size(); ++i) {
-            const Offer& offer = offers[i];
-            const Verdict verdict = filter(offer, requirements);
-            if (verdict != Verdict::ranked) {
-                out.rejected.push_back({i, 0.0, verdict});
-                continue;
+        const std::size_t n = catalogue.size();
+
+        // 1. Filters, in Recommender::filter's order, through the columns.
+        std::vector<Verdict> verdict(n, Verdict::ranked);
+        std::vector<std::uint32_t> rows;
+        rows.reserve(n);
+        {
+            const auto nat = catalogue.behind_nat();
+            std::vector<std::int32_t> arch_scratch;
+            std::span<const std::int32_t> arch_column;
+            std::int32_t arch_id = -2;
+            if (!requirements.arch.empty()) {
+                if (const auto column = catalogue.label_ids(label_keys::arch, arch_scratch)) arch_column = *column;
+                arch_id = catalogue.label_value_id(label_keys::arch, requirements.arch);
             }
-            const double score = static_cast<double>(model_.cost(offer, requirements.request));
-            if (std::isnan(score) || score < 0.0) {
-                throw InvalidArgument(fmt::format("cost model {} returned {} for offer {} (must be >= 0, or +inf when it cannot price)", out.cost_model, score, offer.cluster_id));
+            std::vector<std::int64_t> gpu_scratch;
+            const auto gpus = catalogue.capacity(resource_names::gpu, gpu_scratch);
+            const auto selector = catalogue.compile(requirements.selector);
+            struct Need {
+                std::span<const std::int64_t> capacity;
+                std::int64_t amount;
+            };
+            std::vector<std::vector<std::int64_t>> need_scratch(requirements.request.size());
+            std::vector<Need> needs;
+            for (const auto& [name, amount] : requirements.request) needs.push_back({catalogue.capacity(name, need_scratch[needs.size()]), amount});
+            for (std::size_t row = 0; row < n; ++row) {
+                Verdict v = Verdict::ranked;
+                if (!requirements.allow_nat && nat[row] != 0) {
+                    v = Verdict::unreachable;
+                } else if (!requirements.arch.empty() && (arch_column.empty() || arch_column[row] != arch_id)) {
+                    v = Verdict::wrong_arch;
+                } else if (gpus[row] < requirements.min_gpus) {
+                    v = Verdict::insufficient_gpus;
+                } else if (!selector.matches(row)) {
+                    v = Verdict::selector_mismatch;
+                } else {
+                    for (const auto& need : needs) {
+                        if (need.amount > need.capacity[row]) {
+                            v = Verdict::insufficient_capacity;
+                            break;
+                        }
+                    }
+                }
+                verdict[row] = v;
+                if (v == Verdict::ranked) rows.push_back(static_cast<std::uint32_t>(row));
             }
-            if (std::isinf(score)) {
-                out.rejected.push_back({i, 0.0, Verdict::unpriceable});
-                continue;
-            }
-            out.ranked.push_back({i, score, Verdict::ranked});
         }
-        // Sort compact keys (score, whole-node price, index); cluster ids are compared only on exact ties.
-        struct Key {
-            double score;
-            double node_cost;
-            std::size_t index;
+
+        // 2. Costs of the offers that passed (columnar when the model supports it).
+        std::vector<double> score(rows.size());
+        bool priced = false;
+        if constexpr (ColumnarCostModel<M>) priced = model_.costs(catalogue, requirements.request, rows, score);
+        for (std::size_t j = 0; j < rows.size(); ++j) {
+            if (!priced) score[j] = static_cast<double>(model_.cost(catalogue.offers()[rows[j]], requirements.request));
+            if (std::isnan(score[j]) || score[j] < 0.0) {
+                throw InvalidArgument(fmt::format("cost model {} returned {} for offer {} (must be >= 0, or +inf when it cannot price)", out.cost_model, score[j],
+                                                  catalogue.offers()[rows[j]].cluster_id));
+            }
+        }
+
+        // 3. Verdicts in input order; the eligible offers' positions j in rows / score.
+        std::vector<std::uint32_t> eligible;
+        eligible.reserve(rows.size());
+        out.rejected.reserve(n - rows.size());
+        for (std::size_t row = 0, j = 0; row < n; ++row) {
+            if (verdict[row] != Verdict::ranked) {
+                out.rejected.push_back({row, 0.0, verdict[row]});
+            } else if (std::isinf(score[j++])) {
+                out.rejected.push_back({row, 0.0, Verdict::unpriceable});
+            } else {
+                eligible.push_back(static_cast<std::uint32_t>(j - 1));
+            }
+        }
+        out.eligible = eligible.size();
+
+        // 4. Order by (cost, whole-node price, cluster id): a total order, so the best k are the
+        //    prefix of the full ranking. With the catalogue's tie ranks the key is one 128-bit
+        //    integer: the cost's bits (order-preserving for doubles >= 0), the tie rank, j.
+        const auto select = [&](auto& keys, const auto& less) {
+            if (top_k >= keys.size()) {
+                std::sort(keys.begin(), keys.end(), less);
+            } else {
+                const auto kth = keys.begin() + static_cast<std::ptrdiff_t>(top_k);
+                std::nth_element(keys.begin(), kth, keys.end(), less);
+                keys.resize(top_k);
+                std::sort(keys.begin(), keys.end(), less);
+            }
         };
-        std::vector<Key> keys;
-        keys.reserve(out.ranked.size());
-        for (const auto& e : out.ranked) keys.push_back({e.score, offers[e.offer_index].node_cost(), e.offer_index});
-        std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-            if (a.score != b.score) return a.score < b.score;
-            if (a.node_cost != b.node_cost) return a.node_cost < b.node_cost;
-            return offers[a.index].cluster_id < offers[b.index].cluster_id;
-        });
-        for (std::size_t k = 0; k < keys.size(); ++k) out.ranked[k] = {keys[k].index, keys[k].score, Verdict::ranked};
+        const auto score_bits = [](double s) { return s == 0.0 ? std::uint64_t{0} : std::bit_cast<std::uint64_t>(s); };
+        std::vector<std::uint32_t> best;  // positions j, best first
+        if (catalogue.has_tie_order()) {
+            const auto tie = catalogue.tie_ranks();
+            std::vector<detail::RankKey> keys;
+            keys.reserve(eligible.size());
+            for (const auto j : eligible) keys.push_back(detail::RankKey(score_bits(score[j])) << 64 | detail::RankKey(tie[rows[j]]) << 32 | j);
+            select(keys, std::less<>{});
+            for (const auto k : keys) best.push_back(static_cast<std::uint32_t>(k & 0xffffffffU));
+        } else {
+            const auto offers = catalogue.offers();
+            const auto node_cost = catalogue.node_costs();
+            select(eligible, [&](std::uint32_t a, std::uint32_t b) {
+                if (score[a] != score[b]) return score[a] < score[b];
+                const std::uint32_t ra = rows[a], rb = rows[b];
+                if (node_cost[ra] != node_cost[rb]) return node_cost[ra] < node_cost[rb];
+                return offers[ra].cluster_id < offers[rb].cluster_id;
+            });
+            best = std::move(eligible);
+        }
+        out.ranked.reserve(best.size());
+        for (const auto j : best) out.ranked.push_back({rows[j], score[j], Verdict::ranked});
         return out;
     }
 
