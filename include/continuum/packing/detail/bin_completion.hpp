@@ -67,8 +67,9 @@ public:
 
 private:
     static constexpr std::size_t max_completions = 4096;  // per node; more means the run is incomplete
-    static constexpr std::int64_t max_enumeration = 200000;  // enumeration steps per node
-    static constexpr std::size_t candidates = 32;               // sizes considered for branching
+    static constexpr std::int64_t max_enumeration = 50000;  // enumeration steps per list
+    static constexpr std::size_t candidates = 32;             // sizes considered for branching
+    static constexpr std::size_t few = 64;                    // fail first only among short lists
 
     struct Completion {
         std::int64_t waste;
@@ -92,7 +93,7 @@ private:
         std::size_t j = weight_.size();
         std::vector<Completion> completions;
         std::size_t tried = 0;
-        for (std::size_t t = first; t < weight_.size() && tried < candidates; ++t) {
+        for (std::size_t t = first; t < weight_.size() && tried < candidates && (tried == 0 || completions.size() < few); ++t) {
             if (left_[t] == 0) continue;
             ++tried;
             --left_[t];
@@ -102,6 +103,7 @@ private:
                 j = t;
                 completions = std::move(list);
             }
+            if (aborted_) return false;
             if (completions.empty()) return false;
         }
         --left_[j];
@@ -153,6 +155,7 @@ private:
 
     void collect(std::size_t t, std::int64_t room, std::int64_t waste_left, std::vector<Completion>& out) {
         if (out.size() >= limit_ && limit_ < max_completions) return;
+        if (aborted_) return;
         if (out.size() >= max_completions || ++steps_ > max_enumeration) {
             truncated_ = true;
             return;
@@ -186,6 +189,15 @@ private:
         __extension__ using Wide = __int128;
         for (std::size_t u = fitting; u < m; ++u) {
             if (static_cast<Wide>(more) * weight_[u] < room - waste_left) break;
+            // Enumeration work counts on the budgets too (one node per 256 steps).
+            if ((++steps_ & 255) == 0 && (!outer_->count() || !inner_->count())) {
+                aborted_ = true;
+                return;
+            }
+            if (steps_ > max_enumeration) {
+                truncated_ = true;
+                return;
+            }
             if (left_[u] == 0) continue;
             std::int64_t used = 0;
             for (auto it = current_.rbegin(); it != current_.rend() && *it == u; ++it) ++used;
@@ -195,7 +207,7 @@ private:
             collect(u, room - weight_[u], waste_left, out);
             current_.pop_back();
             if (out.size() >= std::min(limit_, max_completions)) return;
-            if (steps_ > max_enumeration) return;
+            if (steps_ > max_enumeration || aborted_) return;
         }
     }
 
