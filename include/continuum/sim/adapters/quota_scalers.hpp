@@ -1,7 +1,8 @@
-// Adapters that run continuum's quota scalers (seed 001: Algorithm 2 reactive, Algorithm 1 proactive
-// with any Forecaster, and the two together as the hybrid framework) inside the simulator: they map
-// a namespace, its quota and a pool of paused waiting worker nodes to quota::ReactiveSnapshot /
-// quota::ProactiveSnapshot and turn the decisions into quota changes, pool resizes and node stops.
+// Adapters that run continuum's quota scalers (seed 001: Algorithm 2 reactive through
+// quota::ReactiveQuotaScaler, and the hybrid framework through quota::HybridQuotaScaler with any
+// Forecaster) inside the simulator: they map a namespace, its quota and a pool of paused waiting
+// worker nodes to the scalers' snapshots and turn the decisions into quota changes, pool resizes
+// and node stops.
 #pragma once
 
 #include <continuum/capacity/waiting_pool.hpp>
@@ -10,6 +11,7 @@
 #include <continuum/core/series.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/forecast/forecaster.hpp>
+#include <continuum/quota/hybrid.hpp>
 #include <continuum/quota/proactive.hpp>
 #include <continuum/quota/reactive.hpp>
 #include <continuum/sim/decision.hpp>
@@ -22,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,7 +111,7 @@ public:
         return step(snap, ns, pool);
     }
 
-    /// One reactive step for namespace `ns` (used by HybridQuotaAdapter as well).
+    /// One reactive step for namespace `ns`.
     Decision step(const Snapshot& snap, std::size_t ns, std::size_t pool) {
         const auto& st = snap.namespaces[ns];
         std::int64_t waiting = 0;
@@ -158,71 +161,184 @@ private:
 };
 static_assert(Scaler<ReactiveQuotaAdapter>);
 
-/// Seed 001's hybrid framework: every `forecast_period` the forecaster absorbs the namespace's current
-/// cpu demand (cores) and predicts the next period; Algorithm 1 (quota::ProactiveQuotaScaler) acts on the
-/// prediction one period ahead; on every tick Algorithm 2 handles pods the quota still rejects.
+/// Algorithm 1 alone (quota::ProactiveQuotaScaler): every `forecast_period` the forecaster absorbs
+/// the namespace's cpu demand (cores) and predicts the next period; the quota follows the
+/// prediction (raised at once, resuming waiting nodes when the cluster lacks room; lowered to a
+/// quota level once usage has come down, stopping empty waiting nodes). Pods the quota rejects
+/// wait for the next prediction: pair it with the reactive side through HybridQuotaAdapter.
 template <forecast::Forecaster F>
-class HybridQuotaAdapter {
+class ProactiveQuotaAdapter {
 public:
-    /// `history`: demand (cores) before the run, sampled every forecast_period, to fit on.
+    /// `history`: demand (cores) before the run, one value per forecast_period, to fit on.
     /// \throws InvalidArgument for a non-positive period; whatever the forecaster's fit throws.
-    HybridQuotaAdapter(QuotaTarget target, F forecaster, const Series& history, quota::ProactiveConfig proactive = {},
-                       quota::ReactiveConfig reactive = {}, Duration forecast_period = std::chrono::minutes(1))
-        : target_(std::move(target)), forecaster_(std::move(forecaster)), proactive_(std::move(proactive)),
-          reactive_(target_, std::move(reactive), /*follow_demand_down=*/false), period_(forecast_period) {
-        if (period_.count() <= 0) throw InvalidArgument(fmt::format("hybrid quota adapter: forecast_period must be > 0, got {} ms", period_.count()));
+    ProactiveQuotaAdapter(QuotaTarget target, F forecaster, const Series& history, quota::ProactiveConfig config = {},
+                          Duration forecast_period = std::chrono::minutes(1))
+        : target_(std::move(target)), forecaster_(std::move(forecaster)), scaler_(std::move(config)), period_(forecast_period) {
+        if (period_.count() <= 0) throw InvalidArgument(fmt::format("proactive quota adapter: forecast_period must be > 0, got {} ms", period_.count()));
         forecaster_.fit(history);
     }
 
-    /// \throws as the quota scalers and the forecaster.
+    /// \throws as the proactive scaler and the forecaster.
     Decision decide(const Snapshot& snap) {
+        if (last_forecast_ && snap.now - *last_forecast_ < period_) return {};
+        last_forecast_ = snap.now;
         const auto ns = snap.namespace_index(target_.namespace_name);
         const auto pool = snap.pool_index(target_.waiting_pool);
         const auto& st = snap.namespaces[ns];
+        forecaster_.update(static_cast<double>(st.demand_cpu) / 1000.0);
+        const auto f = forecaster_.forecast(1, 0.0);
+        prediction_cores_ = std::max(0.0, f.mean.empty() ? 0.0 : f.mean.front());
+        const auto nodes = detail::waiting_nodes(snap, pool);
+        quota::ProactiveSnapshot ps;
+        ps.now = snap.now;
+        ps.prediction = Resources::from_cores(prediction_cores_);
+        ps.current_quota = detail::cpu(std::max<std::int64_t>(0, st.quota_cpu));
+        ps.current_usage = detail::cpu(st.requested_cpu);
+        ps.cluster_resources = detail::cpu(detail::capacity_for(snap, ns));
+        ps.waiting_nodes = nodes;
+        const auto decision = scaler_.decide(ps);
         Decision d;
-        if (!last_forecast_ || snap.now - *last_forecast_ >= period_) {
-            // The current period's demand is known (the workload created its pods this tick): absorb
-            // it, then predict the next period, one period ahead as Algorithm 1 does.
-            forecaster_.update(static_cast<double>(st.demand_cpu) / 1000.0);
-            last_forecast_ = snap.now;
-            const auto f = forecaster_.forecast(1, 0.0);
-            prediction_cores_ = std::max(0.0, f.mean.empty() ? 0.0 : f.mean.front());
-            const auto nodes = detail::waiting_nodes(snap, pool);
-            quota::ProactiveSnapshot ps;
-            ps.now = snap.now;
-            ps.prediction = Resources::from_cores(prediction_cores_);
-            ps.current_quota = detail::cpu(std::max<std::int64_t>(0, st.quota_cpu));
-            ps.current_usage = detail::cpu(st.requested_cpu);
-            ps.cluster_resources = detail::cpu(detail::capacity_for(snap, ns));
-            ps.waiting_nodes = nodes;
-            const auto decision = proactive_.decide(ps);
-            if (decision.new_quota.cpu_millis() != std::max<std::int64_t>(0, st.quota_cpu)) d.quotas.push_back({st.name, decision.new_quota});
-            const auto activate = static_cast<int>(decision.activation.count());
-            if (activate > 0) d.pools.push_back({snap.pool_specs[pool].name, snap.pools[pool].size() + activate});
-            d.reason = fmt::format("proactive (Algorithm 1, {} predicts {:.2f} cores): {}", forecaster_.name(), prediction_cores_, decision.reason);
-            if (decision.action == quota::ProactiveAction::lower_quota && target_.stop_redundant_nodes) {
-                detail::stop_redundant(snap, pool, detail::total_quota(snap, ns, decision.new_quota.cpu_millis()), d);
-            }
-            if (!d.quotas.empty() || !d.pools.empty()) return d;  // the reactive step sees the new quota next tick
+        if (decision.new_quota.cpu_millis() != std::max<std::int64_t>(0, st.quota_cpu)) d.quotas.push_back({st.name, decision.new_quota});
+        const auto activate = static_cast<int>(decision.activation.count());
+        if (activate > 0) d.pools.push_back({snap.pool_specs[pool].name, snap.pools[pool].size() + activate});
+        d.reason = fmt::format("proactive (Algorithm 1, {} predicts {:.2f} cores): {}", forecaster_.name(), prediction_cores_, decision.reason);
+        if (decision.action == quota::ProactiveAction::lower_quota && target_.stop_redundant_nodes) {
+            detail::stop_redundant(snap, pool, detail::total_quota(snap, ns, decision.new_quota.cpu_millis()), d);
         }
-        Decision reactive = reactive_.step(snap, ns, pool);
-        reactive.releases.clear();  // stopping nodes is the proactive side's job here
-        if (!reactive.empty()) d = std::move(reactive);
         return d;
     }
 
     [[nodiscard]] double last_prediction_cores() const { return prediction_cores_; }
-    [[nodiscard]] std::int64_t reactive_interventions() const { return reactive_.interventions(); }
     [[nodiscard]] const F& forecaster() const { return forecaster_; }
 
 private:
     QuotaTarget target_;
     F forecaster_;
-    quota::ProactiveQuotaScaler proactive_;
-    ReactiveQuotaAdapter reactive_;
+    quota::ProactiveQuotaScaler scaler_;
     Duration period_;
     std::optional<Time> last_forecast_;
     double prediction_cores_ = 0;
 };
+
+namespace detail {
+
+/// A forecaster whose fit() sees `prefix` (history from before the run) followed by the window it
+/// is given: lets quota::HybridQuotaScaler, which fits on what it observed, start from the
+/// workload's past (seed 001's model is trained beforehand).
+template <forecast::Forecaster F>
+class WithHistory {
+public:
+    WithHistory(F inner, std::vector<double> prefix) : inner_(std::move(inner)), prefix_(std::move(prefix)) {}
+    void fit(SeriesView window) {
+        std::vector<double> all(prefix_);
+        all.insert(all.end(), window.begin(), window.end());
+        inner_.fit(SeriesView(all, window.step()));
+    }
+    [[nodiscard]] forecast::Forecast forecast(int horizon, double level) const { return inner_.forecast(horizon, level); }
+    void update(double value) { inner_.update(value); }
+    [[nodiscard]] std::string name() const { return inner_.name(); }
+    [[nodiscard]] const F& inner() const { return inner_; }
+
+private:
+    F inner_;
+    std::vector<double> prefix_;
+};
+
+}  // namespace detail
+
+/// Seed 001's hybrid framework: quota::HybridQuotaScaler over the target namespace. Every
+/// config.step (the forecast period, 1 min) the scaler observes the namespace's cpu demand (the
+/// requests of every pod its workloads want: what seed 001 forecasts; the quota's status.used would be
+/// capped by the quota), forecasts the next period (Algorithm 1 one period ahead) and handles the
+/// pods the quota rejects (Algorithm 2); between periods HybridQuotaScaler::react handles them.
+/// Quota changes, resumed waiting nodes (pool growth) and, after a lowered quota, stopped empty
+/// waiting nodes are the decisions. The forecaster is fitted on `history` (cores, one value per
+/// period) followed by what the scaler observed, at the first period (min_history is then 1).
+template <forecast::Forecaster F>
+class HybridQuotaAdapter {
+public:
+    /// \throws InvalidArgument for an invalid config (see quota::HybridConfig::validate).
+    HybridQuotaAdapter(QuotaTarget target, F forecaster, const Series& history, quota::HybridConfig config = {})
+        : target_(std::move(target)), scaler_(detail::WithHistory<F>(std::move(forecaster), history.values()), prepared(std::move(config), history)) {
+        scaler_.add_namespace(target_.namespace_name);
+    }
+
+    /// \throws InvalidArgument for unknown names or an unbounded waiting pool; whatever the scaler and the forecaster throw.
+    Decision decide(const Snapshot& snap) {
+        const auto ns = snap.namespace_index(target_.namespace_name);
+        const auto pool = snap.pool_index(target_.waiting_pool);
+        const auto& st = snap.namespaces[ns];
+        std::int64_t waiting = 0;
+        for (const auto& pod : snap.pending) {
+            if (pod.namespace_index == ns && pod.reason == PendingReason::quota) waiting += pod.cpu;
+        }
+        const bool period = !last_tick_ || snap.now - *last_tick_ >= scaler_.config().step;
+        if (!period && waiting == 0) return {};
+        const auto nodes = detail::waiting_nodes(snap, pool);
+        quota::ClusterSnapshot cluster;
+        cluster.now = snap.now;
+        cluster.capacity = detail::cpu(detail::capacity_for(snap, ns));
+        cluster.waiting_nodes = nodes;
+        const std::int64_t quota = std::max<std::int64_t>(0, st.quota_cpu);
+        quota::NamespaceSnapshot view{st.name, detail::cpu(std::max(st.demand_cpu, st.requested_cpu)), detail::cpu(quota), {}};
+        const Resources request = detail::cpu(st.requested_cpu + waiting);
+        if (waiting > 0) view.failed_requests.push_back(request);
+        Decision d;
+        if (period) {
+            last_tick_ = snap.now;
+            scaler_.tick(cluster, std::span<const quota::NamespaceSnapshot>(&view, 1), decision_);
+            const auto& nd = decision_.namespaces.front();
+            prediction_cores_ = static_cast<double>(nd.prediction.cpu_millis()) / 1000.0;
+            if (nd.quota.cpu_millis() != quota) d.quotas.push_back({st.name, detail::cpu(nd.quota.cpu_millis())});
+            apply_activation(snap, pool, decision_.activation, d);
+            if (nd.reactive == quota::ReactiveCase::raise_quota || nd.reactive == quota::ReactiveCase::activate_nodes) ++reactive_interventions_;
+            d.reason = "hybrid quota scaler: " + nd.reason();
+            if (nd.proactive == quota::ProactiveAction::lower_quota && target_.stop_redundant_nodes) {
+                detail::stop_redundant(snap, pool, detail::total_quota(snap, ns, nd.quota.cpu_millis()), d);
+            }
+            return d;
+        }
+        // Between periods: Algorithm 2 for the pods the quota rejects.
+        const auto reactive = scaler_.react(cluster, std::span<const quota::NamespaceSnapshot>(&view, 1), st.name, request);
+        if (reactive.kind == quota::ReactiveCase::sufficient_quota || reactive.kind == quota::ReactiveCase::infeasible) return d;
+        d.quotas.push_back({st.name, detail::cpu(reactive.new_quota.cpu_millis())});
+        apply_activation(snap, pool, reactive.activation, d);
+        d.reason = "hybrid quota scaler, reactive (Algorithm 2): " + reactive.reason;
+        ++reactive_interventions_;
+        return d;
+    }
+
+    /// The last period's prediction (cores; 0 before the first).
+    [[nodiscard]] double last_prediction_cores() const { return prediction_cores_; }
+    /// Quota raises made for rejected pods (Algorithm 2), at a period or between periods.
+    [[nodiscard]] std::int64_t reactive_interventions() const { return reactive_interventions_; }
+    [[nodiscard]] const quota::HybridQuotaScaler<detail::WithHistory<F>>& scaler() const { return scaler_; }
+
+private:
+    static quota::HybridConfig prepared(quota::HybridConfig config, const Series& history) {
+        if (!history.values().empty()) config.min_history = 1;
+        return config;
+    }
+
+    static void apply_activation(const Snapshot& snap, std::size_t pool, const capacity::ActivationPlan& plan, Decision& d) {
+        const auto activate = static_cast<int>(plan.nodes.size());
+        if (activate > 0) d.pools.push_back({snap.pool_specs[pool].name, snap.pools[pool].size() + activate});
+    }
+
+    QuotaTarget target_;
+    quota::HybridQuotaScaler<detail::WithHistory<F>> scaler_;
+    quota::HybridDecision decision_;
+    std::optional<Time> last_tick_;
+    double prediction_cores_ = 0;
+    std::int64_t reactive_interventions_ = 0;
+};
+
+/// The hybrid config seed 001's replays use: quota levels for lowering, 1-minute periods.
+inline quota::HybridConfig hybrid_config(quota::QuotaLevels levels, Duration period = std::chrono::minutes(1)) {
+    quota::HybridConfig config;
+    config.proactive.levels.set("cpu", std::move(levels));
+    config.step = period;
+    return config;
+}
 
 }  // namespace continuum::sim::adapters

@@ -126,13 +126,12 @@ inline Seed001Report replay_alibaba(const AlibabaParameters& p) {
     scenario.config.record.sample_every = p.sample_every;
     Simulator sim(scenario);
     report.rows.push_back(seed001_row("reactive", sim.run(adapters::ReactiveQuotaAdapter(target)), {}));
-    quota::ProactiveConfig proactive;
-    proactive.levels.set("cpu", seed001_levels(cluster.level_step_cores));
     forecast::HoltWintersSpec spec;
     spec.trend = forecast::Trend::none;
     spec.seasonal = forecast::Seasonality::additive;
     spec.season_length = 1440;
-    auto hybrid = adapters::HybridQuotaAdapter<forecast::HoltWinters<double>>(target, forecast::HoltWinters<double>(spec), workload.history, proactive);
+    auto hybrid = adapters::HybridQuotaAdapter<forecast::HoltWinters<double>>(target, forecast::HoltWinters<double>(spec), workload.history,
+                                                                              adapters::hybrid_config(seed001_levels(cluster.level_step_cores)));
     report.rows.push_back(seed001_row("hybrid (Holt-Winters)", sim.run(hybrid), {}));
     return report;
 }
@@ -149,9 +148,8 @@ void add_alibaba_hybrid(Seed001Report& report, const AlibabaParameters& p, F for
     auto scenario = seed001_scenario(cluster, workload.load, initial, nodes_backing(cluster, initial));
     scenario.config.record.sample_every = p.sample_every;
     Simulator sim(scenario);
-    quota::ProactiveConfig proactive;
-    proactive.levels.set("cpu", seed001_levels(cluster.level_step_cores));
-    auto hybrid = adapters::HybridQuotaAdapter<F>({"service", "waiting", true}, std::move(forecaster), workload.history, proactive);
+    auto hybrid = adapters::HybridQuotaAdapter<F>({"service", "waiting", true}, std::move(forecaster), workload.history,
+                                                  adapters::hybrid_config(seed001_levels(cluster.level_step_cores)));
     report.rows.push_back(seed001_row(std::move(label), sim.run(hybrid), {}));
 }
 

@@ -145,9 +145,7 @@ Seed001Report replay_seed001_with(F forecaster, const Seed001Parameters& p = {},
     }
     Simulator sim(seed001_scenario(p, workload.load, p.initial_quota_cores, 0));
     report.rows.push_back(seed001_row("reactive", sim.run(adapters::ReactiveQuotaAdapter(target)), workload.bursts));
-    quota::ProactiveConfig proactive;
-    proactive.levels.set("cpu", seed001_levels(p.level_step_cores));
-    auto hybrid = adapters::HybridQuotaAdapter<F>(target, std::move(forecaster), workload.history, proactive);
+    auto hybrid = adapters::HybridQuotaAdapter<F>(target, std::move(forecaster), workload.history, adapters::hybrid_config(seed001_levels(p.level_step_cores)));
     report.rows.push_back(seed001_row(std::move(forecaster_label), sim.run(hybrid), workload.bursts));
     return report;
 }
