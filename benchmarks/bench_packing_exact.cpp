@@ -1,7 +1,9 @@
 // Exact bin packing on the 1,470 classic 1-D instances of ../shared/data/bpp (Falkenauer U/T,
 // Scholl 1/2/3, Schwerin 1): solve_exact with a 1 s budget per instance, single thread; prints per-set
 // counts of proved optima, agreement with optima.csv, and median / max times.
-// Usage: bench_packing_exact [data_dir] [time_limit_ms] [set filter] [instance stride] [per-instance csv]
+// Usage: bench_packing_exact [data_dir] [time_limit_ms] [set filter] [instance stride] [per-instance csv] [node_limit]
+// time_limit_ms 0 = no deadline; node_limit 0 = the Budget default (10 million). With a node limit
+// and no deadline the results do not depend on the machine's load (reproducible counts).
 // (a plain program, not a Google Benchmark registration: each instance runs exactly once).
 #include <continuum/packing/exact.hpp>
 
@@ -55,7 +57,8 @@ int main(int argc, char** argv) {
     const std::string filter = argc > 3 ? argv[3] : "";
     const std::size_t stride = argc > 4 ? static_cast<std::size_t>(std::stoul(argv[4])) : 1;
     const auto rows = read_optima(dir);
-    std::FILE* csv = argc > 5 ? std::fopen(argv[5], "w") : nullptr;  // instance,seconds,optimal (for packing_cbc_peer.py)
+    std::FILE* csv = argc > 5 && std::string(argv[5]) != "-" ? std::fopen(argv[5], "w") : nullptr;  // instance,seconds,optimal (for packing_cbc_peer.py); "-" = none
+    const long long node_limit = argc > 6 ? std::stoll(argv[6]) : 0;
     if (rows.empty()) {
         std::fprintf(stderr, "no instances found in %s\n", dir.c_str());
         return 1;
@@ -74,7 +77,8 @@ int main(int argc, char** argv) {
         std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
         for (auto& s : sizes) in >> s;
         continuum::Budget budget;
-        budget.time_limit = continuum::Duration(limit_ms);
+        if (limit_ms > 0) budget.time_limit = continuum::Duration(limit_ms);
+        if (node_limit > 0) budget.node_limit = node_limit;
         const auto start = std::chrono::steady_clock::now();
         const auto result = continuum::packing::solve_exact(sizes, c, budget);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -102,7 +106,7 @@ int main(int argc, char** argv) {
         total += s.total;
         proved += s.proved;
     }
-    std::printf("all            %6d %8d (%.1f %%) with a %lld ms budget each\n", total, proved, total ? 100.0 * proved / total : 0.0, limit_ms);
+    std::printf("all            %6d %8d (%.1f %%) with a budget of %lld ms and %lld nodes each (0 = none / default)\n", total, proved, total ? 100.0 * proved / total : 0.0, limit_ms, node_limit);
     if (csv) std::fclose(csv);
     return 0;
 }

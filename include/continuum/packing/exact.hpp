@@ -148,13 +148,14 @@ inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const s
     }
     // Perfect and near-perfect packings (1-D): bin completion within the waste the bound leaves.
     if (items.d == 1) {
-        // Most of the budget when the bound leaves less than one bin of waste (a perfect packing
-        // is likely what is missing), a little otherwise (the LP bound may be higher).
+        // Most of the budget when the bound leaves no waste at all (every bin must be exactly full:
+        // completions are exact subset sums, few and strongly constrained, which is where bin
+        // completion shines and LP diving does not); otherwise it runs after the LP bound.
         std::int64_t total = 0;
         for (const auto i : placeable) total += items.sizes[i];
         __extension__ using Wide = __int128;
-        const bool tight = static_cast<Wide>(out.lower_bound) * capacity[0] - total < capacity[0];
-        complete_bins(items, capacity[0], placeable, out, budget, tracker, tight ? 0.7 : 0.1, 300, tight ? 2000 : 100);
+        const bool tight = static_cast<Wide>(out.lower_bound) * capacity[0] == total;
+        if (tight) complete_bins(items, capacity[0], placeable, out, budget, tracker, 0.9, 300, 5000);
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;

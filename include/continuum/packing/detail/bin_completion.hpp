@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <random>
 #include <utility>
 #include <vector>
@@ -74,7 +75,13 @@ private:
     struct Completion {
         std::int64_t waste;
         std::uint64_t tie;
-        std::vector<std::size_t> types;
+        std::size_t begin, end;  // its item types: pool[begin, end)
+    };
+    /// Completions of one bin, their types stored contiguously (no allocation per completion).
+    struct List {
+        std::vector<Completion> items;
+        std::vector<std::size_t> pool;
+        [[nodiscard]] std::size_t size() const { return items.size(); }
     };
 
     bool descend(std::int64_t waste_left, std::int64_t bins_left) {
@@ -87,41 +94,53 @@ private:
             return false;
         }
         prepare(first);
+        // Per-depth buffers (a deque keeps references valid while deeper levels add theirs).
+        const std::size_t depth = bins_.size();
+        while (lists_.size() < 2 * depth + 2) lists_.emplace_back();
+        List* best = &lists_[2 * depth];
+        List* scratch = &lists_[2 * depth + 1];
         // Fail first: of the few largest remaining sizes, branch on the one with the fewest
         // completions (none: dead end). Any item's bin may be branched on; the largest ones have
         // the fewest completions.
         std::size_t j = weight_.size();
-        std::vector<Completion> completions;
         std::size_t tried = 0;
-        for (std::size_t t = first; t < weight_.size() && tried < candidates && (tried == 0 || completions.size() < few); ++t) {
+        for (std::size_t t = first; t < weight_.size() && tried < candidates && (tried == 0 || best->size() < few); ++t) {
             if (left_[t] == 0) continue;
             ++tried;
             --left_[t];
-            auto list = enumerate(first, capacity_ - weight_[t], waste_left, j == weight_.size() ? max_completions : completions.size());
+            enumerate(first, capacity_ - weight_[t], waste_left, j == weight_.size() ? max_completions : best->size(), *scratch);
             ++left_[t];
-            if (j == weight_.size() || list.size() < completions.size()) {
+            if (j == weight_.size() || scratch->size() < best->size()) {
                 j = t;
-                completions = std::move(list);
+                std::swap(best, scratch);
             }
             if (aborted_) return false;
-            if (completions.empty()) return false;
+            if (best->size() == 0) return false;
         }
+        const auto& pool = best->pool;
+        std::sort(best->items.begin(), best->items.end(), [&pool](const Completion& a, const Completion& b) {
+            if (a.waste != b.waste) return a.waste < b.waste;
+            if (a.tie != b.tie) return a.tie < b.tie;
+            // larger items (smaller type index) first
+            return std::lexicographical_compare(pool.begin() + static_cast<std::ptrdiff_t>(a.begin), pool.begin() + static_cast<std::ptrdiff_t>(a.end),
+                                                pool.begin() + static_cast<std::ptrdiff_t>(b.begin), pool.begin() + static_cast<std::ptrdiff_t>(b.end));
+        });
         --left_[j];
-        for (auto& c : completions) {
-            for (const auto t : c.types) --left_[t];
-            c.types.push_back(j);
-            bins_.push_back(c.types);
+        for (std::size_t k = 0; k < best->size(); ++k) {
+            const Completion c = best->items[k];
+            std::vector<std::size_t> bin(best->pool.begin() + static_cast<std::ptrdiff_t>(c.begin), best->pool.begin() + static_cast<std::ptrdiff_t>(c.end));
+            for (const auto t : bin) --left_[t];
+            bin.push_back(j);
+            bins_.push_back(std::move(bin));
             if (descend(waste_left - c.waste, bins_left - 1)) return true;
             bins_.pop_back();
-            c.types.pop_back();
-            for (const auto t : c.types) ++left_[t];
+            for (std::size_t q = c.begin; q < c.end; ++q) ++left_[best->pool[q]];
             if (aborted_) break;
         }
         ++left_[j];
         return false;
     }
 
-    /// Maximal completions of a bin with `room` left by types >= `from`, waste <= `waste_left`.
     /// Per node: suffix_[t] = Σ_{u >= t} left_u × w_u (what the remaining items could add at most)
     /// and the smallest remaining size. The branching item's own copy is still counted, which only
     /// weakens the pruning.
@@ -138,22 +157,19 @@ private:
         }
     }
 
-    /// Stops quietly at `limit` completions (a list that long will not be used) below max_completions.
-    std::vector<Completion> enumerate(std::size_t from, std::int64_t room, std::int64_t waste_left, std::size_t limit) {
-        std::vector<Completion> out;
+    /// Maximal completions of a bin with `room` left by types >= `from`, waste <= `waste_left`,
+    /// into `out` (unsorted). Stops quietly at `limit` completions (a list that long will not be
+    /// used) below max_completions.
+    void enumerate(std::size_t from, std::int64_t room, std::int64_t waste_left, std::size_t limit, List& out) {
+        out.items.clear();
+        out.pool.clear();
         current_.clear();
         steps_ = 0;
         limit_ = limit;
         collect(from, room, waste_left, out);
-        std::sort(out.begin(), out.end(), [](const Completion& a, const Completion& b) {
-            if (a.waste != b.waste) return a.waste < b.waste;
-            if (a.tie != b.tie) return a.tie < b.tie;
-            return a.types < b.types;  // larger items (smaller type index) first
-        });
-        return out;
     }
 
-    void collect(std::size_t t, std::int64_t room, std::int64_t waste_left, std::vector<Completion>& out) {
+    void collect(std::size_t t, std::int64_t room, std::int64_t waste_left, List& out) {
         if (out.size() >= limit_ && limit_ < max_completions) return;
         if (aborted_) return;
         if (out.size() >= max_completions || ++steps_ > max_enumeration) {
@@ -173,7 +189,9 @@ private:
                 if (left_[s] - used > 0 && weight_[s] <= room) maximal = false;
             }
             if (maximal) {
-                out.push_back({room, shuffle_ ? rng_() : 0, current_});
+                const std::size_t begin = out.pool.size();
+                out.pool.insert(out.pool.end(), current_.begin(), current_.end());
+                out.items.push_back({room, shuffle_ ? rng_() : 0, begin, out.pool.size()});
                 if (out.size() >= limit_ && limit_ < max_completions) return;
                 if (out.size() >= max_completions) {
                     truncated_ = true;
@@ -218,6 +236,7 @@ private:
     std::vector<std::vector<std::size_t>> bins_;
     std::vector<std::int64_t> suffix_;
     std::vector<std::size_t> current_;
+    std::deque<List> lists_;
     std::size_t smallest_ = 0;
     std::int64_t steps_ = 0;
     std::size_t limit_ = 0;
