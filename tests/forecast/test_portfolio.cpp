@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -101,4 +102,60 @@ TEST_CASE("on a real hourly CPU trace the portfolio beats seasonal naive out of 
     }
     CHECK(portfolio_mase < naive_mase);
     CHECK(portfolio_smape < naive_smape);
+}
+
+namespace {
+// Hourly daily cycle around `level`, a ±1.5 wobble and a +25 spike every 13th hour (so robust
+// candidates such as the seasonal median validate well); the level is 40 until `shift_at`, 60 after.
+std::vector<double> shifted_series(int length, int shift_at) {
+    std::vector<double> y;
+    for (int t = 0; t < length; ++t) {
+        const double level = t >= shift_at ? 60.0 : 40.0;
+        y.push_back(level + 5.0 * std::sin(2.0 * M_PI * (t % 24) / 24.0) + 1.5 * std::sin(1.7 * t) + ((t * 7919) % 13 == 0 ? 25.0 : 0.0));
+    }
+    return y;
+}
+}  // namespace
+
+TEST_CASE("a level shift inside the last validation block triggers the partial origins") {
+    // 20 days of history, the level jumps 40 -> 60 twelve hours before its end; the next day stays
+    // at 60. Validated on whole days only (shift_factor = 0, the previous behaviour), the median of
+    // the old seasons keeps a vote and the forecast stays near the old level, worse than seasonal
+    // naive; the partial origins inside the last day show which candidates follow the new level.
+    const auto y = shifted_series(21 * 24, 20 * 24 - 12);
+    const std::span<const double> train(y.data(), 20 * 24), actual(y.data() + 20 * 24, 24);
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    fc::Portfolio shift_aware(options);
+    shift_aware.fit(continuum::SeriesView(train));
+    options.shift_factor = 0.0;
+    fc::Portfolio whole_days(options);
+    whole_days.fit(continuum::SeriesView(train));
+    fc::SeasonalNaive naive(24);
+    naive.fit(continuum::SeriesView(train));
+
+    CHECK(shift_aware.shift_detected());
+    CHECK_FALSE(whole_days.shift_detected());
+    const double aware = fc::mae(actual, shift_aware.forecast(24).mean);
+    const double days_only = fc::mae(actual, whole_days.forecast(24).mean);
+    const double reference = fc::mae(actual, naive.forecast(24).mean);
+    CHECK(days_only > reference);  // the old portfolio loses to seasonal naive here
+    CHECK(aware < 0.6 * reference);
+    CHECK(aware < 0.6 * days_only);
+    for (const auto& member : shift_aware.members()) CHECK(member.name().find("seasonal_median") == std::string::npos);
+
+    // Without a shift the same series validates on whole days only.
+    const auto stable = shifted_series(20 * 24, 1 << 20);
+    fc::Portfolio quiet(fc::PortfolioOptions{{24}});
+    quiet.fit(continuum::SeriesView(stable));
+    CHECK_FALSE(quiet.shift_detected());
+
+    fc::PortfolioOptions bad;
+    bad.shift_factor = -1.0;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("shift_factor"), continuum::InvalidArgument);
+    bad.shift_factor = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(fc::Portfolio{bad}, continuum::InvalidArgument);
+    bad.shift_factor = 2.0;
+    bad.partial_origins = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("partial_origins"), continuum::InvalidArgument);
 }

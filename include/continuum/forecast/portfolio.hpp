@@ -2,7 +2,9 @@
 // (seasonal naive at each season length, Holt-Winters variants, drift, SES, naive, or any
 // Forecaster the caller adds, e.g. the LSTM) are scored by rolling-origin validation on the
 // series' own history, relative to seasonal naive (OWA of sMAPE and MASE, as in M4); the best one,
-// or the equal-weight mean of the best k <= combine when that validates better, is used.
+// or the equal-weight mean of the best k <= combine when that validates better, is used. When the
+// most recent validation block surprised seasonal naive (a level shift), partial origins inside
+// that block join the validation, so the choice reflects the data after the change.
 #pragma once
 
 #include <continuum/forecast/any_forecaster.hpp>
@@ -42,6 +44,14 @@ struct PortfolioOptions {
     /// Weight of an origin k blocks before the most recent one is recency_decay^k, so the choice
     /// follows regime changes (1 = all origins count equally). In (0, 1].
     double recency_decay = 1.0;
+    /// Shift-aware validation: when seasonal naive's MAE on the most recent validation block exceeds
+    /// shift_factor times the median of its MAE on the earlier blocks (a level shift or other regime
+    /// change inside that block), `partial_origins` extra origins inside the last block, each
+    /// forecasting to the end of the history and weighted by its length / horizon, join the
+    /// validation, so the choice sees how candidates do after the change. 0 = never.
+    double shift_factor = 2.0;
+    /// Partial origins added on a detected shift (evenly spaced inside the last block); >= 0.
+    int partial_origins = 3;
     /// Options for the Holt-Winters candidates (season lengths above 48 always use the
     /// heuristic initialisation, so a fit stays O(n) per evaluation with few parameters).
     HoltWintersOptions holt_winters{};
@@ -92,6 +102,14 @@ public:
         origins_ = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(origins_), (n - 2) / h));
         const std::size_t validation = static_cast<std::size_t>(origins_) * h;
         const std::size_t shortest = n - validation;
+        windows_.clear();
+        for (int k = origins_; k >= 1; --k) windows_.push_back({n - static_cast<std::size_t>(k) * h, h});
+        // Candidate partial windows inside the last block (origins at 1/4, 1/2, 3/4 of it for
+        // partial_origins = 3, each forecasting to the end of the history); kept only after a shift.
+        for (int j = 1; j <= options_.partial_origins; ++j) {
+            const std::size_t length = h * static_cast<std::size_t>(options_.partial_origins + 1 - j) / static_cast<std::size_t>(options_.partial_origins + 1);
+            if (length >= 1 && length < h && n - length > windows_.back().first) windows_.push_back({n - length, length});
+        }
         auto candidates = default_candidates(shortest);
         for (const auto& e : extra_) candidates.push_back(e);
 
@@ -102,6 +120,11 @@ public:
                                       ? AnyForecaster(SeasonalNaive(reference_season_))
                                       : AnyForecaster(Naive());
         Validation reference_run = validate_one(reference, values);
+        shift_detected_ = shift_in_last_block(reference_run, values);
+        if (!shift_detected_) {
+            windows_.resize(static_cast<std::size_t>(origins_));
+            if (reference_run.forecasts.size() > windows_.size()) reference_run.forecasts.resize(windows_.size());
+        }
         std::vector<Validation> runs;
         scores_.clear();
         for (auto& candidate : candidates) {
@@ -119,7 +142,7 @@ public:
             if (!std::isfinite(scores_[order[k - 1]].owa)) break;
             Validation combined;
             combined.ok = true;
-            combined.forecasts.assign(runs[order[0]].forecasts.size(), std::vector<double>(static_cast<std::size_t>(horizon_), 0.0));
+            for (const auto& w : windows_) combined.forecasts.emplace_back(w.second, 0.0);
             for (std::size_t j = 0; j < k; ++j) {
                 for (std::size_t o = 0; o < combined.forecasts.size(); ++o) {
                     for (std::size_t i = 0; i < combined.forecasts[o].size(); ++i) {
@@ -200,6 +223,9 @@ public:
     [[nodiscard]] const PortfolioOptions& options() const { return options_; }
     /// Validation OWA (vs seasonal naive) of the chosen selection or combination.
     [[nodiscard]] double validation_owa() const { return validation_owa_; }
+    /// Whether the last fit() detected a shift in its most recent validation block and so validated
+    /// on the partial origins too (see PortfolioOptions::shift_factor).
+    [[nodiscard]] bool shift_detected() const { return shift_detected_; }
     /// The season length used as MASE / seasonal-naive reference in the last fit (1 = none).
     [[nodiscard]] int reference_season() const { return reference_season_; }
 
@@ -209,6 +235,10 @@ private:
         if (options_.origins < 1) throw InvalidArgument(fmt::format("portfolio: origins must be >= 1, got {}", options_.origins));
         if (options_.combine < 1) throw InvalidArgument(fmt::format("portfolio: combine must be >= 1, got {}", options_.combine));
         for (int m : options_.season_lengths) detail::require_season_length(m, "portfolio");
+        if (!(options_.shift_factor >= 0.0) || !std::isfinite(options_.shift_factor)) {
+            throw InvalidArgument(fmt::format("portfolio: shift_factor must be finite and >= 0, got {}", options_.shift_factor));
+        }
+        if (options_.partial_origins < 0) throw InvalidArgument(fmt::format("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
             throw InvalidArgument(fmt::format("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
         }
@@ -240,25 +270,38 @@ private:
 
     struct Validation {
         bool ok = false;
-        std::vector<std::vector<double>> forecasts;  // one per origin, oldest origin first
+        std::vector<std::vector<double>> forecasts;  // one per validation window, oldest origin first
     };
 
-    /// Rolling-origin forecasts of one candidate; ok = false when it fails on some origin.
+    /// Rolling-origin forecasts of one candidate over windows_; ok = false when it fails on one.
     [[nodiscard]] Validation validate_one(AnyForecaster candidate, std::span<const double> values) const {
         Validation out;
-        const std::size_t n = values.size();
-        const auto h = static_cast<std::size_t>(horizon_);
-        for (int k = origins_; k >= 1; --k) {
-            const std::size_t origin = n - static_cast<std::size_t>(k) * h;
+        for (const auto& [origin, length] : windows_) {
             try {
                 candidate.fit(SeriesView(values.first(origin)));
-                out.forecasts.push_back(candidate.forecast(horizon_).mean);
+                out.forecasts.push_back(candidate.forecast(static_cast<int>(length)).mean);
             } catch (const InvalidArgument&) {
                 return out;
             }
         }
         out.ok = true;
         return out;
+    }
+
+    /// True when the reference's MAE on the most recent full block exceeds shift_factor times the
+    /// median of its MAE on the earlier blocks (needs >= 2 full blocks and a partial window).
+    [[nodiscard]] bool shift_in_last_block(const Validation& reference, std::span<const double> values) const {
+        if (options_.shift_factor <= 0.0 || !reference.ok || origins_ < 2 || windows_.size() <= static_cast<std::size_t>(origins_)) return false;
+        std::vector<double> earlier;
+        for (std::size_t o = 0; o + 1 < static_cast<std::size_t>(origins_); ++o) {
+            earlier.push_back(mae(values.subspan(windows_[o].first, windows_[o].second), reference.forecasts[o]));
+        }
+        const std::size_t last = static_cast<std::size_t>(origins_) - 1;
+        const double recent = mae(values.subspan(windows_[last].first, windows_[last].second), reference.forecasts[last]);
+        std::sort(earlier.begin(), earlier.end());
+        const std::size_t k = earlier.size();
+        const double typical = k % 2 ? earlier[k / 2] : 0.5 * (earlier[k / 2 - 1] + earlier[k / 2]);
+        return recent > options_.shift_factor * typical;
     }
 
     /// Mean sMAPE and MASE over the origins, and OWA relative to the reference run.
@@ -268,15 +311,15 @@ private:
         if (!run.ok) return out;
         const auto errors = [&](const Validation& v, double& smape_mean, double& mase_mean) {
             smape_mean = mase_mean = 0.0;
-            const std::size_t n = values.size();
-            const auto h = static_cast<std::size_t>(horizon_);
             double total_weight = 0.0;
             for (std::size_t o = 0; o < v.forecasts.size(); ++o) {
-                const std::size_t age = v.forecasts.size() - 1 - o;  // 0 = the most recent origin
-                const double weight = std::pow(options_.recency_decay, static_cast<double>(age));
-                const std::size_t origin = n - (v.forecasts.size() - o) * h;
+                // 0 = the most recent full block (the partial windows inside it share its age).
+                const std::size_t age = o < static_cast<std::size_t>(origins_) ? static_cast<std::size_t>(origins_) - 1 - o : 0;
+                const auto [origin, length] = windows_[o];
+                // A partial window counts in proportion to the points it forecasts.
+                const double weight = std::pow(options_.recency_decay, static_cast<double>(age)) * static_cast<double>(length) / static_cast<double>(horizon_);
                 const auto train = values.first(origin);
-                const auto actual = values.subspan(origin, h);
+                const auto actual = values.subspan(origin, length);
                 smape_mean += weight * smape(actual, v.forecasts[o]);
                 const auto m = static_cast<std::size_t>(train.size() > static_cast<std::size_t>(reference_season_) ? reference_season_ : 1);
                 double scale = 0.0;
@@ -313,6 +356,8 @@ private:
     int reference_season_ = 1;
     int horizon_ = 1;
     int origins_ = 1;
+    std::vector<std::pair<std::size_t, std::size_t>> windows_;  // validation (origin, length), oldest first
+    bool shift_detected_ = false;
     double validation_owa_ = 0.0;
     bool fitted_ = false;
 };
