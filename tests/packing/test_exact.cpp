@@ -141,5 +141,86 @@ TEST_CASE("BPPLIB instances: FFD, BFD and L2 match optima.csv; exact proves the 
         CHECK(p.lower_bound == std::stoll(cells[12]));
         ++checked;
     }
-    CHECK(checked == 5);
+    CHECK(checked == 7);
+}
+
+TEST_CASE("property: perfect packings (random triplets filling every bin exactly) are found and proved") {
+    // Falkenauer's triplet construction: each bin holds one item in [380, 490] and two that fill it
+    // exactly; L2 = the number of bins, so only a perfect packing proves optimality.
+    std::mt19937_64 rng(17);
+    for (int trial = 0; trial < 12; ++trial) {
+        const int bins = std::uniform_int_distribution<int>(5, 40)(rng);
+        std::vector<std::int64_t> sizes;
+        for (int b = 0; b < bins; ++b) {
+            const std::int64_t first = std::uniform_int_distribution<std::int64_t>(380, 490)(rng);
+            const std::int64_t second = std::uniform_int_distribution<std::int64_t>(250, 1000 - first - 250)(rng);
+            sizes.insert(sizes.end(), {first, second, 1000 - first - second});
+        }
+        std::shuffle(sizes.begin(), sizes.end(), rng);
+        CAPTURE(trial);
+        Budget budget;
+        budget.node_limit = 2'000'000;
+        const auto p = solve_exact(sizes, 1000, budget);
+        check_valid(p, sizes, 1000);
+        CHECK(p.optimal);
+        CHECK(p.num_bins() == static_cast<std::size_t>(bins));
+        CHECK(p.lower_bound == bins);
+        for (const auto& bin : p.bins) {
+            std::int64_t load = 0;
+            for (const auto i : bin) load += sizes[i];
+            CHECK(load == 1000);
+        }
+    }
+}
+
+TEST_CASE("bin completion: finds exact fills, proves infeasible targets, honours its node cap") {
+    using continuum::BudgetTracker;
+    using detail::BinCompletion;
+    Budget budget;
+    BudgetTracker outer(budget), inner(budget);
+    {
+        // 5 items of 4 into bins of 10: two per bin, so 2 bins are impossible (L1 = L2 = 2) and 3 suffice.
+        BinCompletion search({4}, {5}, 10);
+        CHECK(search.run(2, 1000, 1, outer, inner) == BinCompletion::Outcome::infeasible);
+        REQUIRE(search.run(3, 1000, 1, outer, inner) == BinCompletion::Outcome::found);
+        CHECK(search.bins().size() == 3);
+    }
+    {
+        // 6, 5, 5, 4 into bins of 10: {6, 4} and {5, 5}, both exactly full.
+        BinCompletion search({6, 5, 4}, {1, 2, 1}, 10);
+        REQUIRE(search.run(2, 1000, 1, outer, inner) == BinCompletion::Outcome::found);
+        std::vector<std::int64_t> loads;
+        const std::int64_t weight[] = {6, 5, 4};
+        for (const auto& bin : search.bins()) {
+            std::int64_t load = 0;
+            for (const auto t : bin) load += weight[t];
+            loads.push_back(load);
+        }
+        CHECK(loads == std::vector<std::int64_t>{10, 10});
+        CHECK(search.run(1, 1000, 1, outer, inner) == BinCompletion::Outcome::infeasible);  // Σ = 20 > 10
+    }
+    {
+        // A node cap of 1 cannot finish 3 bins: unknown, never a false proof.
+        BinCompletion search({4}, {5}, 10);
+        CHECK(search.run(3, 1, 1, outer, inner) == BinCompletion::Outcome::unknown);
+    }
+}
+
+TEST_CASE("exact honours a node limit: the explored nodes stay within it (plus one pricing round)") {
+    std::mt19937_64 rng(23);
+    std::vector<std::int64_t> sizes;
+    for (int b = 0; b < 60; ++b) {
+        const std::int64_t first = std::uniform_int_distribution<std::int64_t>(380, 490)(rng);
+        const std::int64_t second = std::uniform_int_distribution<std::int64_t>(250, 1000 - first - 250)(rng);
+        sizes.insert(sizes.end(), {first, second, 1000 - first - second});
+    }
+    for (const std::int64_t limit : {1, 50, 500, 5000}) {
+        Budget budget;
+        budget.node_limit = limit;
+        const auto p = solve_exact(sizes, 1000, budget);
+        CAPTURE(limit);
+        check_valid(p, sizes, 1000);
+        CHECK(p.nodes <= limit + 16);
+        CHECK(p.num_bins() <= first_fit_decreasing(sizes, 1000).num_bins());
+    }
 }
