@@ -81,7 +81,9 @@ void seed000(const std::filesystem::path& out) {
     fmt::print("Parameters: Table 1 testbed = 1 local node ({}) always on + 3 low-cost remote nodes (2 cores, 4 GB, 1 $/min)\n"
                "  + 1 high-cost remote node (4 cores, 4 GB, 5 $/min), Liqo peering latency {} s; stress-ng pods {} using {:.0f} %;\n"
                "  replicas: {} min idle, rise to {} over {} min, hold {} min, fall over {} min, {} min idle; tick {} s;\n"
-               "  cost-unaware = CA most-pods expander (no prices), cost-aware = CA choosing the lowest price per pod.\n",
+               "  autoscaled runs = federation::FederatedClusterScaler every 10 s (remote pools as offers; scale-in by CA's rules: < 50 % requested\n"
+               "  for 10 min, not within 10 min of a peering); cost-aware = the Recommender prices the offers at Table 1's prices (MonetaryCost),\n"
+               "  cost-unaware = no prices reach the scaler (every node worth 1: fewest nodes, the larger on a tie).\n",
                p.local_capacity.to_string(), to_seconds(p.peering_latency), p.pod_request.to_string(), 100 * p.usage_per_pod,
                std::chrono::duration_cast<std::chrono::minutes>(p.replicas.idle_before).count(), p.replicas.peak,
                std::chrono::duration_cast<std::chrono::minutes>(p.replicas.rise).count(), std::chrono::duration_cast<std::chrono::minutes>(p.replicas.hold).count(),
@@ -94,10 +96,11 @@ void seed000(const std::filesystem::path& out) {
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
         const auto& r = report.rows[i];
         rows.push_back({r.configuration, paper_reduction[i], fmt::format("{:.1f} % ({:.0f} $)", r.cost_reduction_pct, r.cost), paper_eta[i],
-                        fmt::format("{:.1f} %", r.median_efficiency_pct), paper_nodes[i], std::to_string(r.max_remote_nodes)});
+                        fmt::format("{:.1f} %", r.median_efficiency_pct), fmt::format("{:.1f} %", 100.0 * r.result.efficiency.cdf_at(99.99)), paper_nodes[i],
+                        std::to_string(r.max_remote_nodes)});
         r.result.series.write_csv((out / fmt::format("seed000_{}.csv", slug(r.configuration))).string());
     }
-    table({"configuration", "paper: cost reduction", "continuum: cost reduction", "paper: median eta", "continuum: median eta", "paper: remote nodes",
+    table({"configuration", "paper: cost reduction", "continuum: cost reduction", "paper: median eta", "continuum: median eta", "continuum: node-time at eta < 100 %", "paper: remote nodes",
            "continuum: max remote nodes"},
           rows);
     write_efficiency_cdf(out / "seed000_efficiency_cdf.csv", report.rows);
@@ -110,8 +113,9 @@ void seed001(const std::filesystem::path& out, bool quick) {
     const auto report = replay::replay_seed001(p);
     fmt::print("Parameters: {} h of bursty demand (base {} cores, wave +/-{} over {} h, +{} cores for {} min every {} min at :{}, {} surprise bursts, seed {});\n"
                "  1-CPU pods; {} always-on + {} paused waiting worker nodes of {} (resume {} s); pending > 60 s = failed;\n"
-               "  fixed quota {} CPUs; scaled runs start at {} CPUs; quota levels every {} CPUs; hybrid forecasts 1 min ahead with\n"
-               "  Holt-Winters (additive season of {} min) fitted on {} h of history; tick {} s.\n",
+               "  fixed quota {} CPUs; scaled runs start at {} CPUs; quota levels every {} CPUs; reactive = quota::ReactiveQuotaScaler (Algorithm 2);\n"
+               "  hybrid = quota::HybridQuotaScaler: each minute it observes the demand and forecasts 1 min ahead with Holt-Winters (additive\n"
+               "  season of {} min, fitted on {} h of history + what it observed), Algorithm 2 for rejected pods in between; tick {} s.\n",
                std::chrono::duration_cast<std::chrono::minutes>(p.workload.duration).count() / 60.0, p.workload.base_cores, p.workload.wave_amplitude,
                std::chrono::duration_cast<std::chrono::minutes>(p.workload.wave_period).count() / 60.0, p.workload.burst_cores,
                std::chrono::duration_cast<std::chrono::minutes>(p.workload.burst_length).count(), std::chrono::duration_cast<std::chrono::minutes>(p.workload.burst_period).count(),
@@ -199,8 +203,8 @@ void alibaba(const std::filesystem::path& out, bool quick) {
 #endif
     fmt::print("Parameters: {} (30-s buckets averaged per minute), the trace's last {} day(s) + {} min: history, then replayed (the LSTM's\n"
                "  held-out tail); demand = utilisation % x {} cores;\n"
-               "  same cluster, pods, levels and latencies as seed 001; static quota = history maximum x {}; Holt-Winters with a daily\n"
-               "  season (1440 min); {}; tick {} s. The paper reports no figures for this trace: continuum's numbers only.\n",
+               "  same cluster, pods, levels and latencies as seed 001; static quota = history maximum x {}; reactive and hybrid as in seed 001\n"
+               "  (quota::ReactiveQuotaScaler, quota::HybridQuotaScaler), Holt-Winters with a daily season (1440 min); {}; tick {} s. The paper reports no figures for this trace: continuum's numbers only.\n",
                "data/traces/alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv", p.history_days, p.minutes, p.cores_per_percent, p.static_headroom,
                lstm_note, to_seconds(p.tick));
     std::vector<std::vector<std::string>> rows;
