@@ -71,6 +71,31 @@ namespace continuum::quota {
     return share;
 }
 
+namespace detail {
+
+/// fair_quotas for one resource, on columns (wanted[i], floor[i], priorities[i] of claim i, all
+/// amounts >= 0, capacity >= 0): when the total wanted exceeds `capacity`, writes each claim's
+/// grant to `granted` and returns true; otherwise returns false and leaves `granted` alone.
+/// `floors` is overwritten (scratch).
+inline bool fair_split(std::int64_t capacity, std::span<const std::int64_t> wanted, std::span<std::int64_t> floors, std::span<const int> priorities,
+                       std::span<std::int64_t> granted) {
+    __extension__ __int128 total = 0;
+    for (std::int64_t w : wanted) total += w;
+    if (total <= capacity) return false;
+    for (std::size_t i = 0; i < wanted.size(); ++i) floors[i] = std::min(wanted[i], floors[i]);
+    const auto first = share_by_priority(capacity, floors, priorities);
+    std::int64_t left = capacity;
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+        left -= first[i];
+        floors[i] = wanted[i] - floors[i];  // now the demand beyond the floor
+    }
+    const auto second = share_by_priority(left, floors, priorities);
+    for (std::size_t i = 0; i < wanted.size(); ++i) granted[i] = first[i] + second[i];
+    return true;
+}
+
+}  // namespace detail
+
 /// A namespace's request to the fairness rule.
 struct QuotaClaim {
     Resources wanted;  ///< the quota it asks for
@@ -97,24 +122,18 @@ struct QuotaClaim {
     }
     std::vector<int> priorities(claims.size());
     for (std::size_t i = 0; i < claims.size(); ++i) priorities[i] = claims[i].priority;
+    std::vector<std::int64_t> wanted(claims.size());
     std::vector<std::int64_t> floors(claims.size());
-    std::vector<std::int64_t> beyond(claims.size());
+    std::vector<std::int64_t> shares(claims.size());
     for (const auto& name : constrained) {
         const std::int64_t cap = capacity.get(name);
         if (cap < 0) throw InvalidArgument(fmt::format("fair_quotas: capacity of \"{}\" must be >= 0, got {}", name, cap));
-        __extension__ __int128 total = 0;
-        for (const auto& claim : claims) total += claim.wanted.get(name);
-        if (total <= cap) continue;
         for (std::size_t i = 0; i < claims.size(); ++i) {
-            const std::int64_t wanted = claims[i].wanted.get(name);
-            floors[i] = std::min(wanted, claims[i].floor.get(name));
-            beyond[i] = wanted - floors[i];
+            wanted[i] = claims[i].wanted.get(name);
+            floors[i] = claims[i].floor.get(name);
         }
-        const auto first = share_by_priority(cap, floors, priorities);
-        std::int64_t left = cap;
-        for (std::int64_t v : first) left -= v;
-        const auto second = share_by_priority(left, beyond, priorities);
-        for (std::size_t i = 0; i < claims.size(); ++i) granted[i].set(name, first[i] + second[i]);
+        if (!detail::fair_split(cap, wanted, floors, priorities, shares)) continue;
+        for (std::size_t i = 0; i < claims.size(); ++i) granted[i].set(name, shares[i]);
     }
     return granted;
 }

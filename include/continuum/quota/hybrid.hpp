@@ -14,6 +14,7 @@
 #include <continuum/core/time.hpp>
 #include <continuum/forecast/forecaster.hpp>
 #include <continuum/packing/consolidation.hpp>
+#include <continuum/quota/detail/resources_ops.hpp>
 #include <continuum/quota/fair_share.hpp>
 #include <continuum/quota/proactive.hpp>
 #include <continuum/quota/reactive.hpp>
@@ -136,6 +137,24 @@ struct HybridDecision {
     std::string reason;                         ///< one summary line
 };
 
+namespace detail {
+
+/// The summary line of a hybrid decision whose other fields are set; `changed` namespaces got a new quota.
+inline std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
+    std::string reason = fmt::format("{} namespace(s), {} quota change(s); wanted {} against capacity {}", out.namespaces.size(), changed,
+                                     out.total_wanted, capacity);
+    if (activated) reason += fmt::format("; {}", out.activation.reason);
+    if (!out.cut.empty()) {
+        std::vector<std::string> who;
+        for (std::size_t i : out.cut) who.push_back(fmt::format("{} by {}", out.namespaces[i].name, out.namespaces[i].cut));
+        reason += fmt::format("; still missing {}: fairness rule (priority, then proportional to demand) cut {}", out.still_missing, fmt::join(who, ", "));
+    }
+    if (out.consolidation) reason += fmt::format("; consolidation: {}", out.consolidation->reason);
+    return reason;
+}
+
+}  // namespace detail
+
 /// The hybrid scaler over any Forecaster F: one F per namespace and managed resource, each a copy
 /// of the prototype, fitted once min_history observations exist.
 ///
@@ -190,14 +209,13 @@ public:
     /// no allocation per namespace in steady state).
     void tick(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, HybridDecision& out) {
         require_time(cluster.now);
-        std::vector<std::optional<Resources>> predictions(namespaces.size());
-        std::vector<const Resources*> pointers(namespaces.size(), nullptr);
+        forecasts_.resize(namespaces.size());
+        pointers_.assign(namespaces.size(), nullptr);
         for (std::size_t i = 0; i < namespaces.size(); ++i) {
             capacity::detail::require_non_negative(namespaces[i].usage, "hybrid quota scaling: namespace usage");
-            predictions[i] = observe_and_forecast(state_for(namespaces[i].name, i), namespaces[i].usage);
-            if (predictions[i]) pointers[i] = &*predictions[i];
+            if (observe_and_forecast(state_for(namespaces[i].name, i), namespaces[i].usage, forecasts_[i])) pointers_[i] = &forecasts_[i];
         }
-        decide(cluster, namespaces, pointers, out);
+        decide(cluster, namespaces, pointers_, out);
     }
 
     /// The decision with predictions given by the caller (no forecasting, no observation): the
@@ -257,7 +275,9 @@ private:
     /// The state of `name`, seen at position `position` of the tick's snapshots: hosts usually
     /// list namespaces in the same order every tick, so the last tick's index is tried first.
     State& state_for(const std::string& name, std::size_t position) {
-        if (position < order_.size() && order_[position] < states_.size() && states_[order_[position]].name == name) return states_[order_[position]];
+        if (position < order_.size() && order_[position] < states_.size() && detail::same_name(states_[order_[position]].name, name)) {
+            return states_[order_[position]];
+        }
         auto it = index_.find(name);
         if (it == index_.end()) {
             add_namespace(name, 0);
@@ -268,12 +288,20 @@ private:
         return states_[it->second];
     }
 
+    /// Position of `name` in `names`, or names.size().
+    static std::size_t index_of(std::span<const std::string> names, std::string_view name) {
+        std::size_t k = 0;
+        while (k < names.size() && !detail::same_name(names[k], name)) ++k;
+        return k;
+    }
+
     /// Canonical units to the forecaster's natural units (cores, bytes, counts).
     static double to_natural(std::string_view resource, std::int64_t canonical) {
         return canonical_scale(resource) == scale::milli ? static_cast<double>(canonical) / 1000.0 : static_cast<double>(canonical);
     }
 
-    std::optional<Resources> observe_and_forecast(State& st, const Resources& usage) {
+    /// Appends the usage to the history; writes the prediction and returns true once fitted.
+    bool observe_and_forecast(State& st, const Resources& usage, Resources& prediction) {
         const auto& managed = config_.proactive.resources;
         if (st.history.size() != managed.size()) st.history.assign(managed.size(), {});
         for (std::size_t k = 0; k < managed.size(); ++k) {
@@ -287,7 +315,7 @@ private:
             return SeriesView(std::span<const double>(h).subspan(h.size() - n), config_.step, "hybrid quota scaling: usage history");
         };
         if (!st.fitted) {
-            if (st.history.front().size() < config_.min_history) return std::nullopt;
+            if (st.history.front().size() < config_.min_history) return false;
             st.models.assign(managed.size(), prototype_);
             for (std::size_t k = 0; k < managed.size(); ++k) st.models[k].fit(window(k));
             st.fitted = true;
@@ -298,7 +326,7 @@ private:
         } else {
             for (std::size_t k = 0; k < managed.size(); ++k) st.models[k].update(st.history[k].back());
         }
-        Resources prediction;
+        forecast_row_.resize(managed.size());
         for (std::size_t k = 0; k < managed.size(); ++k) {
             const forecast::Forecast f = st.models[k].forecast(config_.horizon, config_.interval_level);
             double value = f.peak();
@@ -308,9 +336,10 @@ private:
                                                   st.models[k].name(), f.mean.empty() ? std::string("an empty forecast") : fmt::format("{}", value),
                                                   st.name, managed[k]));
             }
-            prediction.set(managed[k], Resources::round_up_to_canonical(managed[k], std::max(value, 0.0)));
+            forecast_row_[k] = Resources::round_up_to_canonical(managed[k], std::max(value, 0.0));
         }
-        return prediction;
+        detail::write_overlay(prediction, Resources{}, managed, forecast_row_);
+        return true;
     }
 
     void require_time(Time now) const {
@@ -320,99 +349,183 @@ private:
     }
 
     // predictions[i] == nullptr: namespace i is warming up (no forecast yet).
+    // The per-namespace loop works on integer rows: the constrained resources' names are resolved
+    // once per tick, each namespace's wanted amounts live in wanted_ (row i, one column per
+    // constrained resource), and the decision's Resources are written only when they change
+    // (detail::write_overlay / assign), so a steady-state tick allocates and copies nothing per
+    // namespace.
     void decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions,
                 HybridDecision& out) {
         capacity::detail::require_non_negative(cluster.capacity, "hybrid quota scaling: cluster capacity");
         capacity::validate_pool(cluster.waiting_nodes);
         require_time(cluster.now);
         const ProactiveConfig& pc = config_.proactive;
-        // Constrained resources: managed ones plus those the cluster capacity names.
-        std::vector<std::string> constrained = pc.resources;
+        const std::vector<std::string>& managed = pc.resources;
+        const std::size_t m = managed.size();
+        // Constrained resources: managed ones (columns 0..m-1, in config order) plus those the cluster capacity names.
+        constrained_.assign(managed.begin(), managed.end());
         for (const auto& [name, value] : cluster.capacity) {
-            if (std::find(constrained.begin(), constrained.end(), name) == constrained.end()) constrained.push_back(name);
+            if (std::find(constrained_.begin(), constrained_.end(), name) == constrained_.end()) constrained_.push_back(name);
         }
+        levels_.resize(m);
+        for (std::size_t k = 0; k < m; ++k) levels_[k] = pc.levels.find(managed[k]);
+        const std::size_t width = constrained_.size();
+        const std::size_t n = namespaces.size();
         out.now = cluster.now;
-        out.namespaces.resize(namespaces.size());
+        out.namespaces.resize(n);
         out.activation = capacity::ActivationPlan{};
         out.consolidation.reset();
         out.cut.clear();
-        out.total_wanted = Resources{};
-        out.still_missing = Resources{};
-        std::vector<std::int64_t> total(constrained.size(), 0);
+        wanted_.resize(n * width);
+        decrease_.resize(m);
+        total_.assign(width, 0);
+        quota_row_.resize(width);
+        override_row_.resize(width);
+        predicted_.resize(m);
         bool any_lowered = false;
+        std::size_t changed = 0;
         ++tick_number_;
-        for (std::size_t i = 0; i < namespaces.size(); ++i) {
+        for (std::size_t i = 0; i < n; ++i) {
             const NamespaceSnapshot& ns = namespaces[i];
             capacity::detail::require_non_negative(ns.usage, "hybrid quota scaling: namespace usage");
-            capacity::detail::require_non_negative(ns.quota, "hybrid quota scaling: namespace quota");
+            // The quota's amounts per constrained resource, resolving its names once.
+            std::fill(quota_row_.begin(), quota_row_.end(), 0);
+            for (const auto& [name, value] : ns.quota) {
+                if (value < 0) capacity::detail::require_non_negative(ns.quota, "hybrid quota scaling: namespace quota");  // throws
+                const std::size_t r = index_of(constrained_, name);
+                if (r < width) quota_row_[r] = value;
+            }
             State& st = state_for(ns.name, i);
             if (st.seen_in_tick == tick_number_) {
                 throw InvalidArgument(fmt::format("hybrid quota scaling: namespace \"{}\" appears twice in one tick", ns.name));
             }
             st.seen_in_tick = tick_number_;
             NamespaceDecision& d = out.namespaces[i];  // assigned field by field: buffers are reused
-            d.name = ns.name;
+            if (!detail::same_name(d.name, ns.name)) d.name = ns.name;
             d.priority = st.priority;
-            d.previous_quota = ns.quota;
-            d.wanted = ns.quota;
-            Resources& wanted = d.wanted;
-            if (!d.cut.empty()) d.cut = Resources{};
-            if (!d.pending_target.empty()) d.pending_target = Resources{};
+            detail::assign(d.previous_quota, ns.quota);
+            const std::span<std::int64_t> wanted(wanted_.data() + i * width, width);
+            std::copy(quota_row_.begin(), quota_row_.end(), wanted.begin());
             d.proactive = ProactiveAction::hold;
             d.reactive = ReactiveCase::sufficient_quota;
             d.warming_up = false;
+            detail::DecreaseOutcome outcome = detail::DecreaseOutcome::none;
             if (predictions[i]) {
                 const Resources& prediction = *predictions[i];
-                capacity::detail::require_non_negative(prediction, "hybrid quota scaling: prediction");
-                detail::require_managed(prediction, pc, "prediction");
-                d.prediction = prediction;
-                detail::ProactiveIntent intent;
-                for (const auto& name : pc.resources) {  // detail::proactive_intent, writing increases straight into `wanted`
-                    const std::int64_t predicted = prediction.get(name);
-                    const std::int64_t current = ns.quota.get(name);
-                    if (predicted > current) {
-                        wanted.set(name, predicted);
-                        d.proactive = ProactiveAction::raise_quota;
-                    } else if (predicted < current) {
-                        std::int64_t target = predicted;
-                        if (const QuotaLevels* levels = pc.levels.find(name)) target = levels->try_snap_up(predicted).value;
-                        if (target > 0 && target < current) intent.decrease.set(name, target);
+                // Validation as require_non_negative then require_managed, resolving the names once.
+                std::fill(predicted_.begin(), predicted_.end(), 0);
+                bool unmanaged = false;
+                for (const auto& [name, value] : prediction) {
+                    if (value < 0) capacity::detail::require_non_negative(prediction, "hybrid quota scaling: prediction");  // throws
+                    const std::size_t k = index_of(managed, name);
+                    if (k < m) {
+                        predicted_[k] = value;
+                    } else {
+                        unmanaged = true;
                     }
                 }
-                switch (detail::advance_decrease(st.pending, pc, intent, ns.usage, ns.quota, cluster.now)) {
+                if (unmanaged) detail::require_managed(prediction, pc, "prediction");  // throws
+                detail::assign(d.prediction, prediction);
+                // detail::proactive_intent, writing increases straight into `wanted`; decrease_[k] = the
+                // lowered target of managed resource k, or -1.
+                bool decreasing = false;
+                for (std::size_t k = 0; k < m; ++k) {
+                    const std::int64_t predicted = predicted_[k];
+                    const std::int64_t current = quota_row_[k];
+                    decrease_[k] = -1;
+                    if (predicted > current) {
+                        wanted[k] = predicted;
+                        d.proactive = ProactiveAction::raise_quota;
+                    } else if (predicted < current) {
+                        const std::int64_t target = levels_[k] != nullptr ? levels_[k]->try_snap_up(predicted).value : predicted;
+                        if (target > 0 && target < current) {
+                            decrease_[k] = target;
+                            decreasing = true;
+                        }
+                    }
+                }
+                // detail::advance_decrease with the target written in place.
+                if (!decreasing) {
+                    st.pending.reset();
+                } else {
+                    if (!st.pending) st.pending = PendingDecrease{Resources{}, cluster.now, std::nullopt};
+                    detail::write_overlay(st.pending->target, ns.quota, managed, decrease_);
+                    bool holds = true;
+                    for (std::size_t k = 0; k < m && holds; ++k) {
+                        if (decrease_[k] < 0) continue;
+                        const std::int64_t used = detail::amount(ns.usage, managed[k]);
+                        holds = pc.condition == DecreaseCondition::usage_within_target ? used <= decrease_[k] : used < quota_row_[k];
+                    }
+                    outcome = detail::advance_pending(st.pending, pc, holds, cluster.now);
+                }
+                switch (outcome) {
                     case detail::DecreaseOutcome::lowered:
-                        for (const auto& [name, value] : intent.decrease) wanted.set(name, value);
+                        for (std::size_t k = 0; k < m; ++k) {
+                            if (decrease_[k] >= 0) wanted[k] = decrease_[k];
+                        }
                         if (d.proactive == ProactiveAction::hold) d.proactive = ProactiveAction::lower_quota;
                         any_lowered = true;
                         break;
                     case detail::DecreaseOutcome::holding:
                     case detail::DecreaseOutcome::waiting_for_usage:
                         if (d.proactive == ProactiveAction::hold) d.proactive = ProactiveAction::wait_for_usage_decrease;
-                        d.pending_target = st.pending->target;
                         break;
                     case detail::DecreaseOutcome::none: break;
                 }
             } else {
                 d.warming_up = true;
-                if (!d.prediction.empty()) d.prediction = Resources{};
+                detail::clear(d.prediction);
             }
+            if (outcome == detail::DecreaseOutcome::holding || outcome == detail::DecreaseOutcome::waiting_for_usage) {
+                detail::assign(d.pending_target, st.pending->target);
+            } else {
+                detail::clear(d.pending_target);
+            }
+            // Algorithm 2 per failed request: wanted = max(wanted, request).
             d.failed_requests = ns.failed_requests.size();
+            bool unconstrained_request = false;  // a request naming a resource outside the constrained ones
             for (const auto& request : ns.failed_requests) {
                 capacity::detail::require_non_negative(request, "hybrid quota scaling: failed request");
                 if (!request.fits_in(ns.quota)) d.reactive = ReactiveCase::raise_quota;
-                wanted = max(wanted, request);
+                for (const auto& [name, value] : request) {
+                    const std::size_t r = index_of(constrained_, name);
+                    if (r < width) {
+                        wanted[r] = std::max(wanted[r], value);
+                    } else {
+                        unconstrained_request = true;
+                    }
+                }
             }
-            for (std::size_t r = 0; r < constrained.size(); ++r) {
-                if (__builtin_add_overflow(total[r], wanted.get(constrained[r]), &total[r])) {
-                    throw InvalidArgument(fmt::format("hybrid quota scaling: total wanted \"{}\" overflows int64", constrained[r]));
+            // wanted = the quota with the constrained amounts that differ; written only when changed.
+            bool differs = false;
+            for (std::size_t r = 0; r < width; ++r) {
+                override_row_[r] = wanted[r] != quota_row_[r] ? wanted[r] : -1;
+                differs = differs || wanted[r] != quota_row_[r];
+            }
+            if (differs) {
+                detail::write_overlay(d.wanted, ns.quota, constrained_, override_row_);
+            } else {
+                detail::assign(d.wanted, ns.quota);
+            }
+            if (unconstrained_request) {
+                for (const auto& request : ns.failed_requests) d.wanted = max(d.wanted, request);
+                differs = !detail::same(d.wanted, ns.quota);
+            }
+            // Until the fairness rule says otherwise, quota = wanted.
+            detail::assign(d.quota, d.wanted);
+            detail::clear(d.cut);
+            changed += differs ? 1 : 0;
+            for (std::size_t r = 0; r < width; ++r) {
+                if (__builtin_add_overflow(total_[r], wanted[r], &total_[r])) {
+                    throw InvalidArgument(fmt::format("hybrid quota scaling: total wanted \"{}\" overflows int64", constrained_[r]));
                 }
             }
         }
         last_now_ = cluster.now;
 
         // Capacity: total wanted against the cluster, then the waiting nodes, then fairness.
-        for (std::size_t r = 0; r < constrained.size(); ++r) out.total_wanted.set(constrained[r], total[r]);
-        out.backed_capacity = cluster.capacity;
+        detail::write_overlay(out.total_wanted, Resources{}, constrained_, total_);
+        detail::assign(out.backed_capacity, cluster.capacity);
         const Resources excess = capacity::shortfall(out.total_wanted, cluster.capacity);
         bool activated = false;
         if (!excess.empty()) {
@@ -420,54 +533,64 @@ private:
             out.backed_capacity += out.activation.activated_capacity;
             activated = !out.activation.nodes.empty();
         }
-        out.still_missing = capacity::shortfall(out.total_wanted, out.backed_capacity);
-        if (!out.still_missing.empty()) {
-            std::vector<QuotaClaim> claims(namespaces.size());
-            for (std::size_t i = 0; i < namespaces.size(); ++i) {
-                claims[i] = QuotaClaim{out.namespaces[i].wanted, namespaces[i].usage, out.namespaces[i].priority};
-            }
-            std::vector<Resources> granted = fair_quotas(out.backed_capacity, constrained, claims);
-            for (std::size_t i = 0; i < namespaces.size(); ++i) {
-                NamespaceDecision& d = out.namespaces[i];
-                d.quota = std::move(granted[i]);
-                d.cut = capacity::shortfall(d.wanted, d.quota);
-                if (d.was_cut()) out.cut.push_back(i);
-            }
-        } else {
-            for (auto& d : out.namespaces) d.quota = d.wanted;
-        }
-        // Name the cases now that capacity is known.
-        for (std::size_t i = 0; i < namespaces.size(); ++i) {
-            NamespaceDecision& d = out.namespaces[i];
-            if (d.proactive == ProactiveAction::raise_quota) {
-                if (d.was_cut()) {
-                    d.proactive = ProactiveAction::infeasible;
-                } else if (activated) {
-                    d.proactive = ProactiveAction::activate_and_raise_quota;
+        detail::assign(out.still_missing, capacity::shortfall(out.total_wanted, out.backed_capacity));
+        const bool fairness = !out.still_missing.empty();
+        if (fairness) {
+            // fair_quotas over the rows: floors = current usage.
+            granted_ = wanted_;
+            column_.resize(n);
+            floors_.resize(n);
+            shares_.resize(n);
+            priorities_.resize(n);
+            for (std::size_t i = 0; i < n; ++i) priorities_[i] = out.namespaces[i].priority;
+            for (std::size_t r = 0; r < width; ++r) {
+                for (std::size_t i = 0; i < n; ++i) {
+                    column_[i] = wanted_[i * width + r];
+                    floors_[i] = detail::amount(namespaces[i].usage, constrained_[r]);
                 }
+                if (!detail::fair_split(out.backed_capacity.get(constrained_[r]), column_, floors_, priorities_, shares_)) continue;
+                for (std::size_t i = 0; i < n; ++i) granted_[i * width + r] = shares_[i];
             }
-            bool all_fit = true;
-            for (const auto& request : namespaces[i].failed_requests) all_fit = all_fit && request.fits_in(d.quota);
-            if (!all_fit) {
-                d.reactive = ReactiveCase::infeasible;  // cut below a request by the fairness rule
-            } else if (d.reactive == ReactiveCase::raise_quota && activated) {
-                d.reactive = ReactiveCase::activate_nodes;
+            changed = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                NamespaceDecision& d = out.namespaces[i];
+                bool cut = false;
+                for (std::size_t r = 0; r < width; ++r) {
+                    override_row_[r] = wanted_[i * width + r] - granted_[i * width + r];  // a grant never exceeds the want
+                    cut = cut || override_row_[r] != 0;
+                }
+                if (cut) {
+                    detail::write_overlay(d.quota, d.wanted, constrained_, std::span<const std::int64_t>(granted_.data() + i * width, width));
+                    detail::write_overlay(d.cut, Resources{}, constrained_, override_row_);
+                    out.cut.push_back(i);
+                }
+                changed += detail::same(d.quota, d.previous_quota) ? 0 : 1;
+            }
+        }
+        // Name the cases now that capacity is known (nothing to rename unless nodes were resumed or someone was cut:
+        // without a cut, quota = wanted >= every failed request).
+        if (activated || fairness) {
+            for (std::size_t i = 0; i < n; ++i) {
+                NamespaceDecision& d = out.namespaces[i];
+                if (d.proactive == ProactiveAction::raise_quota) {
+                    if (d.was_cut()) {
+                        d.proactive = ProactiveAction::infeasible;
+                    } else if (activated) {
+                        d.proactive = ProactiveAction::activate_and_raise_quota;
+                    }
+                }
+                bool all_fit = true;
+                for (const auto& request : namespaces[i].failed_requests) all_fit = all_fit && request.fits_in(d.quota);
+                if (!all_fit) {
+                    d.reactive = ReactiveCase::infeasible;  // cut below a request by the fairness rule
+                } else if (d.reactive == ReactiveCase::raise_quota && activated) {
+                    d.reactive = ReactiveCase::activate_nodes;
+                }
             }
         }
         if (any_lowered && !activated && !cluster.nodes.empty()) out.consolidation = packing::plan_consolidation(cluster.nodes, pc.budget);
 
-        std::size_t changed = 0;
-        for (const auto& d : out.namespaces) changed += d.changed() ? 1 : 0;
-        out.reason = fmt::format("{} namespace(s), {} quota change(s); wanted {} against capacity {}", out.namespaces.size(), changed, out.total_wanted,
-                                 cluster.capacity);
-        if (activated) out.reason += fmt::format("; {}", out.activation.reason);
-        if (!out.cut.empty()) {
-            std::vector<std::string> who;
-            for (std::size_t i : out.cut) who.push_back(fmt::format("{} by {}", out.namespaces[i].name, out.namespaces[i].cut));
-            out.reason += fmt::format("; still missing {}: fairness rule (priority, then proportional to demand) cut {}", out.still_missing,
-                                      fmt::join(who, ", "));
-        }
-        if (out.consolidation) out.reason += fmt::format("; consolidation: {}", out.consolidation->reason);
+        out.reason = detail::hybrid_reason(out, changed, cluster.capacity, activated);
     }
 
     F prototype_;
@@ -477,7 +600,20 @@ private:
     std::optional<Time> last_now_;
     std::uint64_t tick_number_ = 0;
     std::vector<std::size_t> order_;               // state index per snapshot position, last tick
-    std::vector<const Resources*> pointers_;       // scratch
+    // Scratch reused across ticks.
+    std::vector<const Resources*> pointers_;       // predictions per namespace (nullptr: warming up)
+    std::vector<Resources> forecasts_;             // tick(): the forecasts pointers_ point to
+    std::vector<std::int64_t> forecast_row_;       // tick(): one forecast per managed resource
+    std::vector<std::string> constrained_;         // managed resources, then the others the capacity names
+    std::vector<const QuotaLevels*> levels_;       // levels per managed resource (nullptr: none)
+    std::vector<std::int64_t> wanted_;             // row i: namespace i's wanted amount per constrained resource
+    std::vector<std::int64_t> decrease_;           // lowered target per managed resource, -1 = none
+    std::vector<std::int64_t> total_;              // total wanted per constrained resource
+    std::vector<std::int64_t> quota_row_;          // the namespace's quota per constrained resource
+    std::vector<std::int64_t> override_row_;       // per constrained resource: an amount to write, or -1
+    std::vector<std::int64_t> predicted_;          // the namespace's prediction per managed resource
+    std::vector<std::int64_t> granted_, column_, floors_, shares_;  // fairness rule
+    std::vector<int> priorities_;
 };
 
 }  // namespace continuum::quota

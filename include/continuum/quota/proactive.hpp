@@ -13,6 +13,7 @@
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/packing/consolidation.hpp>
+#include <continuum/quota/detail/resources_ops.hpp>
 #include <continuum/quota/levels.hpp>
 
 #include <optional>
@@ -139,7 +140,7 @@ namespace detail {
 inline void require_managed(const Resources& r, const ProactiveConfig& config, std::string_view argument) {
     for (const auto& [name, value] : r) {
         bool managed = false;
-        for (const auto& m : config.resources) managed = managed || m == name;
+        for (const auto& m : config.resources) managed = managed || same_name(m, name);
         if (!managed) {
             throw InvalidArgument(fmt::format("proactive quota scaling: {} has \"{}\" = {} but the scaler manages only [{}]", argument, name,
                                               format_resource(name, value), fmt::join(config.resources, ", ")));
@@ -189,6 +190,24 @@ inline bool decrease_condition_holds(DecreaseCondition condition, const Resource
 /// What a DecreaseStep did.
 enum class DecreaseOutcome { none, waiting_for_usage, holding, lowered };
 
+/// The condition-and-hold part of advance_decrease, once `pending` (non-empty) holds the target:
+/// `condition_holds` is decrease_condition_holds for this step.
+inline DecreaseOutcome advance_pending(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, bool condition_holds, Time now,
+                                       Duration* hold_left = nullptr) {
+    if (!condition_holds) {
+        pending->condition_since.reset();
+        return DecreaseOutcome::waiting_for_usage;
+    }
+    if (!pending->condition_since) pending->condition_since = now;
+    const Duration held = now - *pending->condition_since;
+    if (held < config.decrease_hold) {
+        if (hold_left) *hold_left = config.decrease_hold - held;
+        return DecreaseOutcome::holding;
+    }
+    pending.reset();
+    return DecreaseOutcome::lowered;
+}
+
 /// WaitUntilActualDemandDecreases as a step function over the explicit PendingDecrease state,
 /// shared by ProactiveQuotaScaler and HybridQuotaScaler. `intent.decrease` are the lowered targets.
 inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, const ProactiveIntent& intent,
@@ -201,18 +220,7 @@ inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending,
     for (const auto& [name, value] : intent.decrease) target.set(name, value);
     if (!pending) pending = PendingDecrease{Resources{}, now, std::nullopt};
     pending->target = std::move(target);
-    if (!decrease_condition_holds(config.condition, intent.decrease, usage, quota)) {
-        pending->condition_since.reset();
-        return DecreaseOutcome::waiting_for_usage;
-    }
-    if (!pending->condition_since) pending->condition_since = now;
-    const Duration held = now - *pending->condition_since;
-    if (held < config.decrease_hold) {
-        if (hold_left) *hold_left = config.decrease_hold - held;
-        return DecreaseOutcome::holding;
-    }
-    pending.reset();
-    return DecreaseOutcome::lowered;
+    return advance_pending(pending, config, decrease_condition_holds(config.condition, intent.decrease, usage, quota), now, hold_left);
 }
 
 }  // namespace detail
