@@ -106,15 +106,18 @@ void BM_ScaleOut(benchmark::State& state) {
         pods.push_back({fmt::format("pod-{:04}", i), Resources::from_units({{"cpu", static_cast<std::int64_t>(250 + 250 * size)}, {"memory", static_cast<std::int64_t>(256 + 512 * size) << 20}}),
                         next(s) % 4 == 0 ? parse_label_selector("topology.kubernetes.io/region=eu-west") : LabelSelector{}});
     }
+    const OfferCatalogue catalogue(offers);
+    const bool use_catalogue = state.range(2) != 0;
     for (auto _ : state) {
-        auto d = plan_scale_out(pods, {}, offers);
+        auto d = use_catalogue ? plan_scale_out(pods, {}, catalogue) : plan_scale_out(pods, {}, offers);
         benchmark::DoNotOptimize(d.peerings.data());
         state.counters["new_nodes"] = static_cast<double>(d.new_node_count());
         state.counters["unschedulable"] = static_cast<double>(d.unschedulable.size());
         state.counters["cost"] = d.cost;
     }
 }
-BENCHMARK(BM_ScaleOut)->Args({1000, 0})->Args({1000, 1})->Unit(benchmark::kMillisecond);
+// Args: offers, distinct prices (0/1), offers as a prebuilt OfferCatalogue (0/1).
+BENCHMARK(BM_ScaleOut)->Args({1000, 0, 0})->Args({1000, 1, 0})->Args({1000, 1, 1})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

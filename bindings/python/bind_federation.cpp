@@ -1,11 +1,14 @@
-// Python bindings for continuum/federation: offers, label selectors, cost models, the Recommender,
-// the Cluster Autoscaler expanders and chains, the FederatedClusterScaler and the reservation Ledger.
+// Python bindings for continuum/federation: offers, the offer catalogue, label selectors, cost models,
+// the Recommender, the Cluster Autoscaler expanders and chains, the FederatedClusterScaler and the
+// reservation Ledger. PlacedPod and PodMove are packing's types (bind_packing.cpp registers them;
+// continuum/federation.py re-exports them).
 #include "common.hpp"
 
 #include <continuum/federation.hpp>
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,10 +80,11 @@ struct PyRecommendation {
     std::vector<PyScoredOffer> ranked;
     std::vector<PyScoredOffer> rejected;
     std::string cost_model;
+    std::size_t eligible = 0;
 };
 
-PyRecommendation to_python(const Recommendation& r, const std::vector<Offer>& offers) {
-    PyRecommendation out{{}, {}, r.cost_model};
+PyRecommendation to_python(const Recommendation& r, std::span<const Offer> offers) {
+    PyRecommendation out{{}, {}, r.cost_model, r.eligible};
     for (const auto& e : r.ranked) out.ranked.push_back({e.offer_index, offers[e.offer_index].cluster_id, e.score, e.verdict, r.reason(e, offers)});
     for (const auto& e : r.rejected) out.rejected.push_back({e.offer_index, offers[e.offer_index].cluster_id, e.score, e.verdict, r.reason(e, offers)});
     return out;
@@ -193,6 +197,36 @@ zero capacity.)pbdoc")
         .def("__repr__", [](const Offer& o) { return fmt::format("Offer('{}', {}, node_price={})", o.cluster_id, o.capacity, o.node_price); });
     m.def("validate_offers", [](const std::vector<Offer>& offers) { validate_offers(offers); }, py::arg("offers"),
           "Raises InvalidArgument on an invalid offer or duplicate cluster ids.");
+    py::class_<OfferCatalogue>(m, "OfferCatalogue", R"pbdoc(
+Offers validated once and stored as columns, for ranking the same offers again and again:
+Recommender().recommend(catalogue, ...) skips validation and string lookups. Holds its own copy of
+the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
+        .def(py::init([](std::vector<Offer> offers) {
+                 py::gil_scoped_release release;
+                 return OfferCatalogue::owning(std::move(offers));
+             }),
+             py::arg("offers"))
+        .def("__len__", &OfferCatalogue::size)
+        .def("__getitem__", [](const OfferCatalogue& c, std::size_t row) { return c.offer(row); }, py::arg("row"))
+        .def_property_readonly("offers", [](const OfferCatalogue& c) { return std::vector<Offer>(c.offers().begin(), c.offers().end()); })
+        .def_property_readonly("cluster_ids", [](const OfferCatalogue& c) {
+            std::vector<std::string> out;
+            for (const auto& o : c.offers()) out.push_back(o.cluster_id);
+            return out;
+        })
+        .def_property_readonly("node_costs", [](const OfferCatalogue& c) { return std::vector<double>(c.node_costs().begin(), c.node_costs().end()); },
+                               "Offer.node_cost() of every offer.")
+        .def_property_readonly("resource_names", &OfferCatalogue::resource_names)
+        .def("capacity", [](const OfferCatalogue& c, const std::string& name) {
+                 std::vector<std::int64_t> scratch;
+                 const auto column = c.capacity(name, scratch);
+                 return std::vector<std::int64_t>(column.begin(), column.end());
+             }, py::arg("resource"), "Capacity of one resource per offer, in canonical units (0 when absent).")
+        .def("matching", [](const OfferCatalogue& c, const py::object& selector) {
+                 const auto mask = c.matching(to_selector(selector));
+                 return std::vector<bool>(mask.begin(), mask.end());
+             }, py::arg("selector"), "Whether each offer's labels match the selector.")
+        .def("__repr__", [](const OfferCatalogue& c) { return fmt::format("OfferCatalogue({} offers)", c.size()); });
 
     // --- cost models -------------------------------------------------------------------------
     py::enum_<PriceBasis>(m, "PriceBasis").value("requested", PriceBasis::requested).value("whole_offer", PriceBasis::whole_offer);
@@ -250,6 +284,7 @@ zero capacity.)pbdoc")
         .def_readonly("ranked", &PyRecommendation::ranked, "Offers that passed, best first.")
         .def_readonly("rejected", &PyRecommendation::rejected, "Offers filtered out, in input order, each with its reason.")
         .def_readonly("cost_model", &PyRecommendation::cost_model)
+        .def_readonly("eligible", &PyRecommendation::eligible, "Offers that passed every filter (len(ranked) unless top_k cut it).")
         .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); });
     py::class_<Recommender<AnyCostModel>>(m, "Recommender", R"pbdoc(
 The Federation Recommender: filters offers by selector, GPUs, arch, fit and reachability, then ranks
@@ -258,18 +293,30 @@ cluster id.)pbdoc")
         .def(py::init([](const py::object& cost_model) { return Recommender<AnyCostModel>(to_cost_model(cost_model)); }), py::arg("cost_model") = py::none())
         .def(
             "recommend",
-            [](const Recommender<AnyCostModel>& self, const std::vector<Offer>& offers, const py::object& selector, const py::object& request, std::int64_t min_gpus,
-               std::string arch, bool allow_nat) {
+            [](const Recommender<AnyCostModel>& self, const py::object& offers, const py::object& selector, const py::object& request, std::int64_t min_gpus,
+               std::string arch, bool allow_nat, const std::optional<std::size_t>& top_k) {
                 OfferRequirements req{to_selector(selector), to_resources(request, "request"), min_gpus, std::move(arch), allow_nat};
+                const std::size_t k = top_k ? *top_k : Recommender<AnyCostModel>::all;
                 Recommendation r;
+                if (py::isinstance<OfferCatalogue>(offers)) {
+                    const auto& catalogue = py::cast<const OfferCatalogue&>(offers);
+                    {
+                        py::gil_scoped_release release;
+                        r = self.recommend(catalogue, req, k);
+                    }
+                    return to_python(r, catalogue.offers());
+                }
+                const auto list = py::cast<std::vector<Offer>>(offers);
                 {
                     py::gil_scoped_release release;
-                    r = self.recommend(offers, req);
+                    r = self.recommend(list, req, k);
                 }
-                return to_python(r, offers);
+                return to_python(r, list);
             },
             py::arg("offers"), py::arg("selector") = py::none(), py::arg("request") = py::none(), py::arg("min_gpus") = 0, py::arg("arch") = "",
-            py::arg("allow_nat") = true, "Ranks `offers`. Raises InvalidArgument on bad offers (duplicate ids, negative prices, zero capacity).");
+            py::arg("allow_nat") = true, py::arg("top_k") = py::none(),
+            "Ranks `offers` (a list of Offer or an OfferCatalogue; offer_index is the position in it), keeping the best top_k when given. "
+            "Raises InvalidArgument on bad offers (duplicate ids, negative prices, zero capacity).");
 
     // --- expanders ---------------------------------------------------------------------------
     py::class_<ExpansionOption>(m, "ExpansionOption", "A CA expansion option: node_count nodes of node_group (template capacity) for pods.")
@@ -358,12 +405,6 @@ cluster id.)pbdoc")
         .def_readonly("name", &PendingPod::name)
         .def_readonly("request", &PendingPod::request)
         .def_readonly("node_selector", &PendingPod::node_selector);
-    py::class_<PlacedPod>(m, "PlacedPod")
-        .def(py::init([](std::string name, const py::handle& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
-             py::arg("name"), py::arg("request"), py::arg("movable") = true)
-        .def_readonly("name", &PlacedPod::name)
-        .def_readonly("request", &PlacedPod::request)
-        .def_readonly("movable", &PlacedPod::movable);
     py::class_<VirtualNode>(m, "VirtualNode", "A peered Liqo virtual node: allocatable, labels, cost per unit of time and the pods on it.")
         .def(py::init([](std::string name, std::string cluster_id, const py::handle& allocatable, const py::dict& labels, double cost, std::vector<PlacedPod> pods) {
                  return VirtualNode{std::move(name), std::move(cluster_id), to_labels(labels), to_resources(allocatable, "allocatable"), cost, std::move(pods)};
@@ -396,7 +437,6 @@ cluster id.)pbdoc")
         .def_readonly("optimal", &ScaleOutDecision::optimal)
         .def_readonly("reason", &ScaleOutDecision::reason)
         .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count);
-    py::class_<PodMove>(m, "PodMove").def_readonly("pod", &PodMove::pod).def_readonly("from_node", &PodMove::from).def_readonly("to_node", &PodMove::to);
     py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus")
         .def_readonly("node", &NodeScaleInStatus::node)
         .def_readonly("utilization", &NodeScaleInStatus::utilization)

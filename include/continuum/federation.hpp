@@ -8,6 +8,7 @@
 #include <continuum/federation/federated_cluster_scaler.hpp>
 #include <continuum/federation/ledger.hpp>
 #include <continuum/federation/offer.hpp>
+#include <continuum/federation/offer_catalogue.hpp>
 #include <continuum/federation/price_expander.hpp>
 #include <continuum/federation/recommender.hpp>
 #include <continuum/federation/scale_in.hpp>

@@ -3,6 +3,7 @@
 // ties, missing resources, sparse columns and every built-in cost model; same validation messages.
 #include <continuum/federation/offer_catalogue.hpp>
 #include <continuum/federation/recommender.hpp>
+#include <continuum/federation/scale_out.hpp>
 
 #include <doctest/doctest.h>
 
@@ -219,7 +220,7 @@ TEST_CASE("offer catalogue: columns, sparse columns, owning copies and selectors
         CHECK(matches <= offers.size());
     }
     CHECK_THROWS_AS((void)copy.offer(offers.size()), InvalidArgument);
-    const OfferCatalogue empty;
+    const OfferCatalogue empty{std::span<const Offer>{}};
     CHECK(empty.size() == 0);
     CHECK(Recommender{}.recommend(empty, {}).ranked.empty());
 }
@@ -271,4 +272,43 @@ TEST_CASE("recommender: top-k keeps the best k and reasons count every eligible 
     CHECK(top.reason(top.ranked[1], offers) == "rank 2 of 6: monetary(requested) cost 1 (tied on cost; ordered by whole-node price, then cluster id)");
     CHECK(Recommender{}.recommend(catalogue, {}, 0).ranked.empty());
     CHECK(Recommender{}.recommend(catalogue, {}, 100).ranked.size() == 6);
+}
+
+TEST_CASE("scale-out: node types covered by enough cheaper, larger nodes are left out of the packing") {
+    std::vector<Resources> items(4, Resources{{"cpu", "1"}, {"memory", "1Gi"}, {"pods", "1"}});
+    std::vector<packing::NodeType> types;
+    types.push_back({"big", Resources{{"cpu", "4"}, {"memory", "4Gi"}, {"pods", "110"}}, 1.0, 10});
+    for (int t = 1; t < 20; ++t) types.push_back({fmt::format("small-{}", t), Resources{{"cpu", "2"}, {"memory", "2Gi"}, {"pods", "110"}}, 1.0 + t, 1});
+    // First fit decreasing: one big node, U = 1, so an optimal mix has at most floor(1 / 1) + 1 = 2
+    // nodes; ten big nodes cover every small type.
+    CHECK(federation::detail::undominated_types(items, types) == std::vector<std::size_t>{0});
+    // One big node only: small-1 (cost 2) is covered by 1 < 2 nodes and stays; small-2 (cost 3) is
+    // covered by big and small-1 (2 nodes) and goes, as do the rest.
+    types[0].max_count = 1;
+    CHECK(federation::detail::undominated_types(items, types) == std::vector<std::size_t>{0, 1});
+    // Free types: no bound.
+    types[5].cost = 0.0;
+    CHECK(federation::detail::undominated_types(items, types).size() == 20);
+}
+
+TEST_CASE("scale-out: a catalogue gives the same decision as the offer list") {
+    const auto offers = random_offers(300, 5);
+    const OfferCatalogue catalogue(offers);
+    std::vector<PendingPod> pods;
+    for (int i = 0; i < 120; ++i) {
+        pods.push_back({fmt::format("p{}", i), Resources::from_units({{"cpu", 250 * (1 + i % 4)}, {"memory", std::int64_t{256 + 512 * (i % 3)} << 20}}),
+                        i % 5 == 0 ? parse_label_selector("region=eu") : LabelSelector{}});
+    }
+    const auto a = plan_scale_out(pods, {}, offers);
+    const auto b = plan_scale_out(pods, {}, catalogue);
+    CHECK(a.reason == b.reason);
+    CHECK(a.cost == b.cost);
+    REQUIRE(a.peerings.size() == b.peerings.size());
+    for (std::size_t i = 0; i < a.peerings.size(); ++i) {
+        CHECK(a.peerings[i].offer_index == b.peerings[i].offer_index);
+        CHECK(a.peerings[i].nodes.size() == b.peerings[i].nodes.size());
+    }
+    CHECK(a.unschedulable.size() == b.unschedulable.size());
+    CHECK(a.unschedulable.empty());
+    CHECK(a.new_node_count() > 0);
 }

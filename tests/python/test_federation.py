@@ -135,3 +135,44 @@ def test_ledger_threads():
         t.join()
     assert ledger.audit() == ""
     assert ledger.held("high-1")["cpu"] == 0
+
+
+def test_offer_catalogue_ranks_like_the_list():
+    offers = []
+    for i in range(60):
+        labels = {"region": ["eu", "us", "ap"][i % 3]}
+        if i % 4:
+            labels["kubernetes.io/arch"] = "amd64" if i % 5 else "arm64"
+        unit = {"cpu": [0.1, 0.2, 0.3][i % 3], "memory": 0.05} if i % 2 else {}
+        offers.append(fed.Offer(f"c{(i * 37) % 60:02d}", {"cpu": [1, 2, 4][i % 3], "memory": f"{[2, 4, 8][i % 3]}Gi"},
+                                node_price=[0.5, 1.0, 2.0][i % 3] if not unit else 0.0, unit_prices=unit, labels=labels,
+                                latency_ms=float(i % 7) if i % 6 else None))
+    catalogue = fed.OfferCatalogue(offers)
+    assert len(catalogue) == 60 and catalogue[3].cluster_id == offers[3].cluster_id
+    assert catalogue.cluster_ids == [o.cluster_id for o in offers]
+    assert catalogue.node_costs == [o.node_cost() for o in offers]
+    assert catalogue.capacity("cpu") == [o.capacity["cpu"] for o in offers]
+    assert catalogue.matching("region in (eu,ap)") == [o.labels["region"] != "us" for o in offers]
+    for model in (None, fed.LatencyCost(), fed.WeightedSum([(1.0, fed.MonetaryCost()), (0.1, fed.LatencyCost())])):
+        for kwargs in ({}, {"request": {"cpu": "1500m", "memory": "1Gi"}}, {"selector": "region!=us", "arch": "amd64"}):
+            recommender = fed.Recommender(model)
+            want = recommender.recommend(offers, **kwargs)
+            got = recommender.recommend(catalogue, **kwargs)
+            assert [(s.offer_index, s.score, s.reason) for s in got.ranked] == [(s.offer_index, s.score, s.reason) for s in want.ranked]
+            assert [(s.offer_index, s.verdict) for s in got.rejected] == [(s.offer_index, s.verdict) for s in want.rejected]
+            top = recommender.recommend(catalogue, top_k=3, **kwargs)
+            assert [s.cluster_id for s in top.ranked] == [s.cluster_id for s in want.ranked[:3]]
+            assert top.eligible == len(want.ranked)
+    # Ties on cost: whole-node price, then cluster id.
+    r = fed.Recommender().recommend(fed.OfferCatalogue(table1()), top_k=2)
+    assert [s.cluster_id for s in r.ranked] == ["low-1", "low-2"] and r.eligible == 4
+    assert r.ranked[1].reason == "rank 2 of 4: monetary(requested) cost 1 (tied on cost; ordered by whole-node price, then cluster id)"
+    with pytest.raises(continuum.InvalidArgument, match=r"offers\[1\]: duplicate cluster_id \"x\""):
+        fed.OfferCatalogue([fed.Offer("x", {"cpu": 1, "memory": "1Gi"}), fed.Offer("x", {"cpu": 1, "memory": "1Gi"})])
+
+
+def test_pod_types_are_packings():
+    from continuum import packing
+    assert fed.PlacedPod is packing.PlacedPod and fed.PodMove is packing.PodMove
+    node = fed.VirtualNode("a", "low-1", {"cpu": 2, "memory": "4Gi"}, pods=[packing.PlacedPod("p", {"cpu": "1"})])
+    assert node.pods[0].name == "p"

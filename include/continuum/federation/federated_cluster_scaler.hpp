@@ -6,6 +6,7 @@
 
 #include <continuum/core/time.hpp>
 #include <continuum/federation/offer.hpp>
+#include <continuum/federation/offer_catalogue.hpp>
 #include <continuum/federation/scale_in.hpp>
 #include <continuum/federation/scale_out.hpp>
 #include <continuum/federation/virtual_node.hpp>
@@ -29,6 +30,13 @@ public:
     /// (the host is expected to apply it; call observe_scale_out for nodes added otherwise).
     /// \throws InvalidArgument as plan_scale_out.
     ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, std::span<const Offer> offers, Time now) {
+        auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
+        if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
+        return decision;
+    }
+
+    /// scale_out over offers validated once (see OfferCatalogue). \throws InvalidArgument as plan_scale_out.
+    ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, const OfferCatalogue& offers, Time now) {
         auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
         if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
         return decision;

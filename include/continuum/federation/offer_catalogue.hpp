@@ -132,8 +132,8 @@ private:
 /// share the owned offers. Read-only after construction, so safe to share between threads.
 class OfferCatalogue {
 public:
-    /// An empty catalogue.
-    explicit OfferCatalogue() { build(true); }
+    // No default constructor: `{}` must keep meaning "no offers" (a span) in overloaded calls such as
+    // plan_scale_out(pods, {}, {}). An empty catalogue is OfferCatalogue(std::span<const Offer>{}).
 
     /// Validates `offers` (exactly as validate_offers, same messages) and builds the columns and
     /// the tie order. The offers must outlive the catalogue and not change.

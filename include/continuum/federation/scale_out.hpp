@@ -9,6 +9,7 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
+#include <continuum/federation/offer_catalogue.hpp>
 #include <continuum/federation/selector.hpp>
 #include <continuum/federation/virtual_node.hpp>
 #include <continuum/packing/model.hpp>
@@ -16,7 +17,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <span>
@@ -85,6 +88,100 @@ struct ScaleOutDecision {
     }
 };
 
+namespace detail {
+
+/// The node types a cheapest mix of `items` can do without: with U the cost of a first-fit
+/// decreasing packing and p the cheapest type, an optimal mix has at most N = U / p nodes, so a
+/// type whose capacity is covered by kept types at most as expensive, with N or more nodes in all,
+/// can be swapped out of any optimal mix node by node. Returns the kept type indices (all of them
+/// for small instances, free types, or when the greedy cannot place every item).
+inline std::vector<std::size_t> undominated_types(std::span<const Resources> items, std::span<const packing::NodeType> types) {
+    std::vector<std::size_t> kept(types.size());
+    std::iota(kept.begin(), kept.end(), std::size_t{0});
+    if (types.size() <= 16 || items.empty()) return kept;
+    double cheapest = std::numeric_limits<double>::infinity();
+    for (const auto& t : types) cheapest = std::min(cheapest, t.cost);
+    if (!(cheapest > 0.0)) return kept;
+    // Dimensions: every resource some item requests.
+    std::vector<std::string_view> dims;
+    for (const auto& item : items) {
+        for (const auto& [name, amount] : item) {
+            if (std::find(dims.begin(), dims.end(), name) == dims.end()) dims.emplace_back(name);
+        }
+    }
+    const std::size_t d = dims.size();
+    std::vector<std::int64_t> demand(d, 0), capacity(types.size() * d), amounts(items.size() * d);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        for (std::size_t k = 0; k < d; ++k) {
+            amounts[i * d + k] = items[i].get(dims[k]);
+            demand[k] = demand[k] > std::numeric_limits<std::int64_t>::max() - amounts[i * d + k] ? std::numeric_limits<std::int64_t>::max() : demand[k] + amounts[i * d + k];
+        }
+    }
+    std::vector<double> efficiency(types.size());  // cost per unit of the scarcest normalised capacity
+    for (std::size_t t = 0; t < types.size(); ++t) {
+        double share = std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < d; ++k) {
+            capacity[t * d + k] = types[t].capacity.get(dims[k]);
+            if (demand[k] > 0) share = std::min(share, static_cast<double>(capacity[t * d + k]) / static_cast<double>(demand[k]));
+        }
+        efficiency[t] = share > 0.0 ? types[t].cost / share : std::numeric_limits<double>::infinity();
+    }
+    std::vector<std::size_t> by_efficiency = kept;
+    std::stable_sort(by_efficiency.begin(), by_efficiency.end(), [&](std::size_t a, std::size_t b) { return efficiency[a] < efficiency[b]; });
+    // First fit decreasing (largest cpu, then memory first), opening the most efficient type left that holds the item.
+    std::vector<std::size_t> order(items.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (items[a].cpu_millis() != items[b].cpu_millis()) return items[a].cpu_millis() > items[b].cpu_millis();
+        return items[a].memory_bytes() > items[b].memory_bytes();
+    });
+    std::vector<std::int64_t> residual;  // open nodes x d
+    std::vector<std::int64_t> used(types.size(), 0);
+    double upper = 0.0;
+    const auto fits = [&](const std::int64_t* item, const std::int64_t* room) {
+        for (std::size_t k = 0; k < d; ++k) {
+            if (item[k] > room[k]) return false;
+        }
+        return true;
+    };
+    for (const auto i : order) {
+        const std::int64_t* item = &amounts[i * d];
+        bool placed = false;
+        for (std::size_t node = 0; node * d < residual.size() && !placed; ++node) {
+            if (!fits(item, &residual[node * d])) continue;
+            for (std::size_t k = 0; k < d; ++k) residual[node * d + k] -= item[k];
+            placed = true;
+        }
+        for (std::size_t e = 0; e < by_efficiency.size() && !placed; ++e) {
+            const std::size_t t = by_efficiency[e];
+            if (used[t] >= types[t].max_count || !fits(item, &capacity[t * d])) continue;
+            ++used[t];
+            upper += types[t].cost;
+            for (std::size_t k = 0; k < d; ++k) residual.push_back(capacity[t * d + k] - item[k]);
+            placed = true;
+        }
+        if (!placed) return kept;
+    }
+    // At most this many nodes in an optimal mix (with slack for rounding).
+    const double bound = std::floor(upper / cheapest * (1.0 + 1e-9)) + 1.0;
+    const auto max_nodes = static_cast<std::int64_t>(std::min(bound, static_cast<double>(items.size())));
+    std::vector<std::size_t> by_cost = kept;
+    std::stable_sort(by_cost.begin(), by_cost.end(), [&](std::size_t a, std::size_t b) { return types[a].cost < types[b].cost; });
+    kept.clear();
+    for (const auto a : by_cost) {
+        std::int64_t cover = 0;
+        for (const auto b : kept) {
+            if (cover >= max_nodes) break;
+            if (types[a].capacity.fits_in(types[b].capacity)) cover += types[b].max_count;
+        }
+        if (cover < max_nodes) kept.push_back(a);
+    }
+    std::sort(kept.begin(), kept.end());
+    return kept;
+}
+
+}  // namespace detail
+
 /// Plans a scale-out.
 ///
 /// 1. Pods sorted by cpu, then memory (descending), then name go first-fit onto existing virtual
@@ -104,9 +201,20 @@ struct ScaleOutDecision {
 /// \throws InvalidArgument on invalid offers (validate_offers), pods (empty or duplicate names,
 ///         negative requests, invalid selectors), nodes (duplicate names, non-positive cpu or
 ///         memory) or budget.
+inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
+                                       const ScaleOutOptions& options = {});
+
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, std::span<const Offer> offers,
                                        const ScaleOutOptions& options = {}) {
-    validate_offers(offers);
+    return plan_scale_out(pods, nodes, OfferCatalogue(offers, detail::WithoutTieOrder{}), options);
+}
+
+/// plan_scale_out over offers validated once (the catalogue's rows are the offer indices); node
+/// selectors are matched through the catalogue's label columns.
+/// \throws InvalidArgument as plan_scale_out, except for the offers (validated by the catalogue).
+inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
+                                       const ScaleOutOptions& options) {
+    const std::span<const Offer> offers = catalogue.offers();
     detail::validate_pending_pods(pods);
     detail::validate_virtual_nodes(nodes);
     options.budget.validate();
@@ -169,11 +277,12 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     std::map<std::size_t, std::string> unschedulable;
     for (auto& [key, members] : by_selector) {
         Group g{key, std::move(members), {}};
-        const auto& selector = pods[g.pods.front()].node_selector;
+        const auto selector = catalogue.compile(pods[g.pods.front()].node_selector);
+        const auto behind_nat = catalogue.behind_nat();
         bool nat_only = false;
         for (std::size_t o = 0; o < offers.size(); ++o) {
-            if (!selector.matches(offers[o].labels)) continue;
-            if (!options.allow_nat && offers[o].reachability == Reachability::nat) {
+            if (!selector.matches(o)) continue;
+            if (!options.allow_nat && behind_nat[o] != 0) {
                 nat_only = true;
                 continue;
             }
@@ -215,7 +324,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             continue;
         }
         std::vector<double> price(offers.size(), 0.0);
-        for (const auto o : candidates) price[o] = offers[o].node_cost();
+        for (const auto o : candidates) price[o] = catalogue.node_costs()[o];
         std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
             if (offers[a].capacity.entries() != offers[b].capacity.entries()) return offers[a].capacity.entries() < offers[b].capacity.entries();
             if (price[a] != price[b]) return price[a] < price[b];
@@ -272,6 +381,18 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
                 slots.push_back(std::move(tier));
             }
             begin = end;
+        }
+        // Types no optimal mix needs (capacity and price covered by enough cheaper nodes) are left
+        // out: the packing heuristics' work grows with the number of types.
+        if (const auto keep = detail::undominated_types(items, types); keep.size() < types.size()) {
+            std::vector<packing::NodeType> kept_types;
+            std::vector<std::vector<Slot>> kept_slots;
+            for (const auto t : keep) {
+                kept_types.push_back(std::move(types[t]));
+                kept_slots.push_back(std::move(slots[t]));
+            }
+            types = std::move(kept_types);
+            slots = std::move(kept_slots);
         }
         const auto mix = packing::cheapest_node_mix(items, types, options.budget);
         out.lower_bound += mix.lower_bound;
