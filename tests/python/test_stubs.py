@@ -1,0 +1,31 @@
+"""The type stubs shipped with the package (bindings/python/continuum/**/*.pyi) are current and
+valid: regenerating them from the built extension changes nothing, and mypy's stubtest finds
+no difference between the stubs and the runtime module."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import continuum
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The folder holding the package under test (build/python), absolute: the checks run elsewhere.
+PACKAGE_PARENT = pathlib.Path(continuum.__file__).resolve().parent.parent
+
+
+def _run(args, cwd):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_PARENT), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_stubs_match_the_built_extension(tmp_path):
+    result = _run([str(ROOT / "tools" / "generate_stubs.py"), "--check"], tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_stubtest_accepts_the_stubs(tmp_path):
+    allowlist = ROOT / "tests" / "python" / "stubtest_allowlist.txt"
+    result = _run(["-m", "mypy.stubtest", "continuum", "--allowlist", str(allowlist)], tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
