@@ -231,17 +231,27 @@ void bind_forecast(py::module_& m) {
         py::class_<Portfolio> cls(forecast, "Portfolio",
                                   "Candidates scored by rolling-origin validation relative to seasonal naive; the best one,\n"
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
-        cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay) {
+        cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
+                            int partial_origins) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
                     options.origins = origins;
                     options.combine = combine;
                     options.recency_decay = recency_decay;
+                    options.shift_factor = shift_factor;
+                    options.partial_origins = partial_origins;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
-                py::arg("combine") = 3, py::arg("recency_decay") = 1.0);
+                py::arg("combine") = 3, py::arg("recency_decay") = 1.0, py::arg("shift_factor") = 2.0, py::arg("partial_origins") = 3,
+                "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
+                "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
+                "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
+                "blocks before the newest is recency_decay**k, in (0, 1]; shift_factor: when seasonal naive's MAE on the\n"
+                "newest block exceeds shift_factor x the median over the earlier blocks, partial_origins origins inside\n"
+                "that block join the validation (weighted by their length); 0 disables; partial_origins: >= 0.\n"
+                "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
         cls.def_property_readonly("scores", [](const Portfolio& self) {
                py::list out;
@@ -261,7 +271,9 @@ void bind_forecast(py::module_& m) {
                 for (const auto& member : self.members()) names.push_back(member.name());
                 return names;
             })
-            .def_property_readonly("validation_owa", &Portfolio::validation_owa);
+            .def_property_readonly("validation_owa", &Portfolio::validation_owa)
+            .def_property_readonly("shift_detected", &Portfolio::shift_detected,
+                                   "Whether the last fit saw a shift in its newest validation block and used the partial origins.");
     }
     forecast.def(
         "auto",

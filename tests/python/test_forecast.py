@@ -85,6 +85,25 @@ def test_auto_ets_and_portfolio():
     assert len(custom.members) == 1
 
 
+def test_portfolio_shift_aware_validation():
+    # Daily cycle at level 40, a +25 spike every 13th hour, level 60 from 12 hours before the end.
+    t = np.arange(21 * 24)
+    y = np.where(t >= 20 * 24 - 12, 60.0, 40.0) + 5 * np.sin(2 * np.pi * (t % 24) / 24) + 1.5 * np.sin(1.7 * t)
+    y = y + np.where((t * 7919) % 13 == 0, 25.0, 0.0)
+    train, actual = y[: 20 * 24], y[20 * 24 :]
+    aware = fc.Portfolio(season_lengths=[24]).fit(train)
+    days_only = fc.Portfolio(season_lengths=[24], shift_factor=0.0).fit(train)
+    naive = fc.SeasonalNaive(24).fit(train)
+    assert aware.shift_detected and not days_only.shift_detected
+    assert fc.mae(actual, aware.forecast(24)) < 0.6 * fc.mae(actual, naive.forecast(24))
+    assert fc.mae(actual, aware.forecast(24)) < 0.6 * fc.mae(actual, days_only.forecast(24))
+    assert not fc.Portfolio(season_lengths=[24], partial_origins=1).fit(y[: 19 * 24]).shift_detected
+    with pytest.raises(continuum.InvalidArgument, match="shift_factor"):
+        fc.Portfolio(shift_factor=-1.0)
+    with pytest.raises(continuum.InvalidArgument, match="partial_origins"):
+        fc.Portfolio(partial_origins=-1)
+
+
 def test_baselines_by_hand():
     y = np.array([1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
     np.testing.assert_array_equal(fc.Naive().fit(y).forecast(2), [8, 8])
