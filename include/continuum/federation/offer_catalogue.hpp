@@ -226,8 +226,9 @@ public:
             r.column = label_[*id].all(size(), -1, out.scratch_.back());
             out.requirements_.push_back(std::move(r));
         };
-        for (const auto& [key, value] : selector.match_labels) {
-            add(key, [&](std::string_view v) { return v == value; }, false);
+        for (const auto& entry : selector.match_labels) {
+            const std::string_view wanted = entry.second;  // (clang 14 cannot capture structured bindings)
+            add(entry.first, [wanted](std::string_view v) { return v == wanted; }, false);
         }
         for (const auto& requirement : selector.match_expressions) {
             // SelectorRequirement::matches, evaluated once per distinct value of the key.
