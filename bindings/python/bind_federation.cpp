@@ -124,7 +124,8 @@ void bind_federation(py::module_& root) {
         .def_readonly("key", &SelectorRequirement::key)
         .def_readonly("operator", &SelectorRequirement::op)
         .def_readonly("values", &SelectorRequirement::values)
-        .def("matches", [](const SelectorRequirement& r, const py::dict& labels) { return r.matches(to_labels(labels)); }, py::arg("labels"))
+        .def("matches", [](const SelectorRequirement& r, const py::dict& labels) { return r.matches(to_labels(labels)); }, py::arg("labels"),
+             "True when labels (dict) satisfy this requirement.")
         .def("__str__", &SelectorRequirement::to_string)
         .def("__eq__", [](const SelectorRequirement& a, const SelectorRequirement& b) { return a == b; });
     py::class_<LabelSelector>(m, "LabelSelector", R"pbdoc(
@@ -137,12 +138,15 @@ raises continuum.ParseError on malformed text.)pbdoc")
                  return s;
              }),
              py::arg("match_labels") = py::dict(), py::arg("match_expressions") = std::vector<SelectorRequirement>{})
-        .def_static("parse", &LabelSelector::parse, py::arg("text"))
+        .def_static("parse", &LabelSelector::parse, py::arg("text"),
+                    "Kubernetes selector text: 'tier=gold,region in (eu,us),!spot'. Raises ParseError on malformed text.")
         .def_property_readonly("match_labels", [](const LabelSelector& s) { return std::map<std::string, std::string>(s.match_labels.begin(), s.match_labels.end()); })
         .def_readonly("match_expressions", &LabelSelector::match_expressions)
-        .def("matches", [](const LabelSelector& s, const py::dict& labels) { return s.matches(to_labels(labels)); }, py::arg("labels"))
-        .def("explain_mismatch", [](const LabelSelector& s, const py::dict& labels) { return s.explain_mismatch(to_labels(labels)); }, py::arg("labels"))
-        .def("empty", &LabelSelector::empty)
+        .def("matches", [](const LabelSelector& s, const py::dict& labels) { return s.matches(to_labels(labels)); }, py::arg("labels"),
+             "True when labels (dict) satisfy every requirement.")
+        .def("explain_mismatch", [](const LabelSelector& s, const py::dict& labels) { return s.explain_mismatch(to_labels(labels)); }, py::arg("labels"),
+             "The first requirement labels (dict) fail, as readable text; empty when they match.")
+        .def("empty", &LabelSelector::empty, "True for the selector with no requirement (it matches every label set).")
         .def("__str__", &LabelSelector::to_string)
         .def("__repr__", [](const LabelSelector& s) { return "LabelSelector('" + s.to_string() + "')"; })
         .def("__eq__", [](const LabelSelector& a, const LabelSelector& b) { return a == b; });
@@ -232,15 +236,21 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
     py::enum_<PriceBasis>(m, "PriceBasis").value("requested", PriceBasis::requested).value("whole_offer", PriceBasis::whole_offer);
     py::class_<MonetaryCost>(m, "MonetaryCost", "Money per unit of time: the price of the request (default) or of one whole node.")
         .def(py::init([](PriceBasis basis) { return MonetaryCost{basis}; }), py::arg("basis") = PriceBasis::requested)
-        .def("cost", &MonetaryCost::cost, py::arg("offer"), py::arg("request"))
+        .def("cost", &MonetaryCost::cost, py::arg("offer"), py::arg("request"),
+             "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
+             "the figure this model prices.")
         .def_property_readonly("name", &MonetaryCost::name);
     py::class_<LatencyCost>(m, "LatencyCost", "Round-trip latency (ms); offers without latency_ms are rejected as unpriceable.")
         .def(py::init<>())
-        .def("cost", &LatencyCost::cost, py::arg("offer"), py::arg("request"))
+        .def("cost", &LatencyCost::cost, py::arg("offer"), py::arg("request"),
+             "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
+             "the figure this model prices.")
         .def_property_readonly("name", &LatencyCost::name);
     py::class_<EnergyCost>(m, "EnergyCost", "Watts for the request's share of a node, or with carbon=True grams of CO2 per hour.")
         .def(py::init([](bool carbon) { return EnergyCost{carbon}; }), py::arg("carbon") = false)
-        .def("cost", &EnergyCost::cost, py::arg("offer"), py::arg("request"))
+        .def("cost", &EnergyCost::cost, py::arg("offer"), py::arg("request"),
+             "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
+             "the figure this model prices.")
         .def_property_readonly("name", &EnergyCost::name);
     py::class_<AnyCostModel>(m, "CostModel", "Any cost model (type-erased). CostModel(model) accepts the built-ins or a callable(offer, request) -> float.")
         .def(py::init([](const py::object& model, const py::object& name) {
@@ -248,7 +258,9 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
                  return to_cost_model(model);
              }),
              py::arg("model"), py::arg("name") = py::none())
-        .def("cost", &AnyCostModel::cost, py::arg("offer"), py::arg("request"))
+        .def("cost", &AnyCostModel::cost, py::arg("offer"), py::arg("request"),
+             "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
+             "the figure this model prices.")
         .def_property_readonly("name", &AnyCostModel::name);
     py::class_<WeightedSum>(m, "WeightedSum", "Sum of weight * model over [(weight, model), ...]; weights >= 0.")
         .def(py::init([](const py::list& terms) {
@@ -261,7 +273,9 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
                  return WeightedSum(std::move(t));
              }),
              py::arg("terms"))
-        .def("cost", &WeightedSum::cost, py::arg("offer"), py::arg("request"))
+        .def("cost", &WeightedSum::cost, py::arg("offer"), py::arg("request"),
+             "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
+             "the figure this model prices.")
         .def_property_readonly("name", &WeightedSum::name);
 
     // --- recommender -------------------------------------------------------------------------
@@ -337,7 +351,7 @@ cluster id.)pbdoc")
         .def_readonly("pods", &ExpansionOption::pods)
         .def_readonly("node_capacity", &ExpansionOption::node_capacity)
         .def_readonly("node_group_exists", &ExpansionOption::node_group_exists)
-        .def("has_gpu", &ExpansionOption::has_gpu);
+        .def("has_gpu", &ExpansionOption::has_gpu, "CA's NodeHasGpu: the GPU label is set or the template node has nvidia.com/gpu.");
     py::class_<PricingModel>(m, "PricingModel", "CA's pricing model: node_price(option) -> float and pod_price(request) -> float (prices over one hour).")
         .def(py::init([](py::function node_price, py::function pod_price) {
                  PricingModel p;
@@ -346,9 +360,10 @@ cluster id.)pbdoc")
                  return p;
              }),
              py::arg("node_price"), py::arg("pod_price"))
-        .def_static("linear", &PricingModel::linear, py::arg("per_core"), py::arg("per_gib"), py::arg("per_gpu") = 0.0)
-        .def("node_price", [](const PricingModel& p, const ExpansionOption& o) { return p.node_price(o); }, py::arg("option"))
-        .def("pod_price", [](const PricingModel& p, const Resources& r) { return p.pod_price(r); }, py::arg("request"));
+        .def_static("linear", &PricingModel::linear, py::arg("per_core"), py::arg("per_gib"), py::arg("per_gpu") = 0.0,
+                    "Prices proportional to cores, GiB and GPUs (node: capacity; pod: request), as CA's simple pricing.")
+        .def("node_price", [](const PricingModel& p, const ExpansionOption& o) { return p.node_price(o); }, py::arg("option"), "The price of one node of option's group.")
+        .def("pod_price", [](const PricingModel& p, const Resources& r) { return p.pod_price(r); }, py::arg("request"), "The price of a pod requesting request.");
     py::class_<PriceScore>(m, "PriceScore")
         .def_readonly("total_node_price", &PriceScore::total_node_price)
         .def_readonly("total_pod_price", &PriceScore::total_pod_price)
@@ -364,7 +379,7 @@ cluster id.)pbdoc")
                  return PriorityTiers(py::cast<std::map<int, std::vector<std::string>>>(tiers));
              }),
              py::arg("tiers"))
-        .def("highest_match", &PriorityTiers::highest_match, py::arg("node_group"))
+        .def("highest_match", &PriorityTiers::highest_match, py::arg("node_group"), "The highest priority whose patterns match node_group, or None.")
         .def_property_readonly("tiers", &PriorityTiers::tiers);
     using Options = std::vector<ExpansionOption>;
     m.def("random_option", [](const Options& o, std::uint64_t seed) { return random_option(o, seed); }, py::arg("options"), py::arg("seed"),
@@ -375,12 +390,16 @@ cluster id.)pbdoc")
     m.def("least_waste_score", &least_waste_score, py::arg("option"), "CA's waste score, or None when node_count or the capacity is 0.");
     m.def("price", [](const Options& o, const PricingModel& p, std::int64_t n) { return price(o, p, n); }, py::arg("options"), py::arg("pricing"),
           py::arg("cluster_node_count"), "price: indices with the smallest CA price score.");
-    m.def("price_score", &price_score, py::arg("option"), py::arg("pricing"), py::arg("cluster_node_count"));
+    m.def("price_score", &price_score, py::arg("option"), py::arg("pricing"), py::arg("cluster_node_count"),
+          "CA's price expander score of one option with every term (PriceScore); lower is better.");
     m.def("priority", [](const Options& o, const PriorityTiers& t) { return priority(o, t); }, py::arg("options"), py::arg("tiers"),
           "priority: indices matching the highest tier that matches anything (all when none match).");
-    m.def("suppress_unfitness", &suppress_unfitness, py::arg("unfitness"), py::arg("node_count"));
-    m.def("node_unfitness", &node_unfitness, py::arg("preferred_cpu_millis"), py::arg("node_cpu_millis"));
-    m.def("preferred_node", &preferred_node, py::arg("cluster_node_count"));
+    m.def("suppress_unfitness", &suppress_unfitness, py::arg("unfitness"), py::arg("node_count"),
+          "(unfitness - 1) x (1 - tanh((node_count - 1) / 15)) + 1: large scale-ups care less about the node shape.");
+    m.def("node_unfitness", &node_unfitness, py::arg("preferred_cpu_millis"), py::arg("node_cpu_millis"),
+          "CA's SimpleNodeUnfitness: max(preferred / node, node / preferred) over cpu. Raises InvalidArgument when a cpu is <= 0.");
+    m.def("preferred_node", &preferred_node, py::arg("cluster_node_count"),
+          "CA's SimplePreferredNodeProvider: the preferred node (cpu, memory) for a cluster of that many nodes.");
     py::class_<ExpanderChoice>(m, "ExpanderChoice")
         .def_readonly("best", &ExpanderChoice::best)
         .def_readonly("stages", &ExpanderChoice::stages)
@@ -393,7 +412,10 @@ cluster id.)pbdoc")
                  ExpanderContext context{to_pricing(pricing), cluster_node_count, priorities.is_none() ? PriorityTiers{} : py::cast<PriorityTiers>(priorities)};
                  return chain.choose(options, context, seed);
              },
-             py::arg("options"), py::arg("pricing") = py::none(), py::arg("cluster_node_count") = 0, py::arg("priorities") = py::none(), py::arg("seed") = 0)
+             py::arg("options"), py::arg("pricing") = py::none(), py::arg("cluster_node_count") = 0, py::arg("priorities") = py::none(), py::arg("seed") = 0,
+             "Runs the chain's filters over options (ExpansionOption list) and returns the ExpanderChoice: best index, the\n"
+             "survivors of each stage, whether a seeded random tie-break decided, and the reason. pricing (PricingModel) is\n"
+             "needed by 'price', priorities (PriorityTiers) by 'priority'.")
         .def("__str__", &ExpanderChain::to_string);
 
     // --- scaler ------------------------------------------------------------------------------
@@ -468,22 +490,28 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
                  py::gil_scoped_release release;
                  return self.scale_out(pending, nodes, offers, t);
              },
-             py::arg("pending"), py::arg("nodes"), py::arg("offers"), py::arg("now"))
+             py::arg("pending"), py::arg("nodes"), py::arg("offers"), py::arg("now"),
+             "Seed 000's scale-out: the cheapest set of virtual nodes (peerings with the offers, ranked by the cost model)\n"
+             "that fits the pending pods, after filling the existing nodes; now in seconds. Returns a ScaleOutDecision.")
         .def("scale_in",
              [](FederatedClusterScaler& self, const std::vector<VirtualNode>& nodes, double now) {
                  const Time t = to_time(now, "now");
                  py::gil_scoped_release release;
                  return self.scale_in(nodes, t);
              },
-             py::arg("nodes"), py::arg("now"))
-        .def("observe_scale_out", [](FederatedClusterScaler& self, double when) { self.observe_scale_out(to_time(when, "when")); }, py::arg("when"));
+             py::arg("nodes"), py::arg("now"),
+             "CA's scale-down over the virtual nodes: nodes below the utilization threshold for unneeded_time whose pods\n"
+             "fit elsewhere are released; now in seconds. Returns a ScaleInDecision.")
+        .def("observe_scale_out", [](FederatedClusterScaler& self, double when) { self.observe_scale_out(to_time(when, "when")); }, py::arg("when"),
+             "Records a scale-out at when (seconds): scale-in waits delay_after_add after it, as CA's scale-down-delay-after-add.");
     m.def(
         "plan_scale_out",
         [](const std::vector<PendingPod>& pending, const std::vector<VirtualNode>& nodes, const std::vector<Offer>& offers, bool allow_nat, bool use_existing_nodes) {
             py::gil_scoped_release release;
             return plan_scale_out(pending, nodes, offers, ScaleOutOptions{allow_nat, use_existing_nodes, {}});
         },
-        py::arg("pending"), py::arg("nodes"), py::arg("offers"), py::arg("allow_nat") = true, py::arg("use_existing_nodes") = true);
+        py::arg("pending"), py::arg("nodes"), py::arg("offers"), py::arg("allow_nat") = true, py::arg("use_existing_nodes") = true,
+        "The scale-out plan alone (no scaler state): which offers to peer with and how many nodes of each, for the pending pods.");
 
     // --- ledger ------------------------------------------------------------------------------
     py::enum_<ReservationState>(m, "ReservationState").value("reserved", ReservationState::reserved).value("committed", ReservationState::committed);
@@ -501,7 +529,7 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
              }),
              py::arg("offers") = py::none())
         .def("set_capacity", [](Ledger& l, const std::string& id, const py::handle& capacity) { l.set_capacity(id, to_resources(capacity, "capacity")); }, py::arg("cluster_id"),
-             py::arg("capacity"))
+             py::arg("capacity"), "Sets (or adds) a provider's capacity. Raises InvalidArgument below what is already held.")
         .def("try_reserve",
              [](Ledger& l, const std::string& consumer, const std::string& id, const py::handle& amount, const py::object& expires_at) {
                  std::optional<Time> expiry;
@@ -516,15 +544,16 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
                  return l.reserve(consumer, id, to_resources(amount, "amount"), expiry);
              },
              py::arg("consumer"), py::arg("cluster_id"), py::arg("amount"), py::arg("expires_at") = py::none(), "A reservation id; raises Infeasible when it does not fit.")
-        .def("commit", &Ledger::commit, py::arg("reservation"))
-        .def("release", &Ledger::release, py::arg("reservation"))
-        .def("expire", [](Ledger& l, double now) { return l.expire(to_time(now, "now")); }, py::arg("now"))
-        .def("available", &Ledger::available, py::arg("cluster_id"))
-        .def("held", &Ledger::held, py::arg("cluster_id"))
-        .def("capacity", &Ledger::capacity, py::arg("cluster_id"))
+        .def("commit", &Ledger::commit, py::arg("reservation"), "Marks a reservation as in use. Raises InvalidArgument for an unknown or released id.")
+        .def("release", &Ledger::release, py::arg("reservation"), "Frees a reservation, committed or not. Raises InvalidArgument for an unknown or released id.")
+        .def("expire", [](Ledger& l, double now) { return l.expire(to_time(now, "now")); }, py::arg("now"),
+             "Releases every uncommitted reservation whose expires_at is <= now (seconds); returns how many.")
+        .def("available", &Ledger::available, py::arg("cluster_id"), "Capacity minus what is held. Raises InvalidArgument for an unknown provider.")
+        .def("held", &Ledger::held, py::arg("cluster_id"), "Reserved plus committed. Raises InvalidArgument for an unknown provider.")
+        .def("capacity", &Ledger::capacity, py::arg("cluster_id"), "The provider's capacity. Raises InvalidArgument for an unknown provider.")
         .def("reservations", [](const Ledger& l, const std::optional<std::string>& consumer) {
                  return consumer ? l.reservations(std::string_view(*consumer)) : l.reservations();
-             }, py::arg("consumer") = py::none())
-        .def("providers", &Ledger::providers)
+             }, py::arg("consumer") = py::none(), "The live reservations, all or only consumer's.")
+        .def("providers", &Ledger::providers, "The cluster ids with a capacity.")
         .def("audit", &Ledger::audit, "Empty string when held == sum of reservations <= capacity for every provider.");
 }

@@ -27,3 +27,10 @@ scale_in = scaler.scale_in(nodes, now=21 * 60.0)  # 10 minutes later: released
 print("scale-in:", scale_in.reason)
 # The low-cost nodes are at 50 % (not below CA's 0.5 threshold); high-1 at 25 % is drained.
 assert scale_in.nodes_to_release == ["liqo-high-1"] and scale_in.saved_cost == 5.0
+
+# A controller that ranks every tick over the same offers builds the catalogue once (validated,
+# columnar; it owns a copy) and asks only for the top k.
+catalogue = fed.OfferCatalogue(offers)
+top = fed.Recommender().recommend(catalogue, top_k=2)
+print("top 2:", [s.cluster_id for s in top.ranked])
+assert [s.cluster_id for s in top.ranked] == ["low-1", "low-2"]
