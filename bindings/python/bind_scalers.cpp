@@ -54,6 +54,26 @@ struct GilSafeDeleter {
 
 using PyHierarchical = HierarchicalScaler<PythonForecaster>;
 
+/// The forecaster argument as a callable f(history, horizon): a callable as it is; a model with
+/// fit(history) and forecast(horizon) (every continuum.forecast model) deep-copied and refitted on
+/// the history at each call, its forecast's mean read (a numpy array is the mean itself).
+py::object forecaster_callable(const py::object& forecaster) {
+    if (py::hasattr(forecaster, "fit") && py::hasattr(forecaster, "forecast")) {
+        py::object model = py::module_::import("copy").attr("deepcopy")(forecaster);
+        return py::cpp_function([model](const py::array_t<double>& history, int horizon) -> py::object {
+            model.attr("fit")(history);
+            py::object result = model.attr("forecast")(horizon);
+            if (!py::isinstance<py::array>(result) && py::hasattr(result, "mean")) result = result.attr("mean");
+            return result;
+        });
+    }
+    if (!PyCallable_Check(forecaster.ptr())) {
+        throw InvalidArgument("forecaster: expected a callable f(history, horizon), a model with fit() and forecast(), or None; got " +
+                              py::cast<std::string>(py::repr(forecaster)));
+    }
+    return forecaster;
+}
+
 std::vector<std::int64_t> to_int_vector(const py::object& o) { return py::cast<std::vector<std::int64_t>>(o); }
 
 }  // namespace
@@ -355,8 +375,10 @@ activation_cooldown (seconds) enables KEDA-style activation and scale to zero.)p
 
     py::class_<PyHierarchical>(m, "HierarchicalScaler", R"pbdoc(
 MAS-H² hierarchical autoscaler. forecaster: a callable f(history: numpy array of cores, horizon: int)
--> sequence of floats, or None for "last value". node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
-        .def(py::init([](policy::PolicySelector selector, std::optional<py::function> forecaster, int horizon, double step, std::size_t min_history,
+-> sequence of floats, a continuum.forecast model (or any object with fit(history) and forecast(horizon);
+it is deep-copied and refitted on the history at each decision), or None for "last value".
+node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
+        .def(py::init([](policy::PolicySelector selector, const py::object& forecaster, int horizon, double step, std::size_t min_history,
                          std::size_t median_window, double scale_down_window, double dead_band, const std::string& node_planner,
                          std::int64_t exact_node_limit) {
                  HierarchicalConfig config;
@@ -375,10 +397,10 @@ MAS-H² hierarchical autoscaler. forecaster: a callable f(history: numpy array o
                  }
                  config.exact_budget.node_limit = exact_node_limit;
                  PythonForecaster f;
-                 if (forecaster) f.callable = std::shared_ptr<py::object>(new py::object(*forecaster), GilSafeDeleter{});
+                 if (!forecaster.is_none()) f.callable = std::shared_ptr<py::object>(new py::object(forecaster_callable(forecaster)), GilSafeDeleter{});
                  return PyHierarchical(std::move(selector), std::move(f), config);
              }),
-             py::arg("selector"), py::arg("forecaster") = std::nullopt, py::arg("horizon") = 5, py::arg("step") = 60.0, py::arg("min_history") = 3,
+             py::arg("selector"), py::arg("forecaster") = py::none(), py::arg("horizon") = 5, py::arg("step") = 60.0, py::arg("min_history") = 3,
              py::arg("median_window") = 3, py::arg("scale_down_window") = 60.0, py::arg("dead_band") = 0.1, py::arg("node_planner") = "ffd",
              py::arg("exact_node_limit") = 10'000'000)
         .def(

@@ -67,6 +67,26 @@ def test_hierarchical_cycle_with_python_forecaster():
     assert "web" in d.patch_deployments[0].name and d.patch_deployments[0].reason
 
 
+def test_hierarchical_accepts_forecaster_models():
+    selector = policy.PolicySelector([policy.cost_saving(), policy.performance()], "COST_SAVING")
+
+    class Doubling:  # the model protocol: fit(history), forecast(horizon)
+        def fit(self, history):
+            self.last = float(history[-1])
+            return self
+
+        def forecast(self, horizon):
+            return np.full(horizon, 2.0 * self.last)
+
+    d = scalers.HierarchicalScaler(selector, forecaster=Doubling(), median_window=1, dead_band=0.0).decide(_cluster(), now=0.0)
+    assert d.applications[0].planned_replicas == 8  # 3.2 cores, as the callable above
+    # A continuum.forecast model: naive forecasts 1.6 cores -> 1.6 / (0.5 x 0.8) = 4 replicas.
+    d = scalers.HierarchicalScaler(selector, forecaster=continuum.forecast.Naive(), median_window=1, dead_band=0.0).decide(_cluster(), now=0.0)
+    assert d.applications[0].planned_replicas == 4
+    with pytest.raises(continuum.InvalidArgument, match="forecaster"):
+        scalers.HierarchicalScaler(selector, forecaster=3)
+
+
 def test_hierarchical_migration_phases():
     selector = policy.PolicySelector([policy.cost_saving(), policy.performance()], "COST_SAVING")
     scaler = scalers.HierarchicalScaler(selector, median_window=1, dead_band=0.0)
