@@ -10,7 +10,8 @@ packages=(cmake make g++ pkg-config ccache
 case "$profile" in
   test) ;;
   demo) packages+=(python3-matplotlib) ;;
-  ci)   packages+=(clang libclang-rt-14-dev python3-matplotlib mkdocs python3-pymdownx) ;;
+  ci)   packages+=(clang libclang-rt-14-dev python3-matplotlib mkdocs python3-pymdownx
+               python3-statsmodels python3-torch) ;;  # reference implementations for the parity tests
   *) echo "deps.sh: unknown profile '$profile' (test, demo, ci)" >&2; exit 2 ;;
 esac
 
