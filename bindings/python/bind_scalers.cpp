@@ -18,39 +18,8 @@ using namespace continuum::scalers;
 
 namespace {
 
-/// A Forecaster over a Python callable f(history: numpy.ndarray, horizon: int) -> sequence of
-/// floats; without a callable, the last observation repeated. Copies share the callable without
-/// touching its reference count, so decide() may copy it with the GIL released.
-struct PythonForecaster {
-    std::shared_ptr<py::object> callable;
-    std::vector<double> history;
-
-    void fit(SeriesView s) { history.assign(s.begin(), s.end()); }
-    [[nodiscard]] forecast::Forecast forecast(int horizon, double /*level*/) const {
-        forecast::detail::require_horizon(horizon);
-        if (history.empty()) throw InvalidArgument("forecaster: forecast before fit");
-        forecast::Forecast out;
-        if (!callable) {
-            out.mean.assign(static_cast<std::size_t>(horizon), history.back());
-            return out;
-        }
-        py::gil_scoped_acquire gil;
-        py::array_t<double> h(static_cast<py::ssize_t>(history.size()), history.data());
-        const py::object result = (*callable)(h, horizon);
-        out.mean = py::cast<std::vector<double>>(result);
-        if (out.mean.empty()) throw InvalidArgument("forecaster: the Python forecaster returned an empty forecast");
-        return out;
-    }
-    void update(double value) { history.push_back(value); }
-    [[nodiscard]] std::string name() const { return callable ? "python-forecaster" : "last-value"; }
-};
-
-struct GilSafeDeleter {
-    void operator()(py::object* o) const {
-        py::gil_scoped_acquire gil;
-        delete o;
-    }
-};
+using PythonForecaster = python::HorizonCallableForecaster;
+using python::GilSafeDeleter;
 
 using PyHierarchical = HierarchicalScaler<PythonForecaster>;
 

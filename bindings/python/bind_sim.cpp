@@ -1,10 +1,17 @@
 // Python bindings for continuum/sim: load profiles and the seed papers' workload shapes, the
-// Simulator driven by a static baseline or any Python callable, and the replays of seeds 000, 001 and
-// 004 returning their tables as dicts.
+// Simulator driven by continuum's scalers through their sim adapters (static, HPA, CA-like autoscaler,
+// reactive / proactive / hybrid quota, federated cluster scaler, hierarchical), a list of them or any
+// Python callable, and the replays of seeds 000, 001, 004 and the Alibaba trace as dicts.
 #include "common.hpp"
 
 #include <continuum/sim.hpp>
+#include <continuum/sim/replay/alibaba.hpp>
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -181,10 +188,247 @@ Decision decision_from(const py::handle& h) {
     return d;
 }
 
+/// A scaler ready for Simulator::run, and whether it calls into Python (then the GIL stays held).
+struct PreparedScaler {
+    AnyScaler scaler;
+    bool calls_python = false;
+};
+
+using PyHierarchicalScaler = scalers::HierarchicalScaler<python::HorizonCallableForecaster>;
+using PyHierarchicalAdapter = adapters::HierarchicalAdapter<python::HorizonCallableForecaster>;
+using PyProactiveAdapter = adapters::ProactiveQuotaAdapter<forecast::AnyForecaster>;
+using PyHybridAdapter = adapters::HybridQuotaAdapter<forecast::AnyForecaster>;
+using PyFederatedAdapter = adapters::FederatedClusterAdapter<federation::AnyCostModel>;
+
+/// Each run starts from a copy of the adapter as constructed, so one Python object can drive many runs.
+PreparedScaler prepare_scaler(const py::handle& h) {
+    if (h.is_none() || py::isinstance<StaticScaler>(h)) return {AnyScaler(StaticScaler{}), false};
+    if (py::isinstance<adapters::HpaAdapter>(h)) return {AnyScaler(py::cast<adapters::HpaAdapter>(h)), false};
+    if (py::isinstance<ClusterAutoscaler>(h)) return {AnyScaler(py::cast<ClusterAutoscaler>(h)), false};
+    if (py::isinstance<adapters::ReactiveQuotaAdapter>(h)) return {AnyScaler(py::cast<adapters::ReactiveQuotaAdapter>(h)), false};
+    if (py::isinstance<PyFederatedAdapter>(h)) return {AnyScaler(py::cast<PyFederatedAdapter>(h)), false};
+    if (py::isinstance<PyProactiveAdapter>(h)) return {AnyScaler(py::cast<PyProactiveAdapter>(h)), true};
+    if (py::isinstance<PyHybridAdapter>(h)) return {AnyScaler(py::cast<PyHybridAdapter>(h)), true};
+    if (py::isinstance<PyHierarchicalAdapter>(h)) return {AnyScaler(py::cast<PyHierarchicalAdapter>(h)), true};
+    if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
+        std::vector<AnyScaler> parts;
+        bool calls_python = false;
+        for (const auto& item : py::reinterpret_borrow<py::sequence>(h)) {
+            auto part = prepare_scaler(item);
+            calls_python = calls_python || part.calls_python;
+            parts.push_back(std::move(part.scaler));
+        }
+        if (parts.empty()) throw InvalidArgument("Simulator.run: scaler is an empty list");
+        return {AnyScaler([parts = std::move(parts)](const Snapshot& snap) mutable {
+                    Decision out;
+                    for (auto& part : parts) out.merge(part.decide(snap));
+                    return out;
+                }),
+                calls_python};
+    }
+    if (PyCallable_Check(h.ptr())) {
+        auto f = py::reinterpret_borrow<py::object>(h);
+        return {AnyScaler([f](const Snapshot& snap) { return decision_from(f(snapshot_dict(snap))); }), true};
+    }
+    throw InvalidArgument("Simulator.run: scaler must be None, a continuum.sim scaler (StaticScaler, HpaAdapter, ClusterAutoscaler, ReactiveQuotaAdapter, "
+                          "ProactiveQuotaAdapter, HybridQuotaAdapter, FederatedClusterAdapter, HierarchicalAdapter), a list of them or a callable; got " +
+                          py::cast<std::string>(py::repr(h)));
+}
+
+/// Quota levels: None, a continuum.quota.QuotaLevels (millicores) or a list of cores.
+std::optional<quota::QuotaLevels> levels_from(const py::handle& h) {
+    if (h.is_none()) return std::nullopt;
+    if (py::isinstance<quota::QuotaLevels>(h)) return py::cast<quota::QuotaLevels>(h);
+    std::vector<std::int64_t> millis;
+    for (const auto& v : py::reinterpret_borrow<py::iterable>(h)) {
+        const auto cores = py::cast<double>(v);
+        if (!std::isfinite(cores) || cores <= 0) throw InvalidArgument("levels: every level must be a finite number of cores > 0, got " + std::to_string(cores));
+        millis.push_back(static_cast<std::int64_t>(std::llround(cores * 1000.0)));
+    }
+    return quota::QuotaLevels(std::move(millis));
+}
+
+Series history_from(const std::vector<double>& cores, Duration period) {
+    for (std::size_t i = 0; i < cores.size(); ++i) {
+        if (!std::isfinite(cores[i]) || cores[i] < 0) throw InvalidArgument(fmt::format("history[{}] must be a finite number of cores >= 0, got {}", i, cores[i]));
+    }
+    return Series(cores, period, "history");
+}
+
+adapters::QuotaTarget quota_target(std::string namespace_name, std::string waiting_pool, bool stop_redundant_nodes) {
+    if (namespace_name.empty()) throw InvalidArgument("namespace_name must not be empty");
+    if (waiting_pool.empty()) throw InvalidArgument("waiting_pool must not be empty");
+    return {std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes};
+}
+
+federation::ScaleInOptions scale_in_options(double threshold, double unneeded_s, double delay_after_add_s) {
+    federation::ScaleInOptions o;
+    o.utilization_threshold = threshold;
+    o.unneeded_time = seconds(unneeded_s, "scale_down_unneeded_time_s");
+    o.delay_after_add = seconds(delay_after_add_s, "scale_down_delay_after_add_s");
+    o.validate();
+    return o;
+}
+
+py::list seed001_rows(const replay::Seed001Report& r) {
+    py::list rows;
+    for (const auto& row : r.rows) {
+        rows.append(py::dict(py::arg("configuration") = row.configuration, py::arg("qsr_pct") = row.qsr_pct, py::arg("dfr_pct") = row.dfr_pct,
+                             py::arg("deployment_time_no_burst_s") = row.deployment_time_no_burst_s, py::arg("deployment_time_burst_s") = row.deployment_time_burst_s,
+                             py::arg("max_deployment_time_s") = row.max_deployment_time_s, py::arg("node_minutes") = row.node_minutes,
+                             py::arg("result") = result_dict(row.result)));
+    }
+    return rows;
+}
+
 py::list stages_list(const std::vector<Stage>& stages) {
     py::list out;
     for (const auto& s : stages) out.append(py::make_tuple(to_seconds(s.duration), s.target));
     return out;
+}
+
+
+void bind_scalers_and_adapters(py::module_& sim) {
+    py::class_<StaticScaler>(sim, "StaticScaler", "The static baseline: never changes anything (the scenario's initial nodes and quotas stay). No arguments.")
+        .def(py::init<>())
+        .def("__repr__", [](const StaticScaler&) { return std::string("StaticScaler()"); });
+
+    py::class_<adapters::HpaAdapter>(sim, "HpaAdapter", R"pbdoc(
+continuum.scalers.Hpa on one deployment (its replicas_from must be "scaler"), every sync_period_s, on CPU utilisation.
+deployment: the deployment's name; hpa: a continuum.scalers.Hpa whose spec is used (its first metric is the CPU
+utilisation target), or None for a plain CPU HPA from min_replicas, max_replicas and target_percent (Kubernetes'
+default behaviour); sync_period_s: the HPA's sync period in seconds (15).)pbdoc")
+        .def(py::init([](std::string deployment, const py::object& hpa, std::int64_t min_replicas, std::int64_t max_replicas, std::int64_t target_percent,
+                         double sync_period_s) {
+                 if (deployment.empty()) throw InvalidArgument("deployment must not be empty");
+                 auto spec = hpa.is_none() ? adapters::HpaAdapter::cpu_spec(min_replicas, max_replicas, target_percent) : py::cast<const scalers::Hpa&>(hpa).spec();
+                 return adapters::HpaAdapter(std::move(deployment), std::move(spec), seconds(sync_period_s, "sync_period_s"));
+             }),
+             py::arg("deployment"), py::arg("hpa") = py::none(), py::arg("min_replicas") = 1, py::arg("max_replicas") = 10, py::arg("target_percent") = 80,
+             py::arg("sync_period_s") = 15.0);
+
+    py::class_<ClusterAutoscaler>(sim, "ClusterAutoscaler", R"pbdoc(
+The Cluster-Autoscaler-like reactive node scaler (the HPA + CA baseline's node side). pools: the pools it manages
+([] = every pool that is not local); expander: "priority" (first pool given), "cheapest" (cost per placed pod) or
+"most_pods"; scan_interval_s: --scan-interval (10); scale_down_utilisation_threshold: --scale-down-utilization-threshold
+in [0, 1] (0.5); scale_down_unneeded_time_s: --scale-down-unneeded-time (600); scale_down_delay_after_add_s:
+--scale-down-delay-after-add (600); max_empty_bulk_delete: empty nodes removed per scan (10); scale_down_enabled.)pbdoc")
+        .def(py::init([](std::vector<std::string> pools, const std::string& expander, double scan_interval_s, double threshold, double unneeded_s,
+                         double delay_after_add_s, int max_empty_bulk_delete, bool scale_down_enabled) {
+                 ClusterAutoscalerConfig c;
+                 c.pools = std::move(pools);
+                 if (expander == "priority") {
+                     c.expander = Expander::priority;
+                 } else if (expander == "cheapest") {
+                     c.expander = Expander::cheapest;
+                 } else if (expander == "most_pods") {
+                     c.expander = Expander::most_pods;
+                 } else {
+                     throw InvalidArgument("expander must be priority, cheapest or most_pods, got \"" + expander + "\"");
+                 }
+                 c.scan_interval = seconds(scan_interval_s, "scan_interval_s");
+                 c.scale_down_utilisation_threshold = threshold;
+                 c.scale_down_unneeded_time = seconds(unneeded_s, "scale_down_unneeded_time_s");
+                 c.scale_down_delay_after_add = seconds(delay_after_add_s, "scale_down_delay_after_add_s");
+                 c.max_empty_bulk_delete = max_empty_bulk_delete;
+                 c.scale_down_enabled = scale_down_enabled;
+                 return ClusterAutoscaler(std::move(c));
+             }),
+             py::arg("pools") = std::vector<std::string>{}, py::arg("expander") = "priority", py::arg("scan_interval_s") = 10.0,
+             py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0,
+             py::arg("max_empty_bulk_delete") = 10, py::arg("scale_down_enabled") = true);
+
+    py::class_<adapters::ReactiveQuotaAdapter>(sim, "ReactiveQuotaAdapter", R"pbdoc(
+Seed 001's reactive quota scaling (continuum.quota.ReactiveQuotaScaler, Algorithm 2) on every tick with pods the quota
+rejects. namespace_name: the namespace whose cpu quota is scaled; waiting_pool: the pool of paused VMs (finite max_size)
+whose inactive slots are the waiting worker nodes; stop_redundant_nodes: pause empty waiting nodes the quotas no longer
+need; follow_demand_down: lower the quota to the admitted requests when nothing waits (seed 001's 100 % QSR).)pbdoc")
+        .def(py::init([](std::string namespace_name, std::string waiting_pool, bool stop_redundant_nodes, bool follow_demand_down) {
+                 return adapters::ReactiveQuotaAdapter(quota_target(std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes), {}, follow_demand_down);
+             }),
+             py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("stop_redundant_nodes") = true, py::arg("follow_demand_down") = true);
+
+    py::class_<PyProactiveAdapter>(sim, "ProactiveQuotaAdapter", R"pbdoc(
+Seed 001's Algorithm 1 alone (continuum.quota.ProactiveQuotaScaler): every forecast_period_s the forecaster absorbs the
+namespace's cpu demand (cores) and predicts the next period; the quota follows the prediction. namespace_name,
+waiting_pool, stop_redundant_nodes: as ReactiveQuotaAdapter; forecaster: a continuum.forecast model (or any object with
+fit / update / forecast) or a callable history -> prediction (cores); history: demand in cores before the run, one value
+per period, fitted on at construction; levels: quota levels for lowering (a continuum.quota.QuotaLevels in millicores, a
+list of cores, or None = lower to the prediction); forecast_period_s: the forecast period in seconds (60).)pbdoc")
+        .def(py::init([](std::string namespace_name, std::string waiting_pool, const py::object& forecaster, const std::vector<double>& history,
+                         const py::object& levels, double forecast_period_s, bool stop_redundant_nodes) {
+                 const auto period = seconds(forecast_period_s, "forecast_period_s");
+                 quota::ProactiveConfig config;
+                 if (auto l = levels_from(levels)) config.levels.set("cpu", std::move(*l));
+                 return PyProactiveAdapter(quota_target(std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes), python::to_forecaster(forecaster),
+                                           history_from(history, period), std::move(config), period);
+             }),
+             py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("forecaster"), py::arg("history"), py::arg("levels") = py::none(),
+             py::arg("forecast_period_s") = 60.0, py::arg("stop_redundant_nodes") = true);
+
+    py::class_<PyHybridAdapter>(sim, "HybridQuotaAdapter", R"pbdoc(
+Seed 001's hybrid framework (continuum.quota.HybridQuotaScaler): every period_s the namespace's cpu demand is observed and
+forecast one period ahead (Algorithm 1), and pods the quota rejects are handled at once (Algorithm 2). namespace_name,
+waiting_pool, stop_redundant_nodes: as ReactiveQuotaAdapter; forecaster: a continuum.forecast model (or any object with fit /
+update / forecast) or a callable history -> prediction (cores); history: demand in cores before the run, one value per
+period (the forecaster is fitted on it followed by what the scaler observed); levels: quota levels for lowering (a
+continuum.quota.QuotaLevels in millicores, a list of cores, or None); period_s: the forecast period in seconds (60).)pbdoc")
+        .def(py::init([](std::string namespace_name, std::string waiting_pool, const py::object& forecaster, const std::vector<double>& history,
+                         const py::object& levels, double period_s, bool stop_redundant_nodes) {
+                 const auto period = seconds(period_s, "period_s");
+                 if (period.count() <= 0) throw InvalidArgument("period_s must be > 0, got " + std::to_string(period_s));
+                 quota::HybridConfig config;
+                 config.step = period;
+                 if (auto l = levels_from(levels)) config = adapters::hybrid_config(std::move(*l), period);
+                 return PyHybridAdapter(quota_target(std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes), python::to_forecaster(forecaster),
+                                        history_from(history, period), std::move(config));
+             }),
+             py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("forecaster"), py::arg("history"), py::arg("levels") = py::none(),
+             py::arg("period_s") = 60.0, py::arg("stop_redundant_nodes") = true);
+
+    py::class_<PyFederatedAdapter>(sim, "FederatedClusterAdapter", R"pbdoc(
+Seed 000's Liqo-aware cluster autoscaler (continuum.federation's FederatedClusterScaler with the Federation Recommender):
+remote pools become offers, scale-out peers with the offers it picks, scale-in unpeers the nodes CA's rules find unneeded.
+ranking: "cost_aware" (offers priced at the pools' cost_per_minute: the cheapest mix of nodes) or "cost_unaware" (every node
+worth 1: the fewest, larger nodes); pools: the remote pools offered ([] = every pool that is not local); scan_interval_s:
+--scan-interval (10); scale_down_utilisation_threshold (0.5), scale_down_unneeded_time_s (600) and
+scale_down_delay_after_add_s (600): CA's scale-down rules.)pbdoc")
+        .def(py::init([](const std::string& ranking, std::vector<std::string> pools, double scan_interval_s, double threshold, double unneeded_s,
+                         double delay_after_add_s) {
+                 adapters::OfferRanking r{};
+                 if (ranking == "cost_aware") {
+                     r = adapters::OfferRanking::cost_aware;
+                 } else if (ranking == "cost_unaware") {
+                     r = adapters::OfferRanking::cost_unaware;
+                 } else {
+                     throw InvalidArgument("ranking must be cost_aware or cost_unaware, got \"" + ranking + "\"");
+                 }
+                 adapters::FederatedAdapterConfig c;
+                 c.pools = std::move(pools);
+                 c.scan_interval = seconds(scan_interval_s, "scan_interval_s");
+                 c.scale_in = scale_in_options(threshold, unneeded_s, delay_after_add_s);
+                 return adapters::make_federated_adapter(r, std::move(c));
+             }),
+             py::arg("ranking") = "cost_aware", py::arg("pools") = std::vector<std::string>{}, py::arg("scan_interval_s") = 10.0,
+             py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0);
+
+    py::class_<PyHierarchicalAdapter>(sim, "HierarchicalAdapter", R"pbdoc(
+Seed 004's MAS-H² hierarchical scaler in the simulator: every scaler step it samples each managed deployment's CPU usage and
+applies the scaler's replica patches and node-pool resizes. scaler: a continuum.scalers.HierarchicalScaler (copied; its step is
+the control period); deployments: the managed deployments' names (replicas_from "scaler"); switches: operator policy overrides
+[(at_s, policy name)], e.g. [(1800.0, "PERFORMANCE")].)pbdoc")
+        .def(py::init([](const py::object& scaler, std::vector<std::string> deployments, const std::vector<std::pair<double, std::string>>& switches) {
+                 if (!py::isinstance<PyHierarchicalScaler>(scaler)) {
+                     throw InvalidArgument("scaler: expected a continuum.scalers.HierarchicalScaler, got " + py::cast<std::string>(py::repr(scaler)));
+                 }
+                 std::vector<adapters::PolicySwitch> out;
+                 for (const auto& [at, policy] : switches) {
+                     const auto t = seconds(at, "switches[].at_s");
+                     out.push_back({Time{t.count()}, policy});
+                 }
+                 return PyHierarchicalAdapter(py::cast<PyHierarchicalScaler>(scaler), std::move(deployments), std::move(out));
+             }),
+             py::arg("scaler"), py::arg("deployments"), py::arg("switches") = std::vector<std::pair<double, std::string>>{});
 }
 
 }  // namespace
@@ -250,18 +494,23 @@ void bind_sim(py::module_& m) {
         .def(
             "run",
             [](Simulator& self, const py::object& scaler) {
-                if (scaler.is_none()) {
+                auto prepared = prepare_scaler(scaler);
+                if (prepared.calls_python) return result_dict(self.run(prepared.scaler));
+                SimulationResult result;
+                {
                     py::gil_scoped_release release;
-                    auto result = self.run(StaticScaler{});
-                    py::gil_scoped_acquire acquire;
-                    return result_dict(result);
+                    result = self.run(prepared.scaler);
                 }
-                AnyScaler any([&](const Snapshot& snap) { return decision_from(scaler(snapshot_dict(snap))); });
-                return result_dict(self.run(any));
+                return result_dict(result);
             },
             py::arg("scaler") = py::none(),
-            "Runs with the static baseline (scaler=None) or a callable snapshot_dict -> decision dict\n"
+            "Runs the scenario and returns the result dict. scaler: None (the static baseline), a continuum.sim scaler (StaticScaler,\n"
+            "HpaAdapter, ClusterAutoscaler, ReactiveQuotaAdapter, ProactiveQuotaAdapter, HybridQuotaAdapter, FederatedClusterAdapter,\n"
+            "HierarchicalAdapter; each run starts from a copy of the adapter as constructed), a list of them (run in order each tick,\n"
+            "decisions merged, e.g. [HpaAdapter(...), ClusterAutoscaler()]) or a callable snapshot_dict -> decision dict\n"
             "({'quotas': {ns: {cpu: ..} or None}, 'replicas': {deployment: n}, 'pools': {pool: size}, 'release': [node], 'reason': str}).");
+
+    bind_scalers_and_adapters(sim);
 
     sim.def(
         "replay_seed000",
@@ -284,19 +533,9 @@ void bind_sim(py::module_& m) {
         },
         "Seed 000's experiment: baseline, cost-unaware and cost-aware rows (cost, saving, median eta, remote nodes, full result).");
 
-    const auto seed001_rows = [](const replay::Seed001Report& r) {
-        py::list rows;
-        for (const auto& row : r.rows) {
-            rows.append(py::dict(py::arg("configuration") = row.configuration, py::arg("qsr_pct") = row.qsr_pct, py::arg("dfr_pct") = row.dfr_pct,
-                                 py::arg("deployment_time_no_burst_s") = row.deployment_time_no_burst_s, py::arg("deployment_time_burst_s") = row.deployment_time_burst_s,
-                                 py::arg("max_deployment_time_s") = row.max_deployment_time_s, py::arg("node_minutes") = row.node_minutes,
-                                 py::arg("result") = result_dict(row.result)));
-        }
-        return rows;
-    };
     sim.def(
         "replay_seed001",
-        [seed001_rows](double duration_h) {
+        [](double duration_h) {
             replay::Seed001Parameters p;
             p.workload.duration = std::chrono::minutes(static_cast<std::int64_t>(std::llround(duration_h * 60)));
             replay::Seed001Report r;
@@ -327,4 +566,36 @@ void bind_sim(py::module_& m) {
             return py::dict(py::arg("rows") = rows);
         },
         "Seed 004's experiment: HPA + CA and hierarchical rows for Heartbeat and Flash Sale.");
+    sim.def(
+        "replay_alibaba",
+        [](const std::string& trace_path, int history_days, int minutes, int start_minute, double cores_per_percent, double static_headroom,
+           const py::dict& forecasters) {
+            replay::AlibabaParameters p;
+            p.trace_path = trace_path;
+            p.history_days = history_days;
+            p.minutes = minutes;
+            p.start_minute = start_minute;
+            if (!(std::isfinite(cores_per_percent) && cores_per_percent > 0)) throw InvalidArgument(fmt::format("cores_per_percent must be finite and > 0, got {}", cores_per_percent));
+            if (!(std::isfinite(static_headroom) && static_headroom > 0)) throw InvalidArgument(fmt::format("static_headroom must be finite and > 0, got {}", static_headroom));
+            p.cores_per_percent = cores_per_percent;
+            p.static_headroom = static_headroom;
+            replay::Seed001Report r;
+            {
+                py::gil_scoped_release release;
+                r = replay::replay_alibaba(p);
+            }
+            for (const auto& [label, forecaster] : forecasters) {
+                replay::add_alibaba_hybrid(r, p, python::to_forecaster(py::reinterpret_borrow<py::object>(forecaster)), py::cast<std::string>(label));
+            }
+            return py::dict(py::arg("rows") = seed001_rows(r));
+        },
+        py::arg("trace_path"), py::arg("history_days") = 2, py::arg("minutes") = 1440, py::arg("start_minute") = -1, py::arg("cores_per_percent") = 2.0,
+        py::arg("static_headroom") = 1.1, py::arg("forecasters") = py::dict(),
+        "A day of the Alibaba 2018 cluster CPU trace as one namespace's demand through seed 001's quota scaling: static quota, reactive\n"
+        "and hybrid (Holt-Winters, daily season) rows (QSR, DFR, deployment times, full result), plus one hybrid row per entry of\n"
+        "forecasters {label: continuum.forecast model or callable history -> prediction}. trace_path: the CSV with column\n"
+        "cpu_util_percent (data/traces/alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv in the repository, 30-s rows);\n"
+        "history_days: days fitted on before the replayed minutes; minutes: minutes replayed; start_minute: first minute of the\n"
+        "history (-1 = the trace's tail); cores_per_percent: demand in cores per % of cluster CPU; static_headroom: the static\n"
+        "quota is the history's peak times this.");
 }

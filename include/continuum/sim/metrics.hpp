@@ -58,9 +58,12 @@ public:
         return 100.0;
     }
     [[nodiscard]] double median() const { return quantile(0.5); }
-    /// P(X <= percent) (0 when empty): e.g. cdf_at(99.99) is the share below full efficiency.
+    /// P(X <= percent) at the 0.01 % resolution (percent rounded to the nearest bin; 0 when empty
+    /// or below 0, 1 from 100 on): e.g. cdf_at(99.99) is the share below full efficiency.
+    /// \throws InvalidArgument for a NaN percent.
     [[nodiscard]] double cdf_at(double percent) const {
-        if (empty() || std::isnan(percent) || percent < 0.0) return 0.0;
+        if (std::isnan(percent)) throw InvalidArgument("PercentDistribution::cdf_at: percent is NaN");
+        if (empty() || percent < 0.0) return 0.0;
         const auto last = static_cast<std::size_t>(std::lround(std::min(percent, 100.0) * 100.0));
         double cumulative = 0.0;
         for (std::size_t i = 0; i <= last; ++i) cumulative += weights_[i];
