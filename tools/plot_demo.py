@@ -16,10 +16,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 COLOURS = {"static quota": "tab:gray", "baseline": "tab:gray", "cost-unaware": "tab:red", "cost-aware": "tab:green",
            "no quota scaling": "tab:gray", "reactive": "tab:blue", "hybrid": "tab:orange",
-           "HPA + CA": "tab:red", "hierarchical": "tab:blue"}
+           "HPA + CA": "tab:red", "hierarchical": "tab:blue", "hybrid (Holt-Winters)": "tab:orange", "hybrid (LSTM)": "tab:purple"}
+# Deployment-time scatter: one marker per configuration so overlapping points stay distinguishable.
+MARKERS = [dict(marker="o", markersize=6, markerfacecolor="none"), dict(marker="s", markersize=3),
+           dict(marker=".", markersize=5), dict(marker="x", markersize=4)]
+
+
+def colour(label):
+    return COLOURS.get(label, COLOURS.get(label.split(" (")[0], None))
 
 
 def read(folder, name):
@@ -57,7 +65,8 @@ def seed000(folder):
         remote = [a + b for a, b in zip(t["nodes_low-cost"], t["nodes_high-cost"])]
         axes[0].step(minutes(t), remote, where="post", label=label, color=COLOURS[label])
         axes[1].plot(minutes(t), t["cost_cumulative"], label=label, color=COLOURS[label])
-    axes[0].set(title="(a) remote worker nodes", xlabel="time (min)", ylabel="nodes")
+    axes[0].set(title="(a) remote worker nodes", xlabel="time (min)", ylabel="nodes", ylim=(-0.2, 5.6))
+    axes[0].yaxis.set_major_locator(MaxNLocator(integer=True))
     axes[1].set(title="(b) cumulative cost", xlabel="time (min)", ylabel="cost ($)")
     cdf = read(folder, "seed000_efficiency_cdf.csv")
     if cdf is not None:
@@ -66,12 +75,14 @@ def seed000(folder):
             ys = [p for c, p in zip(cdf["configuration"], cdf["cdf"]) if int(c) == index]
             if xs:
                 axes[2].step([0.0] + xs, [0.0] + ys, where="post", label=label, color=COLOURS[label])
-        axes[2].axhline(0.5, color="black", linewidth=0.6, linestyle=":")
+        axes[2].axhline(0.5, color="black", linewidth=0.6, linestyle=":", label="median (0.5)")
     axes[2].set(title="(c) CDF of CPU efficiency $\\eta$", xlabel="$\\eta$ = 100 x used / available (%)",
                 ylabel="fraction of node-time", xlim=(-2, 102), ylim=(0, 1.02))
     for ax in axes:
         ax.grid(alpha=0.3)
-        ax.legend(loc="best", fontsize=9)
+    axes[0].legend(loc="upper center", ncol=3, fontsize=8)
+    axes[1].legend(loc="upper left", fontsize=9)
+    axes[2].legend(loc="upper left", fontsize=9)
     fig.suptitle("Seed 000, Fig. 3 (simulated): Liqo-aware Cluster Autoscaler on Table 1's testbed")
     save(fig, folder, "seed000_fig3.png")
 
@@ -96,26 +107,24 @@ def seed001(folder, prefix="seed001", title="Seed 001", configs=None, bursts_fil
     for ax, (label, t) in zip(axes[:, 0], tables):
         shade_bursts(ax, bursts)
         ax.plot(minutes(t), t["demand_cores_service"], color="black", linewidth=0.8, label="CPU demand (requests)")
-        ax.plot(minutes(t), t["quota_cores_service"], color=COLOURS.get(label.split(" (")[0], "tab:orange"), linewidth=1.2,
-                label="quota")
+        ax.plot(minutes(t), t["quota_cores_service"], color=colour(label) or "tab:orange", linewidth=1.2, label="quota")
         ax.set(ylabel="CPU (cores)", title=label)
         ax.grid(alpha=0.3)
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=8)  # outside: never over the data
     axes[-1, 0].set_xlabel("time (min)" + ("; shaded: bursts" if bursts else ""))
     fig.suptitle(f"{title}, Fig. 5 (simulated): resource quota vs demand")
     save(fig, folder, f"{prefix}_fig5_quota.png")
 
-    fig, ax = plt.subplots(figsize=(12, 3.8))
+    fig, ax = plt.subplots(figsize=(13, 3.8))
     shade_bursts(ax, bursts)
-    for label, t in tables:
+    for index, (label, t) in enumerate(tables):
         xs = [x for x, d in zip(minutes(t), t["deployment_delay_s"]) if d > 0]
         ys = [d for d in t["deployment_delay_s"] if d > 0]
-        ax.plot(xs, ys, marker=".", linestyle="none", markersize=4, label=label,
-                color=COLOURS.get(label.split(" (")[0], None))
+        ax.plot(xs, ys, linestyle="none", label=label, color=colour(label), **MARKERS[index % len(MARKERS)])
     ax.set(xlabel="time (min)", ylabel="deployment time (s)",
            title=f"{title}, Fig. 6 (simulated): service deployment time (longest per sample; failed pods not shown)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper right", fontsize=9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=9)
     save(fig, folder, f"{prefix}_fig6_deployment_time.png")
 
 
@@ -130,10 +139,10 @@ def seed004(folder):
             axes[0].step(minutes(t), t["ready_nginx"], where="post", label=label, color=COLOURS[label])
             axes[1].plot(minutes(t), t["utilisation_pct_nginx"], label=label, color=COLOURS[label], linewidth=0.9)
             axes[3].step(minutes(t), t["pending_pods"], where="post", label=label, color=COLOURS[label])
-        axes[1].axhline(80, color="tab:red", linestyle=":", linewidth=0.8)
-        axes[1].axhline(40, color="tab:blue", linestyle=":", linewidth=0.8)
+        axes[1].axhline(80, color="tab:red", linestyle=":", linewidth=0.8, label="target 80 % (HPA, COST_SAVING)")
+        axes[1].axhline(40, color="tab:blue", linestyle=":", linewidth=0.8, label="target 40 % (PERFORMANCE)")
         axes[2].step(minutes(hpa), hpa["nodes_default-pool"], where="post", label="HPA + CA: default-pool (e2-medium)",
-                     color="tab:red")
+                     color="tab:red", linewidth=3.5, alpha=0.45)  # wide: stays visible under the staging pool's line
         axes[2].step(minutes(mas), mas["nodes_mas-h2-staging-pool"], where="post",
                      label="hierarchical: staging (e2-medium)", color="tab:cyan")
         axes[2].step(minutes(mas), mas["nodes_performance-pool"], where="post",
@@ -142,10 +151,19 @@ def seed004(folder):
         axes[1].set(title="CPU utilisation of requests", xlabel="time (min)", ylabel="%")
         axes[2].set(title="nodes per pool", xlabel="time (min)", ylabel="nodes")
         axes[3].set(title="pending pods (scheduling pressure)", xlabel="time (min)", ylabel="pods")
-        axes[3].set_ylim(bottom=0, top=max(1.0, max(hpa["pending_pods"] + mas["pending_pods"]) * 1.1))
+        pending = max(hpa["pending_pods"] + mas["pending_pods"])
+        axes[3].set_ylim(bottom=0, top=max(1.0, pending) * 1.6)
+        if pending == 0:
+            axes[3].text(0.5, 0.35, "no pod pending in either run", transform=axes[3].transAxes, ha="center", fontsize=9, color="dimgray")
+        nodes = max(hpa["nodes_default-pool"] + mas["nodes_mas-h2-staging-pool"] + mas["nodes_performance-pool"])
+        axes[2].set_ylim(-0.1, nodes * 1.6 + 0.5)  # room for the legend above the steps
+        axes[0].set_ylim(bottom=0, top=max(hpa["ready_nginx"] + mas["ready_nginx"]) * 1.35 + 1)
+        axes[1].set_ylim(bottom=0, top=max(hpa["utilisation_pct_nginx"] + mas["utilisation_pct_nginx"]) * 1.45)
         for ax in axes:
             ax.grid(alpha=0.3)
             ax.legend(loc="upper left", fontsize=8)
+        for ax in (axes[0], axes[2], axes[3]):
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         name = "Heartbeat" if scenario == "heartbeat" else "Chaotic Flash Sale"
         fig.suptitle(f"Seed 004, {figure} (simulated): {name}, HPA + CA vs hierarchical (MAS-H2)")
         save(fig, folder, f"seed004_{'fig3' if scenario == 'heartbeat' else 'fig4'}_{scenario}.png")
