@@ -45,11 +45,8 @@ TEST_CASE("1-D bad input names the argument and value") {
 
 namespace {
 
-// Textbook O(n * bins) first fit decreasing, the reference for the tree version.
-Bins naive_ffd(const std::vector<std::int64_t>& sizes, std::int64_t capacity) {
-    std::vector<std::size_t> order(sizes.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+// Textbook O(n * bins) first fit of the items in `order`, the reference for the tree version.
+Bins naive_first_fit(const std::vector<std::int64_t>& sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
     Bins bins;
     std::vector<std::int64_t> residual;
     for (const auto i : order) {
@@ -64,6 +61,13 @@ Bins naive_ffd(const std::vector<std::int64_t>& sizes, std::int64_t capacity) {
         residual[b] -= sizes[i];
     }
     return bins;
+}
+
+Bins naive_ffd(const std::vector<std::int64_t>& sizes, std::int64_t capacity) {
+    std::vector<std::size_t> order(sizes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+    return naive_first_fit(sizes, capacity, order);
 }
 
 Bins naive_bfd(const std::vector<std::int64_t>& sizes, std::int64_t capacity) {
@@ -118,5 +122,57 @@ TEST_CASE("property: tree FFD and set BFD equal the naive references; every item
             }
             REQUIRE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
         }
+    }
+}
+
+TEST_CASE("property: FF, FFD and BFD equal the naive references on large instances (tree growth, equal-size runs, 64-bit sizes)") {
+    std::mt19937_64 rng(20261122);
+    const auto check = [](const std::vector<std::int64_t>& sizes, std::int64_t capacity) {
+        std::vector<std::size_t> identity(sizes.size());
+        for (std::size_t i = 0; i < identity.size(); ++i) identity[i] = i;
+        const auto ffd = first_fit_decreasing(sizes, capacity);
+        REQUIRE(ffd.bins == naive_ffd(sizes, capacity));
+        REQUIRE(first_fit(sizes, capacity).bins == naive_first_fit(sizes, capacity, identity));
+        REQUIRE(best_fit_decreasing(sizes, capacity).bins == naive_bfd(sizes, capacity));
+        std::vector<std::size_t> unplaced;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (sizes[i] > capacity) unplaced.push_back(i);
+        }
+        REQUIRE(ffd.unplaced == unplaced);
+        return ffd.num_bins();
+    };
+    // Small range (counting sort, int32 tree): thousands of bins, so the tree grows from 1,024
+    // leaves several times; every size repeats many times (the equal-size search path).
+    for (int trial = 0; trial < 3; ++trial) {
+        std::vector<std::int64_t> sizes(6000);
+        for (auto& s : sizes) s = std::uniform_int_distribution<std::int64_t>(1, 100)(rng);
+        CHECK(check(sizes, 100) > 2048);
+    }
+    // Input order with runs of equal sizes (first fit resumes a run's search at the last bin).
+    {
+        std::vector<std::int64_t> sizes;
+        while (sizes.size() < 5000) {
+            const auto s = std::uniform_int_distribution<std::int64_t>(1, 60)(rng);
+            const auto run = std::uniform_int_distribution<int>(1, 40)(rng);
+            for (int r = 0; r < run; ++r) sizes.push_back(s);
+        }
+        CHECK(check(sizes, 100) > 1024);
+    }
+    // Wide range above 2^31 (packed-key sort, int64 tree), sizes drawn from a pool so that runs occur,
+    // some larger than the capacity.
+    {
+        const std::int64_t capacity = std::int64_t{3} << 40;
+        std::vector<std::int64_t> pool(200);
+        for (auto& s : pool) s = std::uniform_int_distribution<std::int64_t>(1, capacity + capacity / 50)(rng);
+        std::vector<std::int64_t> sizes(4000);
+        for (auto& s : sizes) s = pool[std::uniform_int_distribution<std::size_t>(0, pool.size() - 1)(rng)];
+        CHECK(check(sizes, capacity) > 1024);
+    }
+    // Sizes near 2^62 (key and index do not fit one 64-bit word: the pair sort).
+    {
+        const std::int64_t capacity = std::int64_t{1} << 62;
+        std::vector<std::int64_t> sizes(3000);
+        for (auto& s : sizes) s = std::uniform_int_distribution<std::int64_t>(capacity / 8, capacity)(rng);
+        CHECK(check(sizes, capacity) > 1024);
     }
 }

@@ -9,6 +9,7 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/detail/key_order.hpp>
 #include <continuum/packing/detail/residual_tree.hpp>
 #include <continuum/packing/model.hpp>
 
@@ -46,9 +47,9 @@ inline std::vector<double> inverse_capacity(std::span<const std::int64_t> capaci
 
 /// Item order for `order` (dot_product and l2_norm sort by sum_normalized), largest first, ties by index.
 inline std::vector<std::size_t> vector_decreasing_order(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order) {
-    std::vector<std::size_t> idx(items.n);
-    std::iota(idx.begin(), idx.end(), std::size_t{0});
     if (order == VectorOrder::lexicographic) {
+        std::vector<std::size_t> idx(items.n);
+        std::iota(idx.begin(), idx.end(), std::size_t{0});
         std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
             const auto* ra = items.row(a);
             const auto* rb = items.row(b);
@@ -59,7 +60,7 @@ inline std::vector<std::size_t> vector_decreasing_order(const DenseItems& items,
         });
         return idx;
     }
-    std::vector<std::pair<double, std::size_t>> keyed(items.n);
+    std::vector<std::uint64_t> keys(items.n);
     for (std::size_t i = 0; i < items.n; ++i) {
         const auto* r = items.row(i);
         double key = 0.0;
@@ -68,11 +69,9 @@ inline std::vector<std::size_t> vector_decreasing_order(const DenseItems& items,
             const double s = static_cast<double>(r[k]) / static_cast<double>(capacity[k]);  // correctly rounded
             key = order == VectorOrder::max_normalized ? std::max(key, s) : key + s;
         }
-        keyed[i] = {key, i};
+        keys[i] = nonnegative_double_key(key);
     }
-    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    for (std::size_t i = 0; i < items.n; ++i) idx[i] = keyed[i].second;
-    return idx;
+    return order_by_key_descending(std::move(keys));
 }
 
 inline VectorPacking vector_next_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order) {
@@ -100,20 +99,33 @@ inline VectorPacking vector_next_fit(const DenseItems& items, std::span<const st
 inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order,
                                       std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
-    const std::size_t existing = items.d > 0 ? initial.size() / items.d : 0;
-    ResidualTree tree(existing + std::max<std::size_t>(items.n, 1), capacity);
-    for (std::size_t b = 0; b < existing; ++b) tree.set_leaf(b, initial.data() + b * items.d);
-    out.bins.resize(existing);
+    const std::size_t d = items.d;
+    const std::size_t existing = d > 0 ? initial.size() / d : 0;
+    // Starts small and doubles when every leaf is open: the tree stays as large as the bins used.
+    ResidualTree tree(existing + std::min<std::size_t>(std::max<std::size_t>(items.n, 1), 1024), capacity);
+    for (std::size_t b = 0; b < existing; ++b) tree.set_leaf(b, initial.data() + b * d);
+    std::size_t opened = existing;
+    std::vector<std::size_t> placed;
+    std::vector<std::size_t> bin_of;
+    placed.reserve(order.size());
+    bin_of.reserve(order.size());
     for (const auto i : order) {
-        const std::size_t bin = tree.first_fit(items.row(i));
+        const auto* row = items.row(i);
+        std::size_t bin = tree.first_fit(row);
         if (bin == ResidualTree::npos) {
-            out.unplaced.push_back(i);
-            continue;
+            if (!fits(row, capacity.data(), d)) {
+                out.unplaced.push_back(i);
+                continue;
+            }
+            tree.grow();  // every leaf was open: the first new one takes the item
+            bin = tree.first_fit(row);
         }
-        if (bin == out.bins.size()) out.bins.emplace_back();
-        out.bins[bin].push_back(i);
-        tree.subtract(bin, items.row(i));
+        opened = std::max(opened, bin + 1);
+        placed.push_back(i);
+        bin_of.push_back(bin);
+        tree.subtract(bin, row);
     }
+    collect_bins(out.bins, opened, placed, bin_of);
     std::sort(out.unplaced.begin(), out.unplaced.end());
     return out;
 }
