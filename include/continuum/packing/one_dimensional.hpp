@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -142,15 +143,111 @@ inline Packing first_fit_in_order(std::span<const std::int64_t> sizes, std::int6
     return first_fit_sized(size, capacity, order);
 }
 
-inline Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+/// Set of integers in [0, universe) with successor queries: a 64-ary tree of bit words, so
+/// insert, erase and "smallest member >= x" cost O(log_64 universe).
+class SuccessorBits {
+public:
+    explicit SuccessorBits(std::size_t universe) {
+        std::size_t words = universe / 64 + 1;
+        while (true) {
+            levels_.emplace_back(words, 0);
+            if (words == 1) break;
+            words = words / 64 + 1;
+        }
+    }
+    void insert(std::size_t p) {
+        for (auto& level : levels_) {
+            const bool had = level[p / 64] != 0;
+            level[p / 64] |= std::uint64_t{1} << (p % 64);
+            if (had) return;
+            p /= 64;
+        }
+    }
+    void erase(std::size_t p) {
+        for (auto& level : levels_) {
+            level[p / 64] &= ~(std::uint64_t{1} << (p % 64));
+            if (level[p / 64] != 0) return;
+            p /= 64;
+        }
+    }
+    /// Smallest member >= p, or npos.
+    [[nodiscard]] std::size_t successor(std::size_t p) const {
+        std::size_t level = 0;
+        while (true) {
+            if (level == levels_.size() || p / 64 >= levels_[level].size()) return npos;
+            const std::uint64_t bits = levels_[level][p / 64] & (~std::uint64_t{0} << (p % 64));
+            if (bits != 0) {
+                p = p / 64 * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+                break;
+            }
+            p = p / 64 + 1;
+            ++level;
+        }
+        while (level-- > 0) p = p * 64 + static_cast<std::size_t>(__builtin_ctzll(levels_[level][p]));
+        return p;
+    }
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+private:
+    std::vector<std::vector<std::uint64_t>> levels_;
+};
+
+// Best fit with one bucket per residual value (capacity small enough to index): the tightest
+// residual >= x is a successor query, the lowest bin index among equal residuals a min-heap per bucket.
+inline Packing best_fit_buckets(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
     Packing out;
-    std::set<std::pair<std::int64_t, std::size_t>> residuals;  // (residual, bin): tightest, then lowest index
-    for (const auto i : order) {
-        if (sizes[i] > capacity) {
-            out.unplaced.push_back(i);
+    const auto cap = static_cast<std::size_t>(capacity);
+    std::vector<std::vector<std::size_t>> bucket(cap + 1);  // bins by residual, each a min-heap of indices
+    SuccessorBits nonempty(cap + 1);
+    std::vector<std::size_t> placed;
+    std::vector<std::size_t> bin_of;
+    placed.reserve(order.size());
+    bin_of.reserve(order.size());
+    std::size_t opened = 0;
+    const auto lower = std::greater<>();
+    for (std::size_t q = 0; q < order.size(); ++q) {
+        if (size[q] > capacity) {
+            out.unplaced.push_back(order[q]);
             continue;
         }
-        const auto it = residuals.lower_bound({sizes[i], 0});
+        const auto x = static_cast<std::size_t>(size[q]);
+        const std::size_t r = nonempty.successor(x);
+        std::size_t bin = opened;
+        std::size_t residual = cap;
+        if (r != SuccessorBits::npos) {
+            auto& heap = bucket[r];
+            std::pop_heap(heap.begin(), heap.end(), lower);
+            bin = heap.back();
+            heap.pop_back();
+            if (heap.empty()) nonempty.erase(r);
+            residual = r;
+        } else {
+            ++opened;
+        }
+        placed.push_back(order[q]);
+        bin_of.push_back(bin);
+        const std::size_t left = residual - x;
+        if (left == 0) continue;  // a full bin takes no further item (sizes are >= 1)
+        auto& heap = bucket[left];
+        if (heap.empty()) nonempty.insert(left);
+        heap.push_back(bin);
+        std::push_heap(heap.begin(), heap.end(), lower);
+    }
+    collect_bins(out.bins, opened, placed, bin_of);
+    std::sort(out.unplaced.begin(), out.unplaced.end());
+    return out;
+}
+
+// Best fit on an ordered set of (residual, bin), for capacities too large to index.
+inline Packing best_fit_set(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
+    Packing out;
+    std::set<std::pair<std::int64_t, std::size_t>> residuals;  // (residual, bin): tightest, then lowest index
+    for (std::size_t q = 0; q < order.size(); ++q) {
+        if (size[q] > capacity) {
+            out.unplaced.push_back(order[q]);
+            continue;
+        }
+        const auto it = residuals.lower_bound({size[q], 0});
         std::size_t bin = 0;
         std::int64_t residual = capacity;
         if (it == residuals.end()) {
@@ -161,11 +258,25 @@ inline Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64
             residual = it->first;
             residuals.erase(it);
         }
-        out.bins[bin].push_back(i);
-        residuals.insert({residual - sizes[i], bin});
+        out.bins[bin].push_back(order[q]);
+        residuals.insert({residual - size[q], bin});
     }
     std::sort(out.unplaced.begin(), out.unplaced.end());
     return out;
+}
+
+/// Best fit of items `order` whose sizes in that order are `size`: residual buckets when the
+/// capacity is at most max(65,536, n), an ordered set otherwise.
+inline Packing best_fit_sized(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
+    if (static_cast<std::uint64_t>(capacity) <= std::max<std::uint64_t>(65536, order.size())) return best_fit_buckets(size, capacity, order);
+    return best_fit_set(size, capacity, order);
+}
+
+/// Best fit of the items in `order` (sizes indexed by item).
+inline Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+    std::vector<std::int64_t> size(order.size());
+    for (std::size_t q = 0; q < order.size(); ++q) size[q] = sizes[order[q]];
+    return best_fit_sized(size, capacity, order);
 }
 
 }  // namespace detail
@@ -190,7 +301,7 @@ inline Packing first_fit(std::span<const std::int64_t> sizes, std::int64_t capac
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 inline Packing best_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::best_fit_in_order(sizes, capacity, detail::identity_order(sizes.size()));
+    return detail::best_fit_sized(sizes, capacity, detail::identity_order(sizes.size()));
 }
 
 /// Next fit decreasing: next fit over the items sorted largest first. O(n log n).
@@ -213,7 +324,8 @@ inline Packing first_fit_decreasing(std::span<const std::int64_t> sizes, std::in
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 inline Packing best_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::best_fit_in_order(sizes, capacity, detail::decreasing_order(sizes));
+    const auto items = detail::decreasing_items(sizes);
+    return detail::best_fit_sized(items.size, capacity, items.order);
 }
 
 }  // namespace continuum::packing
