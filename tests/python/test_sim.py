@@ -117,6 +117,11 @@ def test_federated_adapter_from_python_matches_replay_seed000():
         assert remote.max() == rows[name]["max_remote_nodes"]
         # Each run starts from the adapter as constructed: a second run gives the same result.
         assert simulator.run(adapter)["total_cost"] == pytest.approx(result["total_cost"])
+    # A list runs each scaler every tick and merges the decisions: an observing callable changes nothing.
+    seen = []
+    observed = simulator.run([sim.FederatedClusterAdapter("cost_aware"), lambda snapshot: seen.append(snapshot["now_s"])])
+    assert observed["total_cost"] == pytest.approx(rows["cost-aware"]["cost"])
+    assert len(seen) == 80 * 12  # every 5-s tick of the 80 minutes
     assert simulator.run(sim.StaticScaler())["total_cost"] == 0.0  # no remote node ever peered: only the free local node
     # A 1-minute scale-down-unneeded time releases nodes sooner: cheaper than CA's default 10 minutes.
     quick = simulator.run(sim.FederatedClusterAdapter("cost_aware", scale_down_unneeded_time_s=60.0, scale_down_delay_after_add_s=60.0))
