@@ -62,12 +62,16 @@ TEST_CASE("vector: unplaced items, dimension the node lacks, empty input, bad in
 }
 
 namespace {
-Bins naive_vector_ffd(const std::vector<std::int64_t>& sizes, std::size_t d, const std::vector<std::int64_t>& cap) {
+// Textbook O(n * bins * d) FFD, items by Σ (or max with `max_key`) of size_k / cap_k, largest first.
+Bins naive_vector_ffd(const std::vector<std::int64_t>& sizes, std::size_t d, const std::vector<std::int64_t>& cap, bool max_key = false) {
     const std::size_t n = sizes.size() / d;
     std::vector<std::pair<double, std::size_t>> keyed;
     for (std::size_t i = 0; i < n; ++i) {
         double key = 0;
-        for (std::size_t k = 0; k < d; ++k) key += static_cast<double>(sizes[i * d + k]) / static_cast<double>(cap[k]);
+        for (std::size_t k = 0; k < d; ++k) {
+            const double s = static_cast<double>(sizes[i * d + k]) / static_cast<double>(cap[k]);
+            key = max_key ? std::max(key, s) : key + s;
+        }
         keyed.emplace_back(key, i);
     }
     std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -128,5 +132,21 @@ TEST_CASE("property: vector FFD equals a naive FFD; every order places each item
                 REQUIRE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
             }
         }
+    }
+}
+
+TEST_CASE("property: vector FFD equals the naive FFD on instances with thousands of bins (tree growth, closed bins)") {
+    std::mt19937_64 rng(20261122);
+    for (const std::size_t d : {2, 4}) {
+        const std::vector<std::int64_t> cap(d, 100);
+        std::vector<std::int64_t> sizes(4000 * d);
+        for (std::size_t i = 0; i < 4000; ++i) {
+            for (std::size_t k = 0; k < d; ++k) sizes[i * d + k] = std::uniform_int_distribution<std::int64_t>(k == 0 ? 5 : 0, k == 1 ? 110 : 60)(rng);
+        }
+        const auto sum = first_fit_decreasing(sizes, d, cap);
+        CHECK(sum.num_bins() > 1024);
+        CHECK_FALSE(sum.unplaced.empty());
+        REQUIRE(sum.bins == naive_vector_ffd(sizes, d, cap));
+        REQUIRE(first_fit_decreasing(sizes, d, cap, VectorOrder::max_normalized).bins == naive_vector_ffd(sizes, d, cap, true));
     }
 }

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <utility>
@@ -109,7 +110,14 @@ inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const s
     std::vector<std::size_t> bin_of;
     placed.reserve(order.size());
     bin_of.reserve(order.size());
-    for (const auto i : order) {
+    // rest_min[q * d + k]: the least size in dimension k among the items order[q..].
+    std::vector<std::int64_t> rest_min((order.size() + 1) * d, std::numeric_limits<std::int64_t>::max());
+    for (std::size_t q = order.size(); q-- > 0;) {
+        for (std::size_t k = 0; k < d; ++k) rest_min[q * d + k] = std::min(rest_min[(q + 1) * d + k], items.row(order[q])[k]);
+    }
+    const std::vector<std::int64_t> closed(d, -1);
+    for (std::size_t q = 0; q < order.size(); ++q) {
+        const std::size_t i = order[q];
         const auto* row = items.row(i);
         std::size_t bin = tree.first_fit(row);
         if (bin == ResidualTree::npos) {
@@ -123,7 +131,16 @@ inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const s
         opened = std::max(opened, bin + 1);
         placed.push_back(i);
         bin_of.push_back(bin);
-        tree.subtract(bin, row);
+        // A bin left with less room in some dimension than every item still to come holds none
+        // of them: it leaves the tree (all -1), so the search no longer descends towards it.
+        const std::int64_t* residual = tree.leaf(bin);
+        bool dead = false;
+        for (std::size_t k = 0; k < d; ++k) dead |= residual[k] - row[k] < rest_min[(q + 1) * d + k];
+        if (dead) {
+            tree.set_leaf(bin, closed.data());
+        } else {
+            tree.subtract(bin, row);
+        }
     }
     collect_bins(out.bins, opened, placed, bin_of);
     std::sort(out.unplaced.begin(), out.unplaced.end());
