@@ -32,14 +32,10 @@ def run(label, shape=None, unneeded_s=600.0, usage=0.9, local_cpu="2"):
         out[name] = simulator.run(scaler)
     base = out["baseline"]["total_cost"]
 
-    def below_full(r):
-        xs, ps = r["efficiency_cdf"]
-        return 100.0 * (ps[xs < 99.995][-1] if np.any(xs < 99.995) else 0.0)
-
     cells = [label]
     for name in ("baseline", "cost-unaware", "cost-aware"):
         cells.append(f"{out[name]['efficiency_median_pct']:.1f}")
-    cells.append(f"{below_full(out['cost-aware']):.1f}")
+    cells.append(f"{out['cost-aware']['efficiency_below_full_pct']:.1f}")
     for name in ("cost-unaware", "cost-aware"):
         cells.append(f"{100.0 * (1.0 - out[name]['total_cost'] / base):.1f}")
     remote = out["cost-unaware"]["series"]["nodes_low-cost"] + out["cost-unaware"]["series"]["nodes_high-cost"]

@@ -38,6 +38,7 @@ py::dict result_dict(const SimulationResult& r) {
     out["total_cost"] = r.total_cost;
     out["efficiency_median_pct"] = r.efficiency.median();
     out["efficiency_mean_pct"] = r.efficiency.mean();
+    out["efficiency_below_full_pct"] = 100.0 * r.efficiency.cdf_at(99.99);  // node-time below 100 % (PercentDistribution::cdf_at)
     std::vector<double> xs, ps;
     for (const auto& [x, p] : r.efficiency.cdf()) {
         xs.push_back(x);

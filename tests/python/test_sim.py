@@ -113,6 +113,8 @@ def test_federated_adapter_from_python_matches_replay_seed000():
         assert result["total_cost"] == pytest.approx(rows[name]["cost"])
         assert result["efficiency_median_pct"] == pytest.approx(rows[name]["median_efficiency_pct"])
         assert result["efficiency_mean_pct"] == pytest.approx(rows[name]["result"]["efficiency_mean_pct"])
+        xs, ps = result["efficiency_cdf"]
+        assert result["efficiency_below_full_pct"] == pytest.approx(100.0 * ps[xs < 100.0][-1])
         remote = result["series"]["nodes_low-cost"] + result["series"]["nodes_high-cost"]
         assert remote.max() == rows[name]["max_remote_nodes"]
         # Each run starts from the adapter as constructed: a second run gives the same result.
