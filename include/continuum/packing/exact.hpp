@@ -13,6 +13,7 @@
 #include <continuum/packing/detail/bin_completion.hpp>
 #include <continuum/packing/detail/column_generation.hpp>
 #include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/detail/local_search.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/model.hpp>
 #include <continuum/packing/one_dimensional.hpp>
@@ -92,6 +93,25 @@ inline void complete_bins(const DenseItems& items, std::int64_t capacity, const 
     }
 }
 
+/// Consistent neighbourhood search (1-D) from `out.bins` towards `out.lower_bound` bins: windows
+/// of `share` of the budget (nodes and time, also bounded by `tracker`), a new window after each
+/// bin saved, at most `windows`. True when it improved.
+inline bool local_search(ConsistentNeighbourhoodSearch& search, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share, int windows) {
+    Budget part;
+    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    bool improved = false;
+    for (int window = 0; window < windows && !out.optimal && !tracker.exhausted(); ++window) {
+        BudgetTracker inner(part);
+        auto bins = out.bins;
+        if (!search.improve(bins, out.lower_bound, inner, tracker, true) || bins.size() >= out.bins.size()) break;
+        out.bins = std::move(bins);
+        improved = true;
+        finish(out);
+    }
+    return improved;
+}
+
 /// The exact pipeline over dense items (any dimension).
 inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int64_t> capacity, const Budget& budget) {
     budget.validate();
@@ -161,10 +181,41 @@ inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const s
             return out;
         }
     }
-    // Column generation: LP lower bound and LP-guided diving.
+    // Column generation: LP lower bound and LP-guided diving. First its MBS' packing, then (1-D)
+    // a short consistent neighbourhood search towards the combinatorial bound: it often reaches
+    // the optimum when bins hold few items, before the LP costs anything.
     {
         ColumnGeneration cg(items, capacity, placeable, tracker);
-        const auto result = cg.solve(static_cast<std::int64_t>(out.bins.size()));
+        ConsistentNeighbourhoodSearch cns(items.sizes, capacity[0]);
+        {
+            auto mbs = cg.start(static_cast<std::int64_t>(out.bins.size()));
+            if (!mbs.empty() && mbs.size() < out.bins.size()) out.bins = std::move(mbs);
+            finish(out);
+        }
+        if (items.d == 1 && !out.optimal && !tracker.exhausted()) {
+            if (local_search(cns, out, budget, tracker, 0.1, 6)) cg.adopt(out.bins);
+        }
+        if (out.optimal) {
+            out.nodes = tracker.nodes();
+            return out;
+        }
+        const auto root = cg.root(static_cast<std::int64_t>(out.bins.size()));
+        out.lower_bound = std::max(out.lower_bound, root.lower_bound);
+        if (!root.bins.empty() && root.bins.size() < out.bins.size()) out.bins = root.bins;
+        finish(out);
+        if (out.optimal) {
+            out.nodes = tracker.nodes();
+            return out;
+        }
+        // 1-D: consistent neighbourhood search towards the LP bound on a share of the budget.
+        if (items.d == 1 && !tracker.exhausted()) {
+            if (local_search(cns, out, budget, tracker, 0.1, 4)) cg.adopt(out.bins);
+            if (out.optimal) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
+        }
+        const auto result = cg.dive_from_root();
         out.lower_bound = std::max(out.lower_bound, result.lower_bound);
         if (!result.bins.empty() && result.bins.size() < out.bins.size()) out.bins = result.bins;
         finish(out);

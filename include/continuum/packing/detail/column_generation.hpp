@@ -54,23 +54,67 @@ public:
 
     /// Root bound and diving for a packing with fewer than `upper_bound` bins.
     ColumnGenerationResult solve(std::int64_t upper_bound) {
+        auto out = root(upper_bound);
+        if (members_.empty()) return out;
+        return dive_from_root();
+    }
+
+    /// The root alone: warm pool, MBS' and SVC packings, the root LP bound. `bins` holds the best
+    /// packing found (if better than `upper_bound`); dive_from_root() continues.
+    ColumnGenerationResult root(std::int64_t upper_bound) {
         ColumnGenerationResult out;
         if (members_.empty()) return out;
-        upper_bound_ = upper_bound;
-        for (const auto& pattern : complete_greedily(demand_)) add_to_pool(pattern);  // warm pool: BFD bins
-        {
-            // Minimum bin slack (Gupta & Ho's MBS'): often reaches the optimum when bins hold few items.
-            const auto mbs = minimum_slack_packing();
-            for (const auto& pattern : mbs) add_to_pool(pattern);
-            if (!mbs.empty()) record({}, mbs);
-        }
-        const auto root = solve_lp(demand_);
-        out.lower_bound = root.lower_bound;
-        global_lower_bound_ = root.lower_bound;
+        if (!started_) start(upper_bound);
+        root_ = solve_lp(demand_);
+        out.lower_bound = root_.lower_bound;
+        global_lower_bound_ = root_.lower_bound;
         if (items_.d == 1 && global_lower_bound_ < upper_bound_ && !tracker_.exhausted()) value_corrected_packing(value_correction_rounds);
+        out.lower_bound = global_lower_bound_;
+        if (!best_patterns_.empty() || best_bins_found_) out.bins = to_bins(best_patterns_);
+        return out;
+    }
+
+    /// The pool's warm start (best fit decreasing bins) and the MBS' packing, if better than
+    /// `upper_bound` (returned as item indices; empty otherwise). root() calls it if needed.
+    std::vector<std::vector<std::size_t>> start(std::int64_t upper_bound) {
+        started_ = true;
+        upper_bound_ = upper_bound;
+        if (members_.empty()) return {};
+        for (const auto& pattern : complete_greedily(demand_)) add_to_pool(pattern);  // warm pool: BFD bins
+        // Minimum bin slack (Gupta & Ho's MBS'): often reaches the optimum when bins hold few items.
+        const auto mbs = minimum_slack_packing();
+        for (const auto& pattern : mbs) add_to_pool(pattern);
+        if (!mbs.empty()) record({}, mbs);
+        if (best_bins_found_) return to_bins(best_patterns_);
+        return {};
+    }
+
+    /// Takes a better packing found elsewhere (item indices of the placeable items) as the incumbent.
+    void adopt(const std::vector<std::vector<std::size_t>>& bins) {
+        if (static_cast<std::int64_t>(bins.size()) >= upper_bound_ || members_.empty()) return;
+        if (type_of_.empty()) {
+            type_of_.assign(items_.n, 0);
+            for (std::size_t j = 0; j < members_.size(); ++j) {
+                for (const auto i : members_[j]) type_of_[i] = j;
+            }
+        }
+        std::vector<Pattern> patterns;
+        for (const auto& bin : bins) {
+            Pattern p(demand_.size(), 0);
+            for (const auto i : bin) ++p[type_of_[i]];
+            add_to_pool(p);
+            patterns.push_back(std::move(p));
+        }
+        record({}, patterns);
+    }
+
+    /// LP-guided diving from the root solution (after root()).
+    ColumnGenerationResult dive_from_root() {
+        ColumnGenerationResult out;
+        if (members_.empty()) return out;
         if (global_lower_bound_ < upper_bound_ && !tracker_.exhausted()) {
             std::vector<Pattern> fixed;
-            dive(demand_, fixed, root, 0);
+            dive(demand_, fixed, root_, 0);
         }
         out.lower_bound = global_lower_bound_;
         if (!best_patterns_.empty() || best_bins_found_) out.bins = to_bins(best_patterns_);
@@ -510,6 +554,9 @@ private:
     std::int64_t global_lower_bound_ = 0;
     std::vector<Pattern> best_patterns_;
     bool best_bins_found_ = false;
+    std::vector<std::size_t> type_of_;  // item -> type (for adopt)
+    LpResult root_;
+    bool started_ = false;
 };
 
 }  // namespace continuum::packing::detail
