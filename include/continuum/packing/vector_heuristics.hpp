@@ -110,15 +110,18 @@ inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const s
     std::vector<std::size_t> bin_of;
     placed.reserve(order.size());
     bin_of.reserve(order.size());
-    // rest_min[q * d + k]: the least size in dimension k among the items order[q..].
+    // The rows in `order` (read sequentially from here on, not gathered through the permutation),
+    // and rest_min[q * d + k]: the least size in dimension k among the items order[q..].
+    std::vector<std::int64_t> rows(order.size() * d);
+    for (std::size_t q = 0; q < order.size(); ++q) std::copy(items.row(order[q]), items.row(order[q]) + d, rows.begin() + static_cast<std::ptrdiff_t>(q * d));
     std::vector<std::int64_t> rest_min((order.size() + 1) * d, std::numeric_limits<std::int64_t>::max());
     for (std::size_t q = order.size(); q-- > 0;) {
-        for (std::size_t k = 0; k < d; ++k) rest_min[q * d + k] = std::min(rest_min[(q + 1) * d + k], items.row(order[q])[k]);
+        for (std::size_t k = 0; k < d; ++k) rest_min[q * d + k] = std::min(rest_min[(q + 1) * d + k], rows[q * d + k]);
     }
     const std::vector<std::int64_t> closed(d, -1);
     for (std::size_t q = 0; q < order.size(); ++q) {
         const std::size_t i = order[q];
-        const auto* row = items.row(i);
+        const auto* row = rows.data() + q * d;
         std::size_t bin = tree.first_fit(row);
         if (bin == ResidualTree::npos) {
             if (!fits(row, capacity.data(), d)) {
