@@ -47,7 +47,10 @@ public:
 private:
     struct Both {
         ConsistentNeighbourhoodSearch* self;
-        bool count() const { return self->share_->count() && self->whole_->count(); }
+        bool count() const {
+            const bool share = self->share_->count();
+            return self->whole_->count() && share;
+        }
         bool exhausted() const { return self->share_->exhausted() || self->whole_->exhausted(); }
     };
 
