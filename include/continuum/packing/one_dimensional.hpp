@@ -6,6 +6,7 @@
 
 #include <continuum/core/error.hpp>
 #include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/detail/key_order.hpp>
 #include <continuum/packing/detail/residual_tree.hpp>
 #include <continuum/packing/model.hpp>
 
@@ -32,18 +33,18 @@ struct DecreasingItems {
 
 /// Item indices by size, largest first, ties by index, with the sizes in that order (the
 /// heuristics then read sizes sequentially instead of gathering them through the permutation).
-/// Counting sort when the sizes span a small range (the common case: sizes <= capacity), a
-/// packed 64-bit key sort otherwise.
+/// Counting sort when the sizes span a small range (the common case: sizes <= capacity), an
+/// LSD radix sort otherwise; both stable, both O(n) passes without comparisons.
 inline DecreasingItems decreasing_items(std::span<const std::int64_t> sizes) {
     const std::size_t n = sizes.size();
     DecreasingItems out;
-    out.order.resize(n);
     out.size.resize(n);
     if (n == 0) return out;
-    auto& order = out.order;
     const auto [lo_it, hi_it] = std::minmax_element(sizes.begin(), sizes.end());
     const std::int64_t lo = *lo_it, hi = *hi_it;
     if (lo >= 0 && static_cast<std::uint64_t>(hi - lo) <= 2 * static_cast<std::uint64_t>(n) + 1024) {
+        auto& order = out.order;
+        order.resize(n);
         const auto range = static_cast<std::size_t>(hi - lo) + 1;
         std::vector<std::size_t> start(range + 1, 0);
         for (const auto s : sizes) ++start[static_cast<std::size_t>(hi - s) + 1];  // bucket 0 = largest
@@ -55,25 +56,11 @@ inline DecreasingItems decreasing_items(std::span<const std::int64_t> sizes) {
         for (std::size_t i = 0; i < n; ++i) order[start[static_cast<std::size_t>(hi - sizes[i])]++] = i;  // stable: ties by index
         return out;
     }
-    const int index_bits = 64 - __builtin_clzll(static_cast<unsigned long long>(n));
-    if (lo >= 0 && hi > 0 && 64 - __builtin_clzll(static_cast<unsigned long long>(hi)) + index_bits <= 64) {
-        std::vector<std::uint64_t> keys(n);
-        for (std::size_t i = 0; i < n; ++i) keys[i] = (static_cast<std::uint64_t>(hi - sizes[i]) << index_bits) | i;
-        std::sort(keys.begin(), keys.end());
-        const std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
-        for (std::size_t i = 0; i < n; ++i) {
-            order[i] = static_cast<std::size_t>(keys[i] & mask);
-            out.size[i] = hi - static_cast<std::int64_t>(keys[i] >> index_bits);
-        }
-        return out;
-    }
-    std::vector<std::pair<std::int64_t, std::size_t>> keyed(n);
-    for (std::size_t i = 0; i < n; ++i) keyed[i] = {sizes[i], i};
-    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    for (std::size_t i = 0; i < n; ++i) {
-        order[i] = keyed[i].second;
-        out.size[i] = keyed[i].first;
-    }
+    std::vector<std::uint64_t> keys(n);
+    const auto offset = static_cast<std::uint64_t>(lo);  // unsigned differences: no overflow for any int64 sizes
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint64_t>(sizes[i]) - offset;
+    out.order = sort_by_key_descending(keys);
+    for (std::size_t q = 0; q < n; ++q) out.size[q] = static_cast<std::int64_t>(keys[q] + offset);
     return out;
 }
 
