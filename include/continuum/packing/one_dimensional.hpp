@@ -91,7 +91,6 @@ template <typename T>
 Packing first_fit_with_tree(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
     Packing out;
     FirstFitTree<T> tree(std::min<std::size_t>(std::max<std::size_t>(order.size(), 1), 1024), static_cast<T>(capacity));
-    std::size_t opened = 0;
     std::vector<std::size_t> placed;
     std::vector<std::size_t> bin_of;
     placed.reserve(order.size());
@@ -107,12 +106,11 @@ Packing first_fit_with_tree(std::span<const std::int64_t> size, std::int64_t cap
         const std::size_t bin = size[q] == previous_size ? tree.first_fit_from(previous_bin, x) : tree.first_fit(x);
         previous_size = size[q];
         previous_bin = bin;
-        opened = std::max(opened, bin + 1);
         placed.push_back(order[q]);
         bin_of.push_back(bin);
-        tree.subtract(bin, x);
+        tree.place(bin, x);
     }
-    collect_bins(out.bins, opened, placed, bin_of);
+    collect_bins(out.bins, tree.opened(), placed, bin_of);
     std::sort(out.unplaced.begin(), out.unplaced.end());
     return out;
 }

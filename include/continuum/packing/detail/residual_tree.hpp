@@ -132,8 +132,9 @@ void collect_bins(Bins& out, std::size_t bins, const std::vector<std::size_t>& p
 
 /// 1-D max tree specialised for first fit: 16-way (a node's children are one block of 16
 /// values, one cache line for int32, scanned without branches), values of type T (int32 when the
-/// capacity allows), leaves that are not yet open hold the full capacity, and the leaf count
-/// doubles when every leaf is open. first_fit_from() resumes a search from a known leaf.
+/// capacity allows). Leaves past the opened bins hold 0, so "no room anywhere" (the common case
+/// for large items) is one look at the top block and opens the next bin; the leaf count doubles
+/// when every leaf is open. first_fit_from() resumes a search from a known leaf.
 template <typename T>
 class FirstFitTree {
 public:
@@ -141,36 +142,54 @@ public:
 
     FirstFitTree(std::size_t leaves, T capacity) : capacity_(capacity) { build(std::max<std::size_t>(leaves, 1), {}); }
 
-    /// Leftmost leaf with residual >= x (the next unopened leaf when no open bin has room);
-    /// requires 1 <= x <= capacity.
-    std::size_t first_fit(T x) {
-        if (!fits_somewhere(x)) grow();
+    /// Bins opened so far.
+    [[nodiscard]] std::size_t opened() const { return opened_; }
+
+    /// Leftmost open bin with residual >= x, or opened() (the next bin to open) when none has room.
+    [[nodiscard]] std::size_t first_fit(T x) const {
         const std::size_t top = levels_.size() - 1;
-        return descend(top, static_cast<std::size_t>(__builtin_ctz(fit_mask(levels_[top].data(), x))), x);
+        const unsigned mask = fit_mask(levels_[top].data(), x);
+        if (mask == 0) return opened_;
+        return descend(top, static_cast<std::size_t>(__builtin_ctz(mask)), x);
     }
 
-    /// first_fit(x) when every leaf before `from` is known to hold less than x (e.g. the previous
-    /// item had the same size and went to leaf `from`): climbs from `from` to the first subtree
+    /// first_fit(x) when every bin before `from` is known to hold less than x (e.g. the previous
+    /// item had the same size and went to bin `from`): climbs from `from` to the first subtree
     /// to its right with room, then descends, so a run of equal sizes costs O(1) amortised.
-    std::size_t first_fit_from(std::size_t from, T x) {
+    [[nodiscard]] std::size_t first_fit_from(std::size_t from, T x) const {
         std::size_t level = 0;
         std::size_t index = from;
         while (true) {
             const auto& values = levels_[level];
-            if (index >= values.size()) break;
+            if (index >= values.size()) return opened_;
             const std::size_t start = index & ~(block - 1);
             const unsigned mask = fit_mask(values.data() + start, x) & (~0u << (index - start));
             if (mask != 0) return descend(level, start + static_cast<std::size_t>(__builtin_ctz(mask)), x);
-            if (level + 1 == levels_.size()) break;
+            if (level + 1 == levels_.size()) return opened_;
             index = index / block + 1;
             ++level;
         }
-        // No leaf from `from` on has room, and none before it: every leaf is open.
-        const std::size_t first_new = levels_[0].size();
-        grow();
-        return first_new;
     }
 
+    /// Puts an item of size x (<= capacity) into `bin`, an open bin with room or opened().
+    void place(std::size_t bin, T x) {
+        if (bin < opened_) {
+            subtract(bin, x);
+            return;
+        }
+        if (opened_ == levels_[0].size()) grow();
+        ++opened_;
+        // Raise the new leaf from 0 to capacity - x and its ancestors to at least that.
+        const T value = static_cast<T>(capacity_ - x);
+        std::size_t index = bin;
+        for (auto& level : levels_) {
+            if (level[index] >= value) return;
+            level[index] = value;
+            index /= block;
+        }
+    }
+
+private:
     void subtract(std::size_t leaf, T x) {
         T old = levels_[0][leaf];
         levels_[0][leaf] = static_cast<T>(old - x);
@@ -188,15 +207,12 @@ public:
             index = parent;
         }
     }
-
-private:
     // Bit j set when block value j >= x.
     static unsigned fit_mask(const T* values, T x) {
         unsigned mask = 0;
         for (std::size_t j = 0; j < block; ++j) mask |= static_cast<unsigned>(values[j] >= x) << j;
         return mask;
     }
-    [[nodiscard]] bool fits_somewhere(T x) const { return fit_mask(levels_.back().data(), x) != 0; }
     // From node `index` of `level` (which has room for x) down to its leftmost leaf with room.
     std::size_t descend(std::size_t level, std::size_t index, T x) const {
         while (level > 0) {
@@ -207,11 +223,11 @@ private:
         return index;
     }
     // Leaves (a multiple of 16) then one level per 16-fold reduction, each a multiple of 16, up to
-    // a single block; padding past the last real node holds 0, which no item fits.
+    // a single block; leaves not open and padding past the last real node hold 0, which no item fits.
     void build(std::size_t leaves, const std::vector<T>& old_leaves) {
         const std::size_t count = (leaves + block - 1) / block * block;
         levels_.clear();
-        levels_.emplace_back(count, capacity_);
+        levels_.emplace_back(count, T{0});
         std::copy(old_leaves.begin(), old_leaves.end(), levels_[0].begin());
         while (levels_.back().size() > block) {
             const auto& below = levels_.back();
@@ -227,6 +243,7 @@ private:
     }
 
     T capacity_;
+    std::size_t opened_ = 0;
     std::vector<std::vector<T>> levels_;
 };
 
