@@ -268,6 +268,19 @@ TEST_CASE("consistent neighbourhood search: swaps with the unassigned items save
         CHECK(whole.nodes() == 1000);  // every node counts on both trackers
     }
     {
+        // Two bins of 6 and a target of 1: U holds everything (12 > 10) and no bin is left to swap
+        // with; the attempts still count nodes, so a node budget without a deadline ends the call.
+        const std::vector<std::int64_t> sizes{6, 6};
+        std::vector<std::vector<std::size_t>> bins{{0}, {1}};
+        Budget budget;
+        budget.node_limit = 100;
+        BudgetTracker share(budget), whole(Budget{});
+        ConsistentNeighbourhoodSearch search(sizes, 10);
+        CHECK_FALSE(search.improve(bins, 1, share, whole));
+        CHECK(bins.size() == 2);
+        CHECK(share.nodes() == 100);
+    }
+    {
         // Random perfect triplets (the optimum is known) from the first fit decreasing packing:
         // the search reaches the optimum, deterministically.
         std::mt19937_64 rng(41);

@@ -63,6 +63,7 @@ private:
     /// One tabu search from `bins` with two bins emptied into U; true and `out` on success.
     bool reduce_once(const std::vector<std::vector<std::size_t>>& start, std::mt19937_64& rng, int attempt, Both tracker,
                      std::vector<std::vector<std::size_t>>& out) {
+        if (!tracker.count()) return false;  // every attempt costs a node, even one with no bin left to scan
         // Remove two bins: the emptiest pair on the first attempt, then random low-fill ones.
         std::vector<std::size_t> order(start.size());
         for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
@@ -98,7 +99,10 @@ private:
         std::uniform_int_distribution<int> tenure_jitter(0, 9);
         for (std::int64_t iteration = 1;; ++iteration) {
             if (u_weight <= capacity_) {
-                out = bins_;
+                out.clear();
+                for (auto& bin : bins_) {
+                    if (!bin.empty()) out.push_back(std::move(bin));  // a descent step can empty a bin
+                }
                 out.push_back(unassigned_);
                 return true;
             }
@@ -163,9 +167,13 @@ private:
             }
             if (!best.valid) {
                 // Stuck: kick a random item of a random bin into U.
+                if (bins_.empty()) return false;
                 std::uniform_int_distribution<std::size_t> pick_bin(0, bins_.size() - 1);
                 const std::size_t b = pick_bin(rng);
-                if (bins_[b].empty()) return false;
+                if (bins_[b].empty()) {
+                    ++since_best;
+                    continue;
+                }
                 std::uniform_int_distribution<std::size_t> pick_item(0, bins_[b].size() - 1);
                 const std::size_t pos = pick_item(rng);
                 const std::size_t item = bins_[b][pos];
