@@ -157,6 +157,7 @@ public:
     /// item had the same size and went to bin `from`): climbs from `from` to the first subtree
     /// to its right with room, then descends, so a run of equal sizes costs O(1) amortised.
     [[nodiscard]] std::size_t first_fit_from(std::size_t from, T x) const {
+        if (fit_mask(levels_.back().data(), x) == 0) return opened_;  // no room anywhere: skip the climb
         std::size_t level = 0;
         std::size_t index = from;
         while (true) {
