@@ -168,7 +168,13 @@ TEST_CASE("property: FF, FFD and BFD equal the naive references on large instanc
         for (auto& s : sizes) s = pool[std::uniform_int_distribution<std::size_t>(0, pool.size() - 1)(rng)];
         CHECK(check(sizes, capacity) > 1024);
     }
-    // Sizes near 2^62 (key and index do not fit one 64-bit word: the pair sort).
+    // Capacity 60,000: best fit still on residual buckets, whose successor bit tree has three levels.
+    {
+        std::vector<std::int64_t> sizes(3000);
+        for (auto& s : sizes) s = std::uniform_int_distribution<std::int64_t>(1, 50'000)(rng);
+        CHECK(check(sizes, 60'000) > 1024);
+    }
+    // Sizes near 2^62.
     {
         const std::int64_t capacity = std::int64_t{1} << 62;
         std::vector<std::int64_t> sizes(3000);
