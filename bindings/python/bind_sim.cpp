@@ -551,11 +551,16 @@ void bind_sim(py::module_& m) {
         py::arg("duration_h") = 6.0, "Seed 001's experiment: no quota scaling, reactive and hybrid rows (QSR, DFR, deployment times, full result).");
     sim.def(
         "replay_seed004",
-        [] {
+        [](double heartbeat_cycle_s) {
+            if (!(std::isfinite(heartbeat_cycle_s) && heartbeat_cycle_s >= 0)) {
+                throw InvalidArgument(fmt::format("heartbeat_cycle_s must be finite and >= 0, got {}", heartbeat_cycle_s));
+            }
+            replay::Seed004Parameters p;
+            p.heartbeat_cycle = Duration(std::llround(heartbeat_cycle_s * 1000.0));
             replay::Seed004Report r;
             {
                 py::gil_scoped_release release;
-                r = replay::replay_seed004();
+                r = replay::replay_seed004(p);
             }
             py::list rows;
             for (const auto& row : r.rows) {
@@ -566,7 +571,9 @@ void bind_sim(py::module_& m) {
             }
             return py::dict(py::arg("rows") = rows);
         },
-        "Seed 004's experiment: HPA + CA and hierarchical rows for Heartbeat and Flash Sale.");
+        py::arg("heartbeat_cycle_s") = 240.0,
+        "Seed 004's experiment: HPA + CA and hierarchical rows for Heartbeat and Flash Sale. heartbeat_cycle_s: the Heartbeat's "
+        "cycle the hierarchical scaler forecasts with (seasonal naive; a multiple of the 15-s control period), 0 = a linear trend.");
     sim.def(
         "replay_alibaba",
         [](const std::string& trace_path, int history_days, int minutes, int start_minute, double cores_per_percent, double static_headroom,

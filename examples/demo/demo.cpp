@@ -154,9 +154,11 @@ void seed004(const std::filesystem::path& out) {
                "  VU -> CPU: {} m per VU + {} m idle; nginx pods {} (CPU limit {}x request); HPA: cpu target {} %, max {} replicas, Kubernetes'\n"
                "  default behaviour, 15 s sync, with a CA-like node autoscaler on an e2-medium pool (cold VM boot {} s);\n"
                "  hierarchical: policy::cost_saving() (e2-medium, target 80 %) -> policy::performance() (n2-standard-2, target 40 %) at {} s\n"
-               "  (Heartbeat) / {} s (Flash Sale), 15 s loop, linear-regression forecast 1 min ahead, FFD node planning.\n",
+               "  (Heartbeat) / {} s (Flash Sale), 15 s loop, forecast 1 min ahead: seasonal naive at the Heartbeat's {} s cycle (after one\n"
+               "  cycle), linear trend over {} points on the Flash Sale; FFD node planning.\n",
                100 * p.noise, p.vu_to_cpu.millicores_per_vu, p.vu_to_cpu.idle_millicores, p.pod_request.to_string(), p.cpu_limit_factor, p.hpa_target_percent,
-               p.max_replicas, to_seconds(p.cold_vm_latency), to_seconds(p.heartbeat_switch), to_seconds(p.flash_sale_switch));
+               p.max_replicas, to_seconds(p.cold_vm_latency), to_seconds(p.heartbeat_switch), to_seconds(p.flash_sale_switch), to_seconds(p.heartbeat_cycle),
+               p.trend_window);
     const std::vector<std::string> paper_replicas{"never > 3", "8", "1", "4"};
     const std::vector<std::string> paper_cpu{"> 80 %", "< 40 %", "35 % on one pod", "15 %"};
     const std::vector<std::string> paper_migration{"-", "zero downtime", "-", "zero downtime"};

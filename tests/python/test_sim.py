@@ -86,6 +86,17 @@ def test_replay_seed004_claims():
         assert mas["max_replicas"] > hpa["max_replicas"]
         assert mas["downtime_s"] == 0.0
         assert mas["min_ready_during_migration"] >= 1
+        assert mas["peak_utilisation_pct"] < 40.0 < hpa["peak_utilisation_pct"]
+
+
+def test_replay_seed004_heartbeat_cycle():
+    linear = sim.replay_seed004(heartbeat_cycle_s=0)["rows"]
+    seasonal = sim.replay_seed004()["rows"]
+    assert seasonal[1]["peak_utilisation_pct"] < linear[1]["peak_utilisation_pct"]
+    with pytest.raises(continuum.InvalidArgument, match="heartbeat_cycle"):
+        sim.replay_seed004(heartbeat_cycle_s=50)
+    with pytest.raises(continuum.InvalidArgument, match="heartbeat_cycle_s"):
+        sim.replay_seed004(heartbeat_cycle_s=float("nan"))
 
 
 # ---------------- built-in scalers (sim adapters) ----------------

@@ -381,6 +381,40 @@ TEST_CASE("hierarchical: migration waits for nodes and pods; a switch meanwhile 
     for (const auto& r : d.resize_node_pools) CHECK(r.pool != "mas-h2-staging-pool");
 }
 
+TEST_CASE("hierarchical: while the new pool provisions, a grown plan scales up on the old pool as far as its nodes hold") {
+    PolicySelector selector({policy::cost_saving(), policy::performance()}, "COST_SAVING");
+    HierarchicalScaler<LastValue> scaler(selector, LastValue{}, no_filter());
+    ClusterSnapshot s;
+    // 1.6 cores: PERFORMANCE plans ceil(1600 / (500 x 0.4)) = 8 pods of 500m. The old pool has two
+    // e2-medium nodes (2 cpu each) and a 500m daemon on each: room for 6 web pods, it runs 2.
+    s.applications = {app("web", "500m", "512Mi", {1.6, 1.6, 1.6}, 2, "mas-h2-staging-pool")};
+    s.applications[0].ready_replicas = {{"mas-h2-staging-pool", 2}};
+    s.other_workloads = {OtherWorkload{"daemon", Resources{{"cpu", "500m"}, {"memory", "128Mi"}}, 2, "mas-h2-staging-pool"}};
+    s.node_pools = {pool("mas-h2-staging-pool", 2, 2), pool("performance-pool", 0, 0)};
+    s.context.override_policy = "PERFORMANCE";
+    auto d = scaler.decide(s, t(0));
+    CHECK(d.migration == MigrationPhase::provisioning);
+    REQUIRE(d.patch_deployments.size() == 1);
+    CHECK(d.patch_deployments[0].replicas == 6);  // not 8: two more would not fit the held nodes
+    CHECK(d.patch_deployments[0].node_pool == "mas-h2-staging-pool");  // not moved yet
+    CHECK(d.patch_deployments[0].reason.find("while performance-pool provisions") != std::string::npos);
+    REQUIRE(d.resize_node_pools.size() == 1);
+    CHECK(d.resize_node_pools[0].pool == "performance-pool");
+    CHECK(d.resize_node_pools[0].size == 2);  // 8 x 500m on n2-standard-2
+    // The host applied it: 6 run on the old pool, nothing more fits there, no further patch.
+    s.applications[0].replicas = 6;
+    s.applications[0].ready_replicas = {{"mas-h2-staging-pool", 6}};
+    s.node_pools[1] = pool("performance-pool", 2, 0);
+    d = scaler.decide(s, t(15));
+    CHECK(d.migration == MigrationPhase::provisioning);
+    CHECK(d.patch_deployments.empty());
+    // Demand falls during provisioning: the old pool's replicas are never scaled down there.
+    for (double& v : s.applications[0].demand) v = 0.2;
+    d = scaler.decide(s, t(30));
+    CHECK(d.migration == MigrationPhase::provisioning);
+    CHECK(d.patch_deployments.empty());
+}
+
 TEST_CASE("hierarchical: utility-maximising strategic agent") {
     PolicySelector selector({policy::cost_saving(), policy::performance()}, "COST_SAVING");
     selector.maximize_utility(true, policy::UtilityWeights{1.0, 1.0, 0.0});

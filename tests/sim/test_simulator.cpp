@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -66,6 +67,48 @@ TEST_CASE("static cluster: cost and efficiency computed by hand") {
     CHECK(result.series.column("ready_stress")[2] == 0);
     CHECK(result.series.column("ready_stress")[3] == 3);
     CHECK(result.series.column("cpu_used_cores")[5] == doctest::Approx(1.5));
+}
+
+TEST_CASE("re-pinning a deployment rolls it out: surge 25 %, maxUnavailable 0, old pods go once new ones are ready") {
+    Scenario s;
+    s.pools.push_back(pool("old", "2", 1.0, 2));
+    s.pools.push_back(pool("new", "2", 1.0, 2));
+    s.namespaces.push_back({"app", std::nullopt});
+    DeploymentSpec d = replicas_deployment("web", "app", 0, "500m", 0.5);
+    d.replicas_from = ReplicaControl::scaler;
+    d.initial_replicas = 6;
+    d.node_pool = "old";
+    s.deployments.push_back(d);
+    s.config.duration = 2min;
+    struct Mover {
+        std::vector<int> ready, alive, on_new;
+        Decision decide(const Snapshot& snap) {
+            const auto& dep = snap.deployments[0];
+            ready.push_back(dep.ready);
+            alive.push_back(dep.ready + dep.starting + dep.pending);
+            on_new.push_back(dep.ready_per_pool[1]);
+            Decision out;
+            if (snap.now == Time{60s}) out.replicas.push_back({"web", 6, "new"});
+            return out;
+        }
+    } mover;
+    Simulator sim(s);
+    const auto result = sim.run(mover);
+    REQUIRE(mover.ready.size() == 120);
+    for (std::size_t t = 10; t < mover.ready.size(); ++t) {
+        CAPTURE(t);
+        CHECK(mover.ready[t] >= 6);  // maxUnavailable 0: never below the desired count once up
+        CHECK(mover.alive[t] <= 6 + 2);  // surge ceil(25 % of 6) = 2
+    }
+    CHECK(mover.on_new[60] == 0);
+    CHECK(mover.on_new.back() == 6);  // every pod moved
+    CHECK(result.deployment_summary("web").downtime_seconds == 0.0);
+    // Three waves of two (3 s start-up each): the last old pod goes at 60 + 3 x 3 s or so.
+    const auto done = std::find(mover.on_new.begin(), mover.on_new.end(), 6) - mover.on_new.begin();
+    CHECK(done > 60);
+    CHECK(done <= 75);
+    s.config.rollout_max_surge_percent = 101;
+    CHECK_THROWS_WITH_AS(Simulator{s}, doctest::Contains("rollout_max_surge_percent"), InvalidArgument);
 }
 
 TEST_CASE("quota admission and the 60 s pending timeout give QSR and DFR") {

@@ -361,10 +361,16 @@ public:
         }
 
         // Horizontal Scaling Agent.
+        if (migration_.phase == MigrationPhase::provisioning) {
+            // The workloads keep serving on their old pools while the new one provisions: an
+            // application whose plan grew is scaled up there (never down, never moved) as far as the
+            // old pool's held nodes hold, so a load spike in the provisioning window is answered.
+            scale_up_on_old_pools(snapshot, policy, out);
+        }
         for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
             const auto& app = snapshot.applications[a];
             const auto& plan = out.applications[a];
-            if (migration_.phase == MigrationPhase::provisioning) continue;  // held on the old pool
+            if (migration_.phase == MigrationPhase::provisioning) continue;  // handled above
             const bool moves = !app.node_pool.empty() && app.node_pool != policy.node_pool;
             if (plan.planned_replicas == app.replicas && !moves) continue;
             std::string why = moves ? fmt::format("{}: start {} replicas on {} (from {}); the rollout must keep old pods until new ones are ready "
@@ -527,6 +533,50 @@ private:
             out.unschedulable.push_back({items[item].workload, pool.name, *items[item].request, count});
         }
         return result;
+    }
+
+    /// Provisioning phase: for each application pinned to a pool other than the policy's whose
+    /// plan exceeds its replicas, the largest count in (replicas, planned] that, with everything
+    /// else pinned to that pool, first-fit-decreasing packs into the pool's current nodes.
+    void scale_up_on_old_pools(const ClusterSnapshot& snapshot, const policy::Policy& policy, HierarchicalDecision& out) const {
+        std::map<std::string, std::int64_t> counts;  // application -> replicas on its old pool (raised as we go)
+        for (const auto& app : snapshot.applications) counts[app.name] = app.replicas;
+        for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
+            const auto& app = snapshot.applications[a];
+            const auto& plan = out.applications[a];
+            if (app.node_pool.empty() || app.node_pool == policy.node_pool || plan.planned_replicas <= app.replicas) continue;
+            const NodePoolState& pool = pool_state(snapshot, app.node_pool, "an application's node_pool");
+            const auto type = node_type_of(pool);
+            if (!type || pool.size <= 0) continue;
+            const auto fits = [&](std::int64_t replicas) {
+                std::vector<Resources> pods;
+                for (const auto& other : snapshot.applications) {
+                    if (other.node_pool != pool.name) continue;
+                    const std::int64_t n = other.name == app.name ? replicas : counts[other.name];
+                    pods.insert(pods.end(), static_cast<std::size_t>(n), other.pod_request);
+                }
+                for (const auto& other : snapshot.other_workloads) {
+                    if (other.node_pool == pool.name) pods.insert(pods.end(), static_cast<std::size_t>(other.count), other.request);
+                }
+                const auto ffd = packing::first_fit_decreasing(pods, type->capacity, config_.order);
+                return ffd.unplaced.empty() && static_cast<std::int64_t>(ffd.num_bins()) <= pool.size;
+            };
+            std::int64_t lo = app.replicas, hi = plan.planned_replicas;  // invariant: lo fits (or is the current count), hi + 1 does not
+            while (lo < hi) {
+                const std::int64_t mid = lo + (hi - lo + 1) / 2;
+                if (fits(mid)) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            if (lo <= app.replicas) continue;
+            counts[app.name] = lo;
+            out.patch_deployments.push_back(
+                {app.name, lo, app.node_pool,
+                 fmt::format("{}: {} -> {} replicas on {} while {} provisions ({} planned; {} node(s) of {} hold {}); {}", policy.name, app.replicas,
+                             lo, app.node_pool, policy.node_pool, plan.planned_replicas, pool.size, type->name, lo, plan.reason)});
+        }
     }
 
     static std::int64_t bounded_size(const NodePoolState& pool, std::int64_t nodes) {

@@ -21,8 +21,10 @@ struct QuotaChange {
 struct ReplicaChange {
     std::string deployment;
     int replicas = 0;
-    /// Pin the deployment's future pods to this pool (a nodeSelector); empty = leave as is. Pods
-    /// already running elsewhere stay until their node goes (make-before-break migrations).
+    /// Pin the deployment's pods to this pool (a nodeSelector in the pod template); empty = leave
+    /// as is. Another pool than the current one starts a rolling update (maxUnavailable 0,
+    /// SimulationConfig::rollout_max_surge_percent): the old pods keep serving until enough new
+    /// ones are Ready, as a Deployment rollout does in a make-before-break migration.
     std::string node_pool;
 };
 

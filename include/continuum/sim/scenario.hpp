@@ -87,6 +87,10 @@ struct SimulationConfig {
     /// Bound-to-Ready time of a pod (image cached, container start, readiness probe): 3 s, so an
     /// unhindered deployment takes 3-4 s, like seed 001's "under 5 s" (3.87 s hybrid, no burst).
     Duration pod_startup = std::chrono::seconds(3);
+    /// Rolling update when a decision re-pins a deployment to another pool (a pod-template change):
+    /// Deployment maxSurge in percent of the desired replicas, rounded up (at least 1 pod), with
+    /// maxUnavailable 0 — old pods are deleted only while Ready pods exceed the desired count.
+    int rollout_max_surge_percent = 25;
     RecordOptions record;
 };
 
@@ -114,6 +118,9 @@ inline void Scenario::validate() const {
     if (c.duration.count() < 0) throw InvalidArgument(fmt::format("simulation: duration must be >= 0, got {} ms", c.duration.count()));
     if (c.pending_timeout.count() <= 0) throw InvalidArgument(fmt::format("simulation: pending_timeout must be > 0, got {} ms", c.pending_timeout.count()));
     if (c.pod_startup.count() < 0) throw InvalidArgument(fmt::format("simulation: pod_startup must be >= 0, got {} ms", c.pod_startup.count()));
+    if (c.rollout_max_surge_percent < 0 || c.rollout_max_surge_percent > 100) {
+        throw InvalidArgument(fmt::format("simulation: rollout_max_surge_percent must be in [0, 100], got {}", c.rollout_max_surge_percent));
+    }
     if (c.record.sample_every.count() < 0) throw InvalidArgument(fmt::format("simulation: record.sample_every must be >= 0, got {} ms", c.record.sample_every.count()));
     if (pools.empty()) throw InvalidArgument("simulation: needs at least one node pool");
     std::set<std::string> names;

@@ -99,6 +99,7 @@ private:
         bool alive = true;
         bool waited_for_capacity = false;
         double usage = 0;  // millicores this tick
+        std::uint32_t generation = 0;  // the deployment's pod template when created
     };
     struct Node {
         NodeStatus status;
@@ -118,6 +119,7 @@ private:
     struct DeploymentState {
         double load = 0;
         int alive_pods = 0;
+        std::uint32_t generation = 0;  // bumped when a decision re-pins the deployment (new pod template)
         bool ever_ready = false;
         int min_ready_after_first = std::numeric_limits<int>::max();
         int max_ready = 0;
@@ -279,6 +281,7 @@ private:
         pod.cpu = st.pod_cpu;
         pod.memory = st.pod_memory;
         pod.created = now_;
+        pod.generation = deployment_state_[deployment].generation;
         if (scenario_.config.record.pod_records) {
             pod.record = records_.size();
             records_.push_back(PodRecord{deployment, pod.ns, now_, std::nullopt, false, false});
@@ -309,6 +312,7 @@ private:
             if (pod.alive) deployment_state_[pod.deployment].alive_pods += 1;
         }
         for (std::size_t d = 0; d < deployment_status_.size(); ++d) {
+            if (roll_out(d)) continue;
             const int desired = deployment_status_[d].desired;
             int alive = deployment_state_[d].alive_pods;
             for (; alive < desired; ++alive) create_pod(d);
@@ -327,6 +331,55 @@ private:
             }
         }
         compact_pods();
+    }
+
+    /// A Deployment rollout after a pod-template change (maxSurge rollout_max_surge_percent,
+    /// maxUnavailable 0): outdated pods that are not Ready go at once, new pods are created up to
+    /// desired + surge pods in all, and Ready outdated pods are deleted only while Ready pods exceed
+    /// the desired count. Returns false when the deployment has no outdated pod (plain scaling).
+    bool roll_out(std::size_t d) {
+        const std::uint32_t generation = deployment_state_[d].generation;
+        int current = 0, current_running = 0, outdated = 0, outdated_running = 0;
+        for (const auto& pod : pods_) {
+            if (!pod.alive || pod.deployment != d) continue;
+            const bool running = pod.phase == PodPhase::running;
+            if (pod.generation == generation) {
+                ++current;
+                current_running += running ? 1 : 0;
+            } else {
+                ++outdated;
+                outdated_running += running ? 1 : 0;
+            }
+        }
+        if (outdated == 0) return false;
+        const int desired = deployment_status_[d].desired;
+        const int surge = desired == 0 ? 0 : std::max(1, (desired * scenario_.config.rollout_max_surge_percent + 99) / 100);
+        // Outdated pods that serve nothing, then the newest current pods beyond the desired count.
+        for (auto& pod : pods_) {
+            if (pod.alive && pod.deployment == d && pod.generation != generation && pod.phase != PodPhase::running) {
+                remove_pod(pod);
+                --outdated;
+            }
+        }
+        for (PodPhase phase : {PodPhase::waiting_quota, PodPhase::pending, PodPhase::starting, PodPhase::running}) {
+            for (auto it = pods_.rbegin(); it != pods_.rend() && current > desired; ++it) {
+                if (it->alive && it->deployment == d && it->generation == generation && it->phase == phase) {
+                    current_running -= phase == PodPhase::running ? 1 : 0;
+                    remove_pod(*it);
+                    --current;
+                }
+            }
+        }
+        for (; current < desired && current + outdated < desired + surge; ++current) create_pod(d);
+        // Ready outdated pods, oldest first, while the Ready count stays at or above desired.
+        for (auto& pod : pods_) {
+            if (current_running + outdated_running <= desired) break;
+            if (pod.alive && pod.deployment == d && pod.generation != generation && pod.phase == PodPhase::running) {
+                remove_pod(pod);
+                --outdated_running;
+            }
+        }
+        return true;
     }
 
     void compact_pods() {
@@ -524,7 +577,9 @@ private:
             if (!change.node_pool.empty()) {
                 const auto pool = pool_lookup_.find(change.node_pool);
                 if (pool == pool_lookup_.end()) throw InvalidArgument(fmt::format("decision: deployment \"{}\" pinned to unknown pool \"{}\"", change.deployment, change.node_pool));
-                deployment_status_[it->second].pinned_pool = pool->second;
+                auto& pinned = deployment_status_[it->second].pinned_pool;
+                if (pinned != pool->second) deployment_state_[it->second].generation += 1;  // a rollout starts
+                pinned = pool->second;
             }
         }
         for (const auto& release : decision.releases) {

@@ -2,10 +2,16 @@
 // the Heartbeat and Chaotic Flash Sale k6 profiles; HPA (80 % CPU target) with a reactive Cluster
 // Autoscaler on one e2-medium pool vs the hierarchical scaler with a COST_SAVING -> PERFORMANCE
 // switch (make-before-break migration from the e2-medium staging pool to the n2-standard-2 pool).
+// The Workload Planning Agent forecasts with seasonal naive at the Heartbeat's cycle (the paper's
+// Prophet learns the repeating pattern) and with a linear trend on the Flash Sale, which has none.
 #pragma once
 
+#include <continuum/core/error.hpp>
+
 #include <continuum/core/resources.hpp>
+#include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/linear_regression.hpp>
+#include <continuum/forecast/seasonal_naive.hpp>
 #include <continuum/policy/policy.hpp>
 #include <continuum/policy/selector.hpp>
 #include <continuum/scalers/hierarchical.hpp>
@@ -23,6 +29,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace continuum::sim::replay {
 
@@ -45,6 +53,25 @@ struct Seed004Parameters {
     Duration flash_sale_switch = flash_sale_policy_switch_at;
     Duration control_period = 15s;  ///< HPA sync period and MAS-H² control loop
     Duration tick = 1s;
+    /// The Heartbeat's cycle (Table 1: 30 s ramp, 2 min peak, 30 s ramp, 1 min trough), which the
+    /// Workload Planning Agent is told, as a Prophet user declares `add_seasonality(period=...)`
+    /// (Prophet finds daily and weekly seasons by itself, not a 4-minute one). The Heartbeat then
+    /// forecasts with seasonal naive at cycle / control_period steps once one cycle is observed
+    /// (HierarchicalConfig::min_history; before that the plan is the reactive peak). 0 = the Flash
+    /// Sale's linear trend on the Heartbeat too. A multiple of control_period, at least two periods.
+    Duration heartbeat_cycle = 4min;
+    /// Points of the linear-trend forecaster (the Flash Sale's, and the Heartbeat's when the cycle is 0).
+    int trend_window = 8;
+
+    /// \throws InvalidArgument when heartbeat_cycle is negative, not a multiple of control_period or
+    ///         shorter than two periods, or control_period <= 0.
+    void validate() const {
+        if (control_period <= Duration{0}) throw InvalidArgument(fmt::format("seed 004: control_period must be > 0, got {} ms", control_period.count()));
+        if (heartbeat_cycle < Duration{0} || (heartbeat_cycle > Duration{0} && (heartbeat_cycle % control_period != Duration{0} || heartbeat_cycle < 2 * control_period))) {
+            throw InvalidArgument(fmt::format("seed 004: heartbeat_cycle must be 0 or a multiple (>= 2) of control_period ({} ms), got {} ms",
+                                              control_period.count(), heartbeat_cycle.count()));
+        }
+    }
 };
 
 struct Seed004Row {
@@ -115,6 +142,7 @@ inline Scenario seed004_scenario(const Seed004Parameters& p, const LoadProfile& 
 /// Runs HPA + CA and the hierarchical scaler on both workloads.
 /// \throws as Simulator and the scalers.
 inline Seed004Report replay_seed004(const Seed004Parameters& p = {}) {
+    p.validate();
     Seed004Report report;
     report.parameters = p;
     const std::vector<std::pair<std::string, std::vector<Stage>>> workloads{{"heartbeat", heartbeat_stages()}, {"flash sale", flash_sale_stages()}};
@@ -167,10 +195,16 @@ inline Seed004Report replay_seed004(const Seed004Parameters& p = {}) {
             scalers::HierarchicalConfig config;
             config.step = p.control_period;
             config.horizon = 4;  // one minute ahead
+            forecast::AnyForecaster model = forecast::LinearRegression(p.trend_window);
+            if (name == "heartbeat" && p.heartbeat_cycle > Duration{0}) {
+                const auto season = static_cast<int>(p.heartbeat_cycle / p.control_period);
+                model = forecast::SeasonalNaive(season);
+                config.min_history = static_cast<std::size_t>(season);
+            }
             policy::PolicySelector selector({policy::cost_saving(), policy::performance()}, "COST_SAVING");
-            auto planner = scalers::HierarchicalScaler<forecast::LinearRegression>(selector, forecast::LinearRegression(8), config);
-            auto adapter = adapters::HierarchicalAdapter<forecast::LinearRegression>(std::move(planner), {"nginx"},
-                                                                                     {{Time{switch_at}, "PERFORMANCE"}});
+            auto planner = scalers::HierarchicalScaler<forecast::AnyForecaster>(selector, std::move(model), config);
+            auto adapter = adapters::HierarchicalAdapter<forecast::AnyForecaster>(std::move(planner), {"nginx"},
+                                                                                  {{Time{switch_at}, "PERFORMANCE"}});
             report.rows.push_back(summarise("hierarchical", sim.run(adapter)));
         }
     }
