@@ -36,16 +36,19 @@ int main() {
     CHECK(d.resize_node_pools.size() == 1 && d.resize_node_pools[0].size == 3);
 
     // The host applied the actions; then a flash sale starts: PERFORMANCE runs on another pool, so
-    // the scaler first grows that pool and leaves the application where it is.
+    // the scaler first grows that pool and keeps the application where it is, scaled up only as far
+    // as the old pool's three nodes hold (12 pods of 500m) until the new nodes are ready.
     snapshot.applications[0].replicas = 10;
     snapshot.applications[0].node_pool = "mas-h2-staging-pool";
     snapshot.node_pools[0].size = snapshot.node_pools[0].ready_nodes = 3;
     snapshot.context.signals["flash_sale"] = "on";
     d = scaler.decide(snapshot, Time{std::chrono::minutes(11)});
     fmt::print("policy {}: migration {} ({})\n", d.policy, to_string(d.migration), d.reason);
+    for (const auto& p : d.patch_deployments) fmt::print("  patch {} -> {} replicas on {}\n", p.name, p.replicas, p.node_pool);
     for (const auto& r : d.resize_node_pools) fmt::print("  resize {} -> {} nodes\n", r.pool, r.size);
     CHECK(d.policy == "PERFORMANCE" && d.migration == scalers::MigrationPhase::provisioning);
-    CHECK(d.patch_deployments.empty());
+    CHECK(d.patch_deployments.size() == 1 && d.patch_deployments[0].replicas == 12);
+    CHECK(d.patch_deployments[0].node_pool == "mas-h2-staging-pool");
     CHECK(d.resize_node_pools.size() == 1 && d.resize_node_pools[0].pool == "performance-pool");
     CHECK(d.resize_node_pools[0].size == 5);  // 19 pods of 500m at the 0.4 target, 2 cpu per node
 }

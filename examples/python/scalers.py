@@ -26,7 +26,8 @@ assert [(p.name, p.replicas) for p in d.patch_deployments] == [("web", 10)]  # 5
 assert [(r.pool, r.size) for r in d.resize_node_pools] == [("mas-h2-staging-pool", 3)]  # 2 cpu nodes
 
 # The host applied the actions; then a flash sale starts: PERFORMANCE runs on another pool, so the
-# scaler first grows that pool and leaves the application where it is.
+# scaler first grows that pool and keeps the application where it is, scaled up only as far as the
+# old pool's three nodes hold (12 pods of 500m) until the new nodes are ready.
 web.replicas, web.node_pool = 10, "mas-h2-staging-pool"
 snap = scalers.ClusterSnapshot([web], [scalers.NodePoolState("mas-h2-staging-pool", size=3),
                                        scalers.NodePoolState("performance-pool")],
@@ -34,5 +35,5 @@ snap = scalers.ClusterSnapshot([web], [scalers.NodePoolState("mas-h2-staging-poo
 d = scaler.decide(snap, now=660.0)
 print(f"policy {d.policy}: migration {d.migration.name}", d.resize_node_pools)
 assert d.policy == "PERFORMANCE" and d.migration == scalers.MigrationPhase.provisioning
-assert d.patch_deployments == []
+assert [(p.name, p.replicas, p.node_pool) for p in d.patch_deployments] == [("web", 12, "mas-h2-staging-pool")]
 assert [(r.pool, r.size) for r in d.resize_node_pools] == [("performance-pool", 5)]  # 19 pods at 0.4
