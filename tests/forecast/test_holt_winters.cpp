@@ -385,3 +385,43 @@ TEST_CASE("a decaying damped trend reaches exactly zero instead of lingering as 
     CHECK(model.trend() == 0.0);  // 0.8^k·b rounds to 2 ulp forever without the flush
     CHECK(model.forecast(1).mean[0] == doctest::Approx(10.0));
 }
+
+TEST_CASE("observations whose squared errors would overflow are rejected and leave the model unchanged") {
+    // Found by fuzz_holt_winters: a constant series at 1.6e307 fits exactly (SSE 0), then
+    // update(0) made the error sum (1.6e307)^2 = inf and sigma() infinite.
+    const double limit = static_cast<double>(fc::HoltWinters<double>::max_magnitude());
+    CHECK(limit == doctest::Approx(1.3e150));
+    fc::HoltWinters<double> model({fc::Trend::none, false, fc::Seasonality::none, 2});
+    CHECK_THROWS_WITH_AS(model.fit(continuum::SeriesView(std::vector<double>(23, 1.62145e307))), doctest::Contains("series[0] = 1.62145e+307 is beyond"),
+                         continuum::InvalidArgument);
+    std::vector<double> y(23, 1e150);
+    y[5] = -2e150;
+    CHECK_THROWS_WITH_AS(model.fit(continuum::SeriesView(y)), doctest::Contains("series[5]"), continuum::InvalidArgument);
+
+    // At the limit everything stays finite: a level of 1e150 and an update of -1e150.
+    const fc::HoltWintersParameters<double> p{0.5, 0.0, 0.0, 1.0, 1e150, 0.0, {}};
+    auto known = fc::HoltWinters<double>::known({fc::Trend::none, false, fc::Seasonality::none, 2}, p);
+    known.fit(continuum::SeriesView(std::vector<double>(4, 1e150)));
+    CHECK(known.sigma() == 0.0);
+    known.update(-1e150);  // error 2e150, level 0.5·(-1e150) + 0.5·1e150 = 0
+    CHECK(known.level() == 0.0);
+    CHECK(known.sigma() == doctest::Approx(2e150 / std::sqrt(5.0)));
+    CHECK_THROWS_WITH_AS(known.update(-2e150), doctest::Contains("observation -2e+150 is beyond"), continuum::InvalidArgument);
+    CHECK(known.level() == 0.0);
+    const auto f = known.forecast(5, 0.95);
+    for (std::size_t h = 0; h < 5; ++h) {
+        CHECK(std::isfinite(f.lower[h]));
+        CHECK(std::isfinite(f.upper[h]));
+    }
+
+    // A multiplicative season whose state would overflow: the step is rolled back in full.
+    const fc::HoltWintersParameters<double> mp{1.0, 0.0, 1.0, 1.0, 1e-100, 0.0, {1e-200, 1.0}};  // level 1e150 / 1e-200 = inf
+    auto mul = fc::HoltWinters<double>::known({fc::Trend::none, false, fc::Seasonality::multiplicative, 2}, mp);
+    mul.fit(continuum::SeriesView(std::vector<double>{1e-300, 1e-100, 1e-300, 1e-100}));  // reproduces its own state
+    const double level = mul.level();
+    const auto seasons = mul.seasons();
+    CHECK_THROWS_WITH_AS(mul.update(1e150), doctest::Contains("the model is unchanged"), continuum::InvalidArgument);
+    CHECK(mul.level() == level);
+    CHECK(mul.seasons() == seasons);
+    CHECK(std::isfinite(mul.sigma()));
+}

@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,10 @@ public:
     void fit_values(std::span<const Scalar> y) {
         for (std::size_t i = 0; i < y.size(); ++i) {
             if (!std::isfinite(y[i])) throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is not finite", i, static_cast<double>(y[i])));
+            if (std::fabs(y[i]) > max_magnitude()) {
+                throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series",
+                                                  i, static_cast<double>(y[i]), static_cast<double>(max_magnitude())));
+            }
         }
         check_length(y.size());
         if (spec_.seasonal == Seasonality::multiplicative) detail::require_positive(y, "holt_winters", "a multiplicative season");
@@ -130,18 +135,45 @@ public:
         if (spec_.seasonal == Seasonality::multiplicative && !(value > 0.0)) {
             throw InvalidArgument(fmt::format("holt_winters update: a multiplicative season needs observations > 0, got {}", value));
         }
+        if (std::fabs(value) > static_cast<double>(max_magnitude())) {
+            throw InvalidArgument(fmt::format("holt_winters update: observation {} is beyond ±{:g}, where squared errors overflow",
+                                              value, static_cast<double>(max_magnitude())));
+        }
         const Scalar y = static_cast<Scalar>(value);
         const auto c = coefficients();
-        auto backup = state_.phase;
+        // The step changes at most one season: keep what it touches so a rejected step leaves the
+        // model exactly as it was (O(1)).
+        const auto old_level = state_.level, old_trend = state_.trend, old_replaced = state_.replaced_season;
+        const auto old_phase = state_.phase;
+        const auto old_season = state_.seasons.empty() ? Scalar(0) : state_.seasons[old_phase];
         const Scalar f = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
             return detail::holt_winters_step<Scalar, S, T, N>(y, c, state_);
         });
-        if (f != f) {
-            state_.phase = backup;
-            throw InvalidArgument(fmt::format("holt_winters update: the multiplicative state became non-positive at observation {}", value));
+        const double error = static_cast<double>(y) - static_cast<double>(f);
+        const double new_sse = update_sse_ + error * error;
+        const bool season_ok = state_.seasons.empty() || std::isfinite(state_.seasons[old_phase]);
+        if (!std::isfinite(new_sse) || !std::isfinite(state_.level) || !std::isfinite(state_.trend) || !season_ok) {
+            state_.level = old_level;
+            state_.trend = old_trend;
+            state_.replaced_season = old_replaced;
+            state_.phase = old_phase;
+            if (!state_.seasons.empty()) state_.seasons[old_phase] = old_season;
+            if (f != f) {
+                throw InvalidArgument(fmt::format("holt_winters update: the multiplicative state became non-positive at observation {}", value));
+            }
+            throw InvalidArgument(fmt::format("holt_winters update: observation {} overflows the model state or its error sum; "
+                                              "the model is unchanged",
+                                              value));
         }
-        update_sse_ += static_cast<double>((y - f) * (y - f));
+        update_sse_ = new_sse;
         ++updates_;
+    }
+
+    /// Largest |observation| fit() and update() accept: sqrt(largest Scalar) / 1e4 (about 1.3e150
+    /// for double, 1.8e15 for float), so squared errors summed over long histories stay finite.
+    [[nodiscard]] static constexpr Scalar max_magnitude() {
+        if constexpr (std::is_same_v<Scalar, float>) return 1.8e15F;
+        return static_cast<Scalar>(1.3e150);
     }
 
     [[nodiscard]] std::string name() const {
