@@ -1,6 +1,7 @@
 // Regression tests for what the libFuzzer targets in fuzz/ found: each crasher (or hang) is kept
 // as a small test here and its raw input in fuzz/corpus/<target>/ (replayed on every fuzz run).
 #include <continuum/federation/expander_chain.hpp>
+#include <continuum/forecast/holt_winters.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/node_types.hpp>
 #include <continuum/scalers/hpa.hpp>
@@ -8,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 using continuum::Resources;
@@ -144,4 +146,44 @@ TEST_CASE("fuzz regression (fuzz_hpa): scale-up rate limits with a policy value 
     continuum::scalers::Hpa hpa(spec);
     const auto d = hpa.decide(continuum::scalers::ScaleTargetState{23, 23, 23}, continuum::Time(0));
     CHECK(d.desired_replicas == 40);  // 2000 % of the request vs a 50 % target wants 920: capped at max
+}
+
+TEST_CASE("fuzz regression (fuzz_holt_winters): observations whose squared errors would overflow are rejected, the model unchanged") {
+    // Found by fuzz_holt_winters: a constant series at 1.6e307 fits exactly (SSE 0), then
+    // update(0) made the error sum (1.6e307)^2 = inf and sigma() infinite.
+    const double limit = static_cast<double>(continuum::forecast::HoltWinters<double>::max_magnitude());
+    CHECK(limit == doctest::Approx(1.3e150));
+    continuum::forecast::HoltWinters<double> model({continuum::forecast::Trend::none, false, continuum::forecast::Seasonality::none, 2});
+    CHECK_THROWS_WITH_AS(model.fit(continuum::SeriesView(std::vector<double>(23, 1.62145e307))), doctest::Contains("series[0] = 1.62145e+307 is beyond"),
+                         continuum::InvalidArgument);
+    std::vector<double> y(23, 1e150);
+    y[5] = -2e150;
+    CHECK_THROWS_WITH_AS(model.fit(continuum::SeriesView(y)), doctest::Contains("series[5]"), continuum::InvalidArgument);
+
+    // At the limit everything stays finite: a level of 1e150 and an update of -1e150.
+    const continuum::forecast::HoltWintersParameters<double> p{0.5, 0.0, 0.0, 1.0, 1e150, 0.0, {}};
+    auto known = continuum::forecast::HoltWinters<double>::known({continuum::forecast::Trend::none, false, continuum::forecast::Seasonality::none, 2}, p);
+    known.fit(continuum::SeriesView(std::vector<double>(4, 1e150)));
+    CHECK(known.sigma() == 0.0);
+    known.update(-1e150);  // error 2e150, level 0.5·(-1e150) + 0.5·1e150 = 0
+    CHECK(known.level() == 0.0);
+    CHECK(known.sigma() == doctest::Approx(2e150 / std::sqrt(5.0)));
+    CHECK_THROWS_WITH_AS(known.update(-2e150), doctest::Contains("observation -2e+150 is beyond"), continuum::InvalidArgument);
+    CHECK(known.level() == 0.0);
+    const auto f = known.forecast(5, 0.95);
+    for (std::size_t h = 0; h < 5; ++h) {
+        CHECK(std::isfinite(f.lower[h]));
+        CHECK(std::isfinite(f.upper[h]));
+    }
+
+    // A multiplicative season whose state would overflow: the step is rolled back in full.
+    const continuum::forecast::HoltWintersParameters<double> mp{1.0, 0.0, 1.0, 1.0, 1e-100, 0.0, {1e-200, 1.0}};  // level 1e150 / 1e-200 = inf
+    auto mul = continuum::forecast::HoltWinters<double>::known({continuum::forecast::Trend::none, false, continuum::forecast::Seasonality::multiplicative, 2}, mp);
+    mul.fit(continuum::SeriesView(std::vector<double>{1e-300, 1e-100, 1e-300, 1e-100}));  // reproduces its own state
+    const double level = mul.level();
+    const auto seasons = mul.seasons();
+    CHECK_THROWS_WITH_AS(mul.update(1e150), doctest::Contains("the model is unchanged"), continuum::InvalidArgument);
+    CHECK(mul.level() == level);
+    CHECK(mul.seasons() == seasons);
+    CHECK(std::isfinite(mul.sigma()));
 }
