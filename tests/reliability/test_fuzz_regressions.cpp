@@ -187,3 +187,39 @@ TEST_CASE("fuzz regression (fuzz_holt_winters): observations whose squared error
     CHECK(mul.seasons() == seasons);
     CHECK(std::isfinite(mul.sigma()));
 }
+
+TEST_CASE("fuzz regression (fuzz_holt_winters): simulated intervals of a multiplicative season with a near-zero factor stay finite") {
+    // Found by fuzz_holt_winters: a 1e90 spike in a multiplicative series inflated sigma to 5e91;
+    // simulated paths divided by near-zero seasonal factors and overflowed (inf, then NaN bounds).
+    // Here: seasons {1e-300, 2}, sigma 1. One simulated step on the tiny factor gives a level of
+    // about 0.5 * y / 1e-300; such a path now stays at +max_magnitude() instead of overflowing.
+    namespace fc = continuum::forecast;
+    const fc::HoltWintersParameters<double> p{0.5, 0.0, 0.5, 1.0, 1.0, 0.0, {1e-300, 1.0}};
+    auto model = fc::HoltWinters<double>::known({fc::Trend::none, false, fc::Seasonality::multiplicative, 2}, p);
+    model.fit(continuum::SeriesView(std::vector<double>{1e-300, 1.0, 1e-300, 3.0}));
+    CHECK(model.sigma() == doctest::Approx(1.0));  // errors 0, 0, 0, 2: sqrt(4 / 4)
+    CHECK(model.level() == doctest::Approx(2.0));
+    const double limit = fc::HoltWinters<double>::max_magnitude();
+    const auto f = model.forecast(8, 0.95);
+    for (std::size_t h = 0; h < 8; ++h) {
+        CAPTURE(h);
+        CHECK(std::isfinite(f.lower[h]));
+        CHECK(f.lower[h] <= f.upper[h]);
+        CHECK(f.mean[h] == doctest::Approx(h % 2 == 0 ? 2e-300 : 4.0));
+        if (h > 0) CHECK(f.upper[h] == limit);  // some paths escaped on step 1
+    }
+    CHECK(f.upper[0] < 3.0);  // the first step is the plain simulated error: 2e-300 + sigma * z
+}
+
+TEST_CASE("fuzz regression (fuzz_expander_config): a digit escape with a long run of digits is a ParseError, not an overflow in std::regex") {
+    // Found by fuzz_expander_config: "\4444444444444444444…" is one ECMAScript back-reference
+    // number; libstdc++ multiplied it by 10 in a long until it overflowed (UBSan), before its
+    // polynomial executor could reject the back-reference.
+    CHECK_THROWS_WITH_AS(PriorityTiers::parse("51:\n  - ^g.4\\44444444444444444444444\n"), doctest::Contains("back-reference or octal escape at offset 4"),
+                         continuum::ParseError);
+    CHECK_THROWS_WITH_AS(PriorityTiers({{7, {"[a\\0]"}}}), doctest::Contains("for priority 7"), continuum::ParseError);
+    // An escaped backslash followed by a digit is a literal backslash and a digit: accepted.
+    const PriorityTiers tiers({{3, {"^pool\\\\1$"}}});
+    CHECK(tiers.highest_match("pool\\1") == 3);
+    CHECK(!tiers.highest_match("pool1"));
+}

@@ -100,6 +100,19 @@ std::vector<std::size_t> keep_minimum(std::span<const std::size_t> among, const 
 }
 
 
+/// Where the pattern has a digit escape (\1, \0, \4444…), or npos. ECMAScript reads every
+/// digit after the backslash as one back-reference number, and libstdc++ converts it to an int
+/// while parsing (signed overflow, undefined behaviour, for a long run of digits) before its
+/// polynomial executor rejects back-references. RE2 has no back-references either.
+inline std::size_t digit_escape(std::string_view pattern) {
+    for (std::size_t i = 0; i + 1 < pattern.size(); ++i) {
+        if (pattern[i] != '\\') continue;
+        if (pattern[i + 1] >= '0' && pattern[i + 1] <= '9') return i;
+        ++i;  // an escaped character, possibly a backslash
+    }
+    return std::string_view::npos;
+}
+
 /// Go's regexp (RE2 syntax) rejects a repetition count above 1000 and nested repetitions whose
 /// product exceeds 1000 ("invalid repeat count", "expression too large"); libstdc++'s std::regex
 /// has no such limit and overflows or expands {n} into n copies of the NFA (a ConfigMap could
@@ -254,11 +267,16 @@ class PriorityTiers {
 public:
     PriorityTiers() = default;
 
-    /// \throws ParseError naming the priority and the pattern when a pattern does not compile or
-    ///         repeats more than 1000 times (RE2's limit, also for nested repetitions).
+    /// \throws ParseError naming the priority and the pattern when a pattern does not compile,
+    ///         repeats more than 1000 times (RE2's limit, also for nested repetitions) or has a
+    ///         digit escape (a back-reference in ECMAScript; RE2 has none).
     explicit PriorityTiers(std::map<int, std::vector<std::string>> tiers) : patterns_(std::move(tiers)) {
         for (const auto& [priority, list] : patterns_) {
             for (const auto& pattern : list) {
+                if (const auto at = detail::digit_escape(pattern); at != std::string_view::npos) {
+                    throw ParseError(fmt::format("priority expander: cannot compile regexp \"{}\" for priority {}: back-reference or octal "
+                                                 "escape at offset {} (Go's RE2 has no back-references)", pattern, priority, at));
+                }
                 if (const auto count = detail::excessive_repetition(pattern); count != 0) {
                     throw ParseError(fmt::format("priority expander: cannot compile regexp \"{}\" for priority {}: repetition count {} exceeds "
                                                  "1000 (Go's RE2 limit)", pattern, priority, count));

@@ -361,14 +361,28 @@ private:
         detail::NormalGenerator normal(options_.simulation_seed);
         const auto c = coefficients();
         const double sigma_value = sigma();
+        // A path that leaves ±max_magnitude() (a multiplicative state dividing by a near-zero
+        // seasonal factor, with σ inflated by a spike) stays at that bound for the rest of the
+        // horizon: the interval then says "unbounded" in finite numbers instead of inf or NaN.
+        const double limit = static_cast<double>(max_magnitude());
         for (std::size_t path = 0; path < paths; ++path) {
             auto state = state_;
+            std::optional<double> escaped;
             for (std::size_t h = 0; h < horizon; ++h) {
-                const double noise = sigma_value * normal();
+                const double noise = sigma_value * normal();  // drawn on every step: paths stay on one stream
+                if (escaped) {
+                    samples[h * paths + path] = *escaped;
+                    continue;
+                }
                 // The forecast of this step, then the simulated observation fed back into the state
                 // (kept positive so a multiplicative state stays defined).
                 detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
                     const double y = static_cast<double>(detail::holt_winters_peek<Scalar, S, T>(c, state)) + noise;
+                    if (!(std::fabs(y) <= limit)) {
+                        escaped = y < 0.0 ? -limit : limit;
+                        samples[h * paths + path] = *escaped;
+                        return 0;
+                    }
                     samples[h * paths + path] = y;
                     const auto fed = static_cast<Scalar>(std::max(y, 1e-12 * std::fabs(static_cast<double>(state.level)) + 1e-300));
                     (void)detail::holt_winters_step<Scalar, S, T, N>(fed, c, state);
