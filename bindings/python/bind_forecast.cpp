@@ -80,6 +80,8 @@ Seasonality parse_seasonal(const std::optional<std::string>& seasonal) {
     throw InvalidArgument(fmt::format("seasonal must be None, \"add\" or \"mul\", got \"{}\"", *seasonal));
 }
 
+const double holt_winters_max_magnitude = HoltWinters<double>::max_magnitude();
+
 HoltWintersOptions make_options(const std::string& initialization, bool quirk, int paths, std::uint64_t seed, std::int64_t max_evaluations) {
     HoltWintersOptions options;
     if (initialization == "estimated") options.initialization = Initialization::estimated;
@@ -211,7 +213,9 @@ void bind_forecast(py::module_& m) {
             .def_property_readonly("seasons", [](const HoltWinters<double>& self) { return to_array(self.seasons()); },
                                    "The m current seasonal values in the order they will be used.")
             .def_property_readonly("evaluations", &HoltWinters<double>::evaluations)
-            .def_property_readonly("model", [](const HoltWinters<double>& self) { return self.spec().code(); }, "ETS code, e.g. 'A,Ad,A'.");
+            .def_property_readonly("model", [](const HoltWinters<double>& self) { return self.spec().code(); }, "ETS code, e.g. 'A,Ad,A'.")
+            .def_readonly_static("max_magnitude", &holt_winters_max_magnitude,
+                                 "Largest |observation| fit() and update() accept (about 1.3e150): beyond it squared errors overflow.");
     }
     forecast.def(
         "auto_ets",

@@ -139,6 +139,13 @@ def test_bad_input_raises_invalid_argument():
         fc.HoltWinters(1, seasonal="add")
     with pytest.raises(ValueError):  # InvalidArgument is also a ValueError
         fc.HoltWinters(24, trend="mul")
+    assert fc.HoltWinters.max_magnitude == pytest.approx(1.3e150)
+    with pytest.raises(continuum.InvalidArgument, match="series\\[1\\] = 2e\\+200 is beyond"):
+        fc.HoltWinters(2).fit(np.array([1.0, 2e200, 3.0, 4.0]))
+    fitted = fc.HoltWinters(2).fit(np.full(6, 1.6e149))
+    with pytest.raises(continuum.InvalidArgument, match="observation -1e\\+160 is beyond"):
+        fitted.update(-1e160)
+    assert fitted.level == pytest.approx(1.6e149)  # unchanged
     model = fc.Naive().fit(np.array([1.0, 2.0]))
     with pytest.raises(continuum.InvalidArgument, match="horizon must be >= 1, got 0"):
         model.forecast(0)
