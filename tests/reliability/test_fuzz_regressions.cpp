@@ -153,6 +153,12 @@ TEST_CASE("fuzz regression (fuzz_holt_winters): observations whose squared error
     // update(0) made the error sum (1.6e307)^2 = inf and sigma() infinite.
     const double limit = static_cast<double>(continuum::forecast::HoltWinters<double>::max_magnitude());
     CHECK(limit == doctest::Approx(1.3e150));
+    CHECK(continuum::forecast::HoltWinters<float>::max_magnitude() == 1.8e15F);  // sqrt(FLT_MAX) / 1e4
+    continuum::forecast::HoltWinters<float> single({continuum::forecast::Trend::none, false, continuum::forecast::Seasonality::none, 2});
+    single.fit(continuum::SeriesView(std::vector<double>(10, 1e15)));
+    CHECK_THROWS_WITH_AS(single.update(2e15), doctest::Contains("beyond ±1.8e+15"), continuum::InvalidArgument);
+    single.update(1.7e15);
+    CHECK(std::isfinite(single.sigma()));
     continuum::forecast::HoltWinters<double> model({continuum::forecast::Trend::none, false, continuum::forecast::Seasonality::none, 2});
     CHECK_THROWS_WITH_AS(model.fit(continuum::SeriesView(std::vector<double>(23, 1.62145e307))), doctest::Contains("series[0] = 1.62145e+307 is beyond"),
                          continuum::InvalidArgument);
