@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace fc = continuum::forecast;
@@ -139,4 +140,36 @@ TEST_CASE("baselines refuse forecast before fit, bad horizons, levels and observ
     CHECK_THROWS_AS(model.update(std::nan("")), continuum::InvalidArgument);
     const std::vector<double> bad{1.0, std::numeric_limits<double>::infinity()};
     CHECK_THROWS_WITH_AS(model.fit(SeriesView(bad)), doctest::Contains("series[1] = inf"), continuum::InvalidArgument);
+}
+
+namespace {
+template <typename F>
+void check_observation_range(F model, const char* who) {
+    CAPTURE(who);
+    std::vector<double> y;
+    for (int i = 0; i < 40; ++i) y.push_back(i % 2 == 0 ? -fc::max_observation : fc::max_observation);
+    // At the limit: alternating ±1.3e150 gives errors of 2.6e150 whose squares (6.8e300) still sum finitely.
+    model.fit(SeriesView(y));
+    model.update(fc::max_observation);
+    const auto f = model.forecast(6, 0.95);
+    for (std::size_t h = 0; h < f.mean.size(); ++h) {
+        CHECK(std::isfinite(f.mean[h]));
+        if (f.has_interval()) CHECK((std::isfinite(f.lower[h]) && std::isfinite(f.upper[h]) && f.lower[h] <= f.upper[h]));
+    }
+    CHECK_THROWS_WITH_AS(model.update(-2e150), doctest::Contains("observation -2e+150 is beyond ±1.3e+150"), continuum::InvalidArgument);
+    y[7] = 1e200;
+    const std::string expected = std::string(who) + ": series[7] = 1e+200 is beyond ±1.3e+150";
+    CHECK_THROWS_WITH_AS(model.fit(SeriesView(y)), doctest::Contains(expected.c_str()), continuum::InvalidArgument);
+}
+}  // namespace
+
+TEST_CASE("every baseline accepts |y| up to max_observation with finite intervals and names the first value beyond it") {
+    CHECK(fc::max_observation == 1.3e150);
+    check_observation_range(fc::Naive{}, "naive");
+    check_observation_range(fc::SeasonalNaive{4}, "seasonal_naive");
+    check_observation_range(fc::SeasonalMedian{4, 3}, "seasonal_median");
+    check_observation_range(fc::Drift{}, "drift");
+    check_observation_range(fc::MovingAverage{5}, "moving_average");
+    check_observation_range(fc::LinearRegression{10}, "linear_regression");
+    check_observation_range(fc::SimpleExponentialSmoothing{}, "simple_exponential_smoothing");
 }

@@ -18,6 +18,7 @@ class Drift {
 public:
     /// \throws InvalidArgument when history has fewer than 2 points.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "drift");
         detail::require_length(history.size(), 2, "drift", "a first and a last point");
         first_ = history[0];
         last_ = history.back();

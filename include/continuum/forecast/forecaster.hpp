@@ -9,6 +9,7 @@
 #include <cmath>
 #include <concepts>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -49,7 +50,21 @@ concept Forecaster = requires(F f, const F cf, SeriesView history, double value,
     { cf.name() } -> std::convertible_to<std::string>;
 };
 
+/// Largest |observation| every forecaster accepts in fit() and update(), about sqrt(DBL_MAX) / 1e4:
+/// beyond it squared errors and variances overflow and intervals would be infinite or NaN. CPU in
+/// millicores and memory in bytes are far below it.
+inline constexpr double max_observation = 1.3e150;
+
 namespace detail {
+/// \throws InvalidArgument naming the first value whose magnitude exceeds max_observation.
+inline void require_observation_range(SeriesView history, std::string_view who) {
+    for (std::size_t i = 0; i < history.size(); ++i) {
+        if (std::fabs(history[i]) > max_observation) {
+            throw InvalidArgument(fmt::format("{}: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series", who, i,
+                                              history[i], max_observation));
+        }
+    }
+}
 /// \throws InvalidArgument unless 1 <= horizon.
 inline void require_horizon(int horizon) {
     if (horizon <= 0) throw InvalidArgument(fmt::format("horizon must be >= 1, got {}", horizon));
@@ -63,6 +78,9 @@ inline void require_level(double level) {
 /// \throws InvalidArgument when value is NaN or infinite.
 inline void require_finite_observation(double value) {
     if (!std::isfinite(value)) throw InvalidArgument(fmt::format("update: observation {} is not finite", value));
+    if (std::fabs(value) > max_observation) {
+        throw InvalidArgument(fmt::format("update: observation {} is beyond ±{:g}, where squared errors overflow", value, max_observation));
+    }
 }
 }  // namespace detail
 

@@ -169,13 +169,13 @@ public:
         ++updates_;
     }
 
-    /// Largest |observation| fit() and update() accept: sqrt(largest Scalar) / 1e4 (about 1.3e150
-    /// for double, 1.8e15 for float), so squared errors summed over long histories stay finite.
+    /// Largest |observation| fit() and update() accept: sqrt(largest Scalar) / 1e4 (max_observation,
+    /// 1.3e150, for double; 1.8e15 for float), so squared errors summed over long histories stay finite.
     [[nodiscard]] static constexpr Scalar max_magnitude() {
         if constexpr (std::is_same_v<Scalar, float>) {
             return 1.8e15F;
         } else {
-            return static_cast<Scalar>(1.3e150);
+            return static_cast<Scalar>(max_observation);
         }
     }
 

@@ -27,6 +27,7 @@ public:
     /// Fits on the last `window` points (fewer if the history is shorter).
     /// \throws InvalidArgument when history has fewer than 2 points.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "linear_regression");
         detail::require_length(history.size(), 2, "linear_regression", "two points define a line");
         const std::size_t w = std::min(history.size(), static_cast<std::size_t>(window_));
         buffer_.assign(history.end() - static_cast<std::ptrdiff_t>(w), history.end());

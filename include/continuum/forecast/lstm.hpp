@@ -246,6 +246,7 @@ public:
     /// \throws InvalidArgument when the model takes more than one input feature (use predict), when
     ///         history is shorter than window(), or when its step differs from the model's.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "lstm");
         if (features_ != 1) {
             throw InvalidArgument(fmt::format("{}: fit feeds a single series but the model takes {} input features; "
                                               "call predict with window × features values instead", source_, features_));

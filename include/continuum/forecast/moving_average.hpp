@@ -25,6 +25,7 @@ public:
 
     /// \throws InvalidArgument when history has fewer than `window` points.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "moving_average");
         const auto w = static_cast<std::size_t>(window_);
         detail::require_length(history.size(), w, "moving_average", "one full window");
         buffer_.assign(history.end() - static_cast<std::ptrdiff_t>(w), history.end());

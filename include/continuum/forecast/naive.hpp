@@ -16,6 +16,7 @@ class Naive {
 public:
     /// \throws InvalidArgument when history is empty.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "naive");
         if (history.empty()) throw InvalidArgument("naive: series is empty, needs at least 1 point");
         last_ = history.back();
         sum_squares_ = 0.0;

@@ -84,6 +84,7 @@ public:
     /// them on the whole history. \throws InvalidArgument when the history is shorter than
     /// origins·horizon + 2 points (the message says how many are needed) or no candidate fits.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "portfolio");
         const std::size_t n = history.size();
         reference_season_ = 1;
         for (int m : options_.season_lengths) {

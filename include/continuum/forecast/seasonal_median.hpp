@@ -29,6 +29,7 @@ public:
     /// Keeps the last min(seasons, ⌊n/m⌋) full seasons. \throws InvalidArgument when history has
     /// fewer than season_length points.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "seasonal_median");
         const auto m = static_cast<std::size_t>(season_length_);
         detail::require_length(history.size(), m, "seasonal_median", "one full season");
         const std::size_t kept = std::min(static_cast<std::size_t>(seasons_), history.size() / m) * m;

@@ -25,6 +25,7 @@ public:
 
     /// Keeps the last season. \throws InvalidArgument when history has fewer than season_length points.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "seasonal_naive");
         const auto m = static_cast<std::size_t>(season_length_);
         detail::require_length(history.size(), m, "seasonal_naive", "one full season");
         last_season_.assign(history.end() - static_cast<std::ptrdiff_t>(m), history.end());

@@ -27,6 +27,7 @@ public:
 
     /// \throws InvalidArgument when history is empty.
     void fit(SeriesView history) {
+        detail::require_observation_range(history, "simple_exponential_smoothing");
         if (history.empty()) throw InvalidArgument("simple_exponential_smoothing: series is empty, needs at least 1 point");
         const auto values = history.values();
         if (fixed_alpha_) {
