@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -34,7 +35,8 @@ struct Options {
     std::string listen = "127.0.0.1:9090";
     std::string prometheus;
     std::string state_file;
-    std::optional<std::int64_t> now;  // fixed clock (replays, tests)
+    std::optional<std::int64_t> now;  // start of a replay clock (replays, tests)
+    double clock_rate = 0.0;          // replay clock seconds per wall second (0 = frozen at --now)
     std::chrono::milliseconds prometheus_timeout{10'000};
     std::chrono::milliseconds stream_interval{30'000};
     std::string tls_cert, tls_key, tls_client_ca;
@@ -42,13 +44,14 @@ struct Options {
 
 const char* const usage =
     "usage: continuum-keda-scaler --listen HOST:PORT --prometheus http://HOST:PORT [--state FILE]\n"
-    "         [--prometheus-timeout SECONDS] [--stream-interval SECONDS] [--now UNIX_SECONDS]\n"
+    "         [--prometheus-timeout SECONDS] [--stream-interval SECONDS] [--now UNIX_SECONDS [--clock-rate R]]\n"
     "         [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]]\n"
     "Serves KEDA's externalscaler.ExternalScaler with continuum forecasts (docs/hosts.md).\n"
     "  --listen            address to serve on; port 0 picks a free port (printed on stdout)\n"
     "  --prometheus        default Prometheus URL for ScaledObjects without serverAddress\n"
     "  --state FILE        keep every ScaledObject's history and fit here, restore it on start\n"
-    "  --now UNIX_SECONDS  evaluate as if the clock read this time (replays and tests)\n";
+    "  --now UNIX_SECONDS  evaluate as if the clock read this time at start (replays and tests)\n"
+    "  --clock-rate R      with --now: the clock then advances R seconds per second (default 0: frozen)\n";
 
 Options parse_options(int argc, char** argv) {
     Options o;
@@ -60,26 +63,34 @@ Options parse_options(int argc, char** argv) {
         }
         if (i + 1 >= argc) throw std::invalid_argument(fmt::format("{} needs a value", flag));
         const std::string value = argv[++i];
-        const auto seconds = [&]() {
+        const auto number = [&]() {
+            std::size_t used = 0;
+            double n = 0.0;
             try {
-                const double s = std::stod(value);
-                if (!(s > 0.0)) throw std::invalid_argument("");
-                return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000.0));
+                n = std::stod(value, &used);
             } catch (const std::exception&) {
-                throw std::invalid_argument(fmt::format("{} = '{}' is not a positive number of seconds", flag, value));
             }
+            if (used == 0 || used != value.size() || !std::isfinite(n)) throw std::invalid_argument(fmt::format("{} = '{}' is not a number", flag, value));
+            return n;
+        };
+        const auto seconds = [&]() {
+            const double s = number();
+            if (!(s > 0.0)) throw std::invalid_argument(fmt::format("{} = '{}' must be > 0 seconds", flag, value));
+            return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000.0));
         };
         if (flag == "--listen") o.listen = value;
         else if (flag == "--prometheus") o.prometheus = value;
         else if (flag == "--state") o.state_file = value;
         else if (flag == "--prometheus-timeout") o.prometheus_timeout = seconds();
         else if (flag == "--stream-interval") o.stream_interval = seconds();
-        else if (flag == "--now") o.now = std::stoll(value);
+        else if (flag == "--now") o.now = static_cast<std::int64_t>(number());
+        else if (flag == "--clock-rate") o.clock_rate = number();
         else if (flag == "--tls-cert") o.tls_cert = value;
         else if (flag == "--tls-key") o.tls_key = value;
         else if (flag == "--tls-client-ca") o.tls_client_ca = value;
         else throw std::invalid_argument(fmt::format("unknown option {}", flag));
     }
+    if (!(o.clock_rate >= 0.0) || (o.clock_rate > 0.0 && !o.now)) throw std::invalid_argument("--clock-rate needs --now and a rate >= 0");
     if (o.tls_cert.empty() != o.tls_key.empty()) throw std::invalid_argument("--tls-cert and --tls-key go together");
     return o;
 }
@@ -111,7 +122,7 @@ public:
             entry->model = restored(key, config);
             if (!entry->model) entry->model.emplace(config);
         }
-        const auto now = options_.now.value_or(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+        const auto now = this->now();
         const auto evaluation = entry->model->evaluate(now, [&](std::int64_t start, std::int64_t end) {
             return query_range(config.server_address, config.query, start, end, config.step_seconds, options_.prometheus_timeout);
         });
@@ -125,6 +136,13 @@ public:
     }
 
     [[nodiscard]] const Options& options() const { return options_; }
+
+    /// Unix seconds: the wall clock, or the replay clock of --now / --clock-rate.
+    [[nodiscard]] std::int64_t now() const {
+        if (!options_.now) return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        return *options_.now + static_cast<std::int64_t>(elapsed * options_.clock_rate);
+    }
 
 private:
     struct Entry {
@@ -182,6 +200,7 @@ private:
     }
 
     Options options_;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     std::mutex mutex_;
     std::map<std::string, std::shared_ptr<Entry>> entries_;
     std::map<std::string, nlohmann::json> saved_;
