@@ -180,7 +180,12 @@ HttpResponse http_get(const HttpUrl& url, const std::string& path_and_query, std
     if (headers.find("transfer-encoding: chunked") != std::string::npos) {
         out.body = dechunk(body, where);
     } else if (const auto at = headers.find("content-length:"); at != std::string::npos) {
-        const auto length = std::stoul(headers.substr(at + 15));
+        std::size_t length = 0;
+        try {
+            length = std::stoul(headers.substr(at + 15));
+        } catch (const std::exception&) {
+            throw HttpUnavailable(fmt::format("{}: malformed Content-Length", where));
+        }
         if (body.size() < length) throw HttpUnavailable(fmt::format("{}: body truncated ({} of {} bytes)", where, body.size(), length));
         out.body = body.substr(0, length);
     } else {

@@ -263,8 +263,12 @@ public:
                 if (!writer->Write(response)) return grpc::Status::OK;  // the client went away
                 sent = active;
             }
+            // Wait for the next evaluation in slices, so a client that went away frees the thread soon.
+            const auto next = std::chrono::steady_clock::now() + registry_.options().stream_interval;
             std::unique_lock lock(stop_mutex_);
-            stop_.wait_for(lock, registry_.options().stream_interval, [&] { return stopping_.load(); });
+            while (!stopping_ && !context->IsCancelled() && std::chrono::steady_clock::now() < next) {
+                stop_.wait_until(lock, std::min(next, std::chrono::steady_clock::now() + std::chrono::seconds(1)));
+            }
         }
         return grpc::Status::OK;
     }
