@@ -98,7 +98,8 @@ class Prometheus:
 class Scaler:
     """continuum-keda-scaler on a free port of 127.0.0.1, with a gRPC stub."""
 
-    def __init__(self, prometheus_url: str, now: int, state: pathlib.Path | None = None, extra: list[str] | None = None):
+    def __init__(self, prometheus_url: str, now: int, state: pathlib.Path | None = None, extra: list[str] | None = None,
+                 credentials: "grpc.ChannelCredentials | None" = None):
         binary = os.environ["KEDA_SCALER"]
         command = [binary, "--listen", "127.0.0.1:0", "--prometheus", prometheus_url, "--now", str(now)]
         if state is not None:
@@ -112,9 +113,16 @@ class Scaler:
             self.stderr.seek(0)
             raise RuntimeError(f"scaler did not start: {line!r} {self.stderr.read()}")
         self.address = line.split()[-1]
-        self.channel = grpc.insecure_channel(self.address)
-        grpc.channel_ready_future(self.channel).result(timeout=30)
+        self.channel = self.connect(credentials)
+        if credentials is None:
+            grpc.channel_ready_future(self.channel).result(timeout=30)
         self.stub = pb_grpc.ExternalScalerStub(self.channel)
+
+    def connect(self, credentials: "grpc.ChannelCredentials | None" = None) -> "grpc.Channel":
+        """A channel to the scaler: plain, or TLS with the given credentials."""
+        if credentials is None:
+            return grpc.insecure_channel(self.address)
+        return grpc.secure_channel(self.address, credentials)
 
     def log(self) -> str:
         self.stderr.seek(0)

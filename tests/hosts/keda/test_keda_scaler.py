@@ -8,6 +8,7 @@ Run by ctest (label hosts), which sets KEDA_SCALER, KEDA_REFERENCE, KEDA_PYTHON_
 from __future__ import annotations
 
 import http.server
+import subprocess
 import os
 import threading
 
@@ -168,3 +169,42 @@ def test_bad_requests_get_a_status_naming_the_problem_and_the_server_keeps_servi
             assert word in error.value.details(), (what, error.value.details())
     assert scaler.process.poll() is None
     assert get_metrics(scaler.stub, "hw", meta()) == reference(FIRST, 1440, 0, "holt-winters", 288, 12)
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    """A self-signed certificate for 127.0.0.1, used as server certificate, client certificate and CA."""
+    folder = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")], check=True, capture_output=True)
+    return folder / "cert.pem", folder / "key.pem"
+
+
+def test_tls_and_mutual_tls(prometheus, certificate):
+    cert, key = certificate
+    spec_request = ref("tls", meta())
+    server = harness.Scaler(prometheus.url, NOW, extra=["--tls-cert", str(cert), "--tls-key", str(key)],
+                            credentials=grpc.ssl_channel_credentials(root_certificates=cert.read_bytes()))
+    try:
+        assert server.stub.GetMetricSpec(spec_request, timeout=30).metricSpecs[0].targetSizeFloat == 50.0
+        with server.connect() as plain, pytest.raises(grpc.RpcError) as error:
+            pb_grpc_stub(plain).GetMetricSpec(spec_request, timeout=10)
+        assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        assert server.stop() == 0
+    mutual = harness.Scaler(prometheus.url, NOW, extra=["--tls-cert", str(cert), "--tls-key", str(key), "--tls-client-ca", str(cert)],
+                            credentials=grpc.ssl_channel_credentials(root_certificates=cert.read_bytes(), private_key=key.read_bytes(),
+                                                                     certificate_chain=cert.read_bytes()))
+    try:
+        assert get_metrics(mutual.stub, "tls", meta()) == reference(FIRST, 1440, 0, "holt-winters", 288, 12)
+        anonymous = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+        with mutual.connect(anonymous) as channel, pytest.raises(grpc.RpcError) as error:
+            pb_grpc_stub(channel).GetMetricSpec(spec_request, timeout=10)
+        assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        assert mutual.stop() == 0
+
+
+def pb_grpc_stub(channel):
+    return harness.pb_grpc.ExternalScalerStub(channel)
