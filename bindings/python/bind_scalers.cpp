@@ -172,7 +172,7 @@ back in MetricProposal.timestamp.)pbdoc")
         .def_readonly("average_value", &MetricProposal::average_value, "status averageValue (milli-units; the raw average for Utilization targets)")
         .def_readonly("value", &MetricProposal::value, "status value (milli-units), Value targets")
         .def_property_readonly("timestamp", [](const MetricProposal& p) { return seconds_of(p.timestamp); }, "the metric timestamp the controller carries (seconds) or None")
-        .def_readonly("condition_reason", &MetricProposal::condition_reason, "invalid only: the ScalingActive reason (FailedGetResourceMetric, ...)")
+        .def_readonly("condition_reason", &MetricProposal::condition_reason, "the ScalingActive reason of an invalid metric (FailedGetResourceMetric, ...), else empty")
         .def("__repr__", [](const MetricProposal& p) {
             if (!p.valid) return fmt::format("MetricProposal('{}', invalid, {}, reason='{}')", p.metric, p.condition_reason, p.reason);
             return fmt::format("MetricProposal('{}', replicas={}, average_utilization={}, average_value={}, value={}, reason='{}')", p.metric, p.replicas,
