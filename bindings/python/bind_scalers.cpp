@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -45,6 +47,41 @@ py::object forecaster_callable(const py::object& forecaster) {
 
 std::vector<std::int64_t> to_int_vector(const py::object& o) { return py::cast<std::vector<std::int64_t>>(o); }
 
+/// An instant in seconds (float) to a continuum Time, rejecting NaN and infinities.
+Time time_from_seconds(double seconds, const char* argument) {
+    if (!std::isfinite(seconds)) throw InvalidArgument(fmt::format("{} must be a finite number of seconds, got {}", argument, seconds));
+    return Time{static_cast<std::int64_t>(std::llround(seconds * 1000.0))};
+}
+
+std::optional<double> seconds_of(const std::optional<Time>& t) {
+    if (!t) return std::nullopt;
+    return to_seconds(*t);
+}
+
+/// The Python constructor's and set_spec's arguments as an HpaSpec (validated by Hpa).
+HpaSpec make_hpa_spec(std::int64_t min_replicas, std::int64_t max_replicas, std::vector<HpaMetric> metrics, double tolerance,
+                      std::optional<HpaBehavior> behavior, double downscale_stabilization, std::optional<double> activation_cooldown,
+                      bool seed_recommendations) {
+    HpaSpec spec;
+    spec.min_replicas = min_replicas;
+    spec.max_replicas = max_replicas;
+    spec.metrics = std::move(metrics);
+    spec.tolerance = tolerance;
+    spec.behavior = std::move(behavior);
+    spec.downscale_stabilization = python::duration_from_seconds(downscale_stabilization, "downscale_stabilization");
+    if (activation_cooldown) spec.activation = Activation{python::duration_from_seconds(*activation_cooldown, "activation_cooldown")};
+    spec.seed_recommendations = seed_recommendations;
+    return spec;
+}
+
+std::vector<std::tuple<std::int64_t, double, bool>> scale_events(const std::vector<Hpa::ScaleEvent>& events) {
+    std::vector<std::tuple<std::int64_t, double, bool>> out;
+    for (const auto& e : events) out.emplace_back(e.replicas, to_seconds(e.time), e.outdated);
+    return out;
+}
+
+std::string optional_repr(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "None"; }
+
 }  // namespace
 
 void bind_scalers(py::module_& root) {
@@ -55,7 +92,8 @@ void bind_scalers(py::module_& root) {
         .value("resource", MetricSource::resource)
         .value("pods", MetricSource::pods)
         .value("object", MetricSource::object)
-        .value("external", MetricSource::external);
+        .value("external", MetricSource::external)
+        .value("container_resource", MetricSource::container_resource);
     py::enum_<TargetType>(m, "TargetType")
         .value("utilization", TargetType::utilization)
         .value("average_value", TargetType::average_value)
@@ -77,18 +115,23 @@ void bind_scalers(py::module_& root) {
 
     py::class_<HpaMetric>(m, "HpaMetric", R"pbdoc(
 One spec.metrics entry with this cycle's observation. target: percent for utilization, milli-units
-otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-units).)pbdoc")
+otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-units). container: the
+container of a container_resource metric. timestamp: the metrics API's timestamp (seconds), reported
+back in MetricProposal.timestamp.)pbdoc")
         .def(py::init([](std::string name, MetricSource source, TargetType target_type, std::int64_t target, std::vector<PodSample> pods,
-                         std::optional<std::int64_t> value, bool available, std::int64_t activation_threshold) {
-                 return HpaMetric{std::move(name), source, target_type, target, std::move(pods), value, available, activation_threshold};
+                         std::optional<std::int64_t> value, bool available, std::int64_t activation_threshold, std::string container,
+                         std::optional<double> timestamp) {
+                 HpaMetric m{std::move(name), source, target_type, target, std::move(pods), value, available, activation_threshold, std::move(container), std::nullopt};
+                 if (timestamp) m.timestamp = time_from_seconds(*timestamp, "timestamp");
+                 return m;
              }),
              py::arg("name") = "cpu", py::arg("source") = MetricSource::resource, py::arg("target_type") = TargetType::utilization,
              py::arg("target") = 80, py::arg("pods") = std::vector<PodSample>{}, py::arg("value") = std::nullopt, py::arg("available") = true,
-             py::arg("activation_threshold") = 0)
+             py::arg("activation_threshold") = 0, py::arg("container") = "", py::arg("timestamp") = std::nullopt)
         .def_static(
             "resource_utilization",
             [](std::string name, std::int64_t target_percent, const py::object& usage, const py::object& requests, std::optional<py::object> ready) {
-                HpaMetric metric{std::move(name), MetricSource::resource, TargetType::utilization, target_percent, {}, std::nullopt, true, 0};
+                HpaMetric metric{std::move(name), MetricSource::resource, TargetType::utilization, target_percent, {}, std::nullopt, true, 0, {}, std::nullopt};
                 const auto u = to_int_vector(usage);
                 const auto r = to_int_vector(requests);
                 if (u.size() != r.size()) throw InvalidArgument(fmt::format("usage has {} pods but requests has {}", u.size(), r.size()));
@@ -112,7 +155,10 @@ otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-unit
         .def_readwrite("pods", &HpaMetric::pods)
         .def_readwrite("value", &HpaMetric::value)
         .def_readwrite("available", &HpaMetric::available)
-        .def_readwrite("activation_threshold", &HpaMetric::activation_threshold);
+        .def_readwrite("activation_threshold", &HpaMetric::activation_threshold)
+        .def_readwrite("container", &HpaMetric::container)
+        .def_property("timestamp", [](const HpaMetric& m) { return seconds_of(m.timestamp); },
+                      [](HpaMetric& m, std::optional<double> s) { m.timestamp = s ? std::optional<Time>(time_from_seconds(*s, "timestamp")) : std::nullopt; });
 
     py::class_<MetricProposal>(m, "MetricProposal")
         .def_readonly("metric", &MetricProposal::metric)
@@ -121,17 +167,45 @@ otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-unit
         .def_readonly("usage_ratio", &MetricProposal::usage_ratio)
         .def_readonly("current", &MetricProposal::current)
         .def_readonly("reason", &MetricProposal::reason)
-        .def("__repr__", [](const MetricProposal& p) { return fmt::format("MetricProposal('{}', replicas={}, reason='{}')", p.metric, p.replicas, p.reason); });
+        .def_readonly("source", &MetricProposal::source)
+        .def_readonly("average_utilization", &MetricProposal::average_utilization, "status averageUtilization (percent), Utilization targets")
+        .def_readonly("average_value", &MetricProposal::average_value, "status averageValue (milli-units; the raw average for Utilization targets)")
+        .def_readonly("value", &MetricProposal::value, "status value (milli-units), Value targets")
+        .def_property_readonly("timestamp", [](const MetricProposal& p) { return seconds_of(p.timestamp); }, "the metric timestamp the controller carries (seconds) or None")
+        .def_readonly("condition_reason", &MetricProposal::condition_reason, "the ScalingActive reason of an invalid metric (FailedGetResourceMetric, ...), else empty")
+        .def("__repr__", [](const MetricProposal& p) {
+            if (!p.valid) return fmt::format("MetricProposal('{}', invalid, {}, reason='{}')", p.metric, p.condition_reason, p.reason);
+            return fmt::format("MetricProposal('{}', replicas={}, average_utilization={}, average_value={}, value={}, reason='{}')", p.metric, p.replicas,
+                               optional_repr(p.average_utilization), optional_repr(p.average_value), optional_repr(p.value), p.reason);
+        });
 
     m.def(
         "metric_replicas",
         [](const HpaMetric& metric, std::int64_t spec_replicas, std::optional<std::int64_t> status_replicas, std::optional<std::int64_t> ready_pods,
-           double tolerance) {
+           double tolerance, std::optional<double> scale_down_tolerance, std::optional<double> scale_up_tolerance) {
             return metric_replicas(metric, {spec_replicas, status_replicas.value_or(spec_replicas), ready_pods.value_or(spec_replicas)},
-                                   Tolerances{tolerance, tolerance});
+                                   Tolerances{scale_down_tolerance.value_or(tolerance), scale_up_tolerance.value_or(tolerance)});
         },
         py::arg("metric"), py::arg("spec_replicas"), py::arg("status_replicas") = std::nullopt, py::arg("ready_pods") = std::nullopt,
-        py::arg("tolerance") = 0.1, "One metric's replica proposal (the HPA replica calculator).");
+        py::arg("tolerance") = 0.1, py::arg("scale_down_tolerance") = std::nullopt, py::arg("scale_up_tolerance") = std::nullopt,
+        "One metric's replica proposal (the HPA replica calculator). scale_down_tolerance / scale_up_tolerance (behavior.scaleDown/scaleUp.tolerance) "
+        "override `tolerance` per direction; any finite value >= 0.");
+
+    m.def(
+        "cpu_sample_unready",
+        [](std::optional<double> start_time, std::optional<bool> ready, double last_transition_time, double metric_timestamp, double metric_window,
+           double now, double cpu_initialization_period, double initial_readiness_delay) {
+            const auto start = start_time ? std::optional<Time>(time_from_seconds(*start_time, "start_time")) : std::nullopt;
+            return cpu_sample_unready(start, ready, time_from_seconds(last_transition_time, "last_transition_time"),
+                                      time_from_seconds(metric_timestamp, "metric_timestamp"), python::duration_from_seconds(metric_window, "metric_window"),
+                                      time_from_seconds(now, "now"), python::duration_from_seconds(cpu_initialization_period, "cpu_initialization_period"),
+                                      python::duration_from_seconds(initial_readiness_delay, "initial_readiness_delay"));
+        },
+        py::arg("start_time"), py::arg("ready"), py::arg("last_transition_time"), py::arg("metric_timestamp"), py::arg("metric_window"), py::arg("now"),
+        py::arg("cpu_initialization_period") = 300.0, py::arg("initial_readiness_delay") = 30.0,
+        "groupPods' rule for setting a pod's cpu sample aside as not yet ready (use the result as PodSample.cpu_ready = not unready). "
+        "Times in seconds; start_time / ready None = no start time / no Ready condition. Defaults: the controller's "
+        "--horizontal-pod-autoscaler-cpu-initialization-period 5 min and --horizontal-pod-autoscaler-initial-readiness-delay 30 s.");
 
     py::enum_<ScalingPolicyType>(m, "ScalingPolicyType").value("pods", ScalingPolicyType::pods).value("percent", ScalingPolicyType::percent);
     py::enum_<SelectPolicy>(m, "SelectPolicy").value("max", SelectPolicy::max).value("min", SelectPolicy::min).value("disabled", SelectPolicy::disabled);
@@ -176,31 +250,45 @@ otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-unit
         .def_readonly("stabilized_replicas", &HpaDecision::stabilized_replicas)
         .def_readonly("proposals", &HpaDecision::proposals)
         .def_readonly("able_to_scale_reason", &HpaDecision::able_to_scale_reason)
+        .def_readonly("scaling_active_reason", &HpaDecision::scaling_active_reason)
         .def_readonly("scaling_limited_reason", &HpaDecision::scaling_limited_reason)
+        .def_readonly("stabilization_reason", &HpaDecision::stabilization_reason)
+        .def_readonly("failed_metric", &HpaDecision::failed_metric)
+        .def_property_readonly("metric_timestamp", [](const HpaDecision& d) { return seconds_of(d.metric_timestamp); })
         .def_readonly("active", &HpaDecision::active)
         .def_readonly("reason", &HpaDecision::reason)
         .def("__repr__", [](const HpaDecision& d) {
-            return fmt::format("HpaDecision({} -> {}, reason='{}')", d.current_replicas, d.desired_replicas, d.reason);
+            return fmt::format("HpaDecision({} -> {}, AbleToScale={}, ScalingActive={}, ScalingLimited={}, reason='{}')", d.current_replicas,
+                               d.desired_replicas, d.able_to_scale_reason, d.scaling_active_reason, d.scaling_limited_reason, d.reason);
         });
 
     py::class_<Hpa>(m, "Hpa", R"pbdoc(
 The Kubernetes HPA controller for one target. behavior=HpaBehavior() (default) uses the documented
 defaults; behavior=None reproduces the controller's path for an HPA without spec.behavior.
-activation_cooldown (seconds) enables KEDA-style activation and scale to zero.)pbdoc")
+min_replicas=0 scales to zero (needs an object or external metric). activation_cooldown (seconds)
+enables KEDA-style activation and scale to zero. seed_recommendations=True seeds the history with
+the current replicas on the first decision, as the controller does on first sight.)pbdoc")
         .def(py::init([](std::int64_t min_replicas, std::int64_t max_replicas, std::vector<HpaMetric> metrics, double tolerance,
-                         std::optional<HpaBehavior> behavior, double downscale_stabilization, std::optional<double> activation_cooldown) {
-                 HpaSpec spec;
-                 spec.min_replicas = min_replicas;
-                 spec.max_replicas = max_replicas;
-                 spec.metrics = std::move(metrics);
-                 spec.tolerance = tolerance;
-                 spec.behavior = std::move(behavior);
-                 spec.downscale_stabilization = python::duration_from_seconds(downscale_stabilization, "downscale_stabilization");
-                 if (activation_cooldown) spec.activation = Activation{python::duration_from_seconds(*activation_cooldown, "activation_cooldown")};
-                 return Hpa(std::move(spec));
+                         std::optional<HpaBehavior> behavior, double downscale_stabilization, std::optional<double> activation_cooldown,
+                         bool seed_recommendations) {
+                 return Hpa(make_hpa_spec(min_replicas, max_replicas, std::move(metrics), tolerance, std::move(behavior), downscale_stabilization,
+                                          activation_cooldown, seed_recommendations));
              }),
              py::arg("min_replicas") = 1, py::arg("max_replicas") = 10, py::arg("metrics") = std::vector<HpaMetric>{}, py::arg("tolerance") = 0.1,
-             py::arg("behavior") = HpaBehavior{}, py::arg("downscale_stabilization") = 300.0, py::arg("activation_cooldown") = std::nullopt)
+             py::arg("behavior") = HpaBehavior{}, py::arg("downscale_stabilization") = 300.0, py::arg("activation_cooldown") = std::nullopt,
+             py::arg("seed_recommendations") = true)
+        .def(
+            "set_spec",
+            [](Hpa& hpa, std::int64_t min_replicas, std::int64_t max_replicas, std::vector<HpaMetric> metrics, double tolerance,
+               std::optional<HpaBehavior> behavior, double downscale_stabilization, std::optional<double> activation_cooldown, bool seed_recommendations) {
+                hpa.set_spec(make_hpa_spec(min_replicas, max_replicas, std::move(metrics), tolerance, std::move(behavior), downscale_stabilization,
+                                           activation_cooldown, seed_recommendations));
+            },
+            py::arg("min_replicas") = 1, py::arg("max_replicas") = 10, py::arg("metrics") = std::vector<HpaMetric>{}, py::arg("tolerance") = 0.1,
+            py::arg("behavior") = HpaBehavior{}, py::arg("downscale_stabilization") = 300.0, py::arg("activation_cooldown") = std::nullopt,
+            py::arg("seed_recommendations") = true,
+            "Replaces the whole spec (same arguments as the constructor) as an edit of the HPA object: the recommendation and scale-event "
+            "history is kept. On an error the Hpa is unchanged.")
         .def(
             "decide",
             [](Hpa& hpa, std::int64_t spec_replicas, double now, std::optional<std::vector<HpaMetric>> metrics,
@@ -217,7 +305,9 @@ activation_cooldown (seconds) enables KEDA-style activation and scale to zero.)p
             std::vector<std::pair<std::int64_t, double>> out;
             for (const auto& r : h.recommendations()) out.emplace_back(r.replicas, to_seconds(r.time));
             return out;
-        });
+        })
+        .def_property_readonly("scale_up_events", [](const Hpa& h) { return scale_events(h.scale_up_events()); }, "[(replicas added, time s, outdated)]")
+        .def_property_readonly("scale_down_events", [](const Hpa& h) { return scale_events(h.scale_down_events()); }, "[(replicas removed, time s, outdated)]");
 
     // ---------------- Hierarchical (MAS-H²) ----------------
     py::class_<ApplicationState>(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.")

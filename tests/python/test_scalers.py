@@ -100,3 +100,74 @@ def test_hierarchical_migration_phases():
     assert d.migration == scalers.MigrationPhase.migrating
     assert [(p.name, p.replicas, p.node_pool) for p in d.patch_deployments] == [("web", 8, "performance-pool")]
     assert scaler.migration_phase == scalers.MigrationPhase.migrating
+
+
+def test_hpa_seeds_history_and_scales_to_zero():
+    # The first decision seeds the history with the current replicas (recordInitialRecommendation):
+    # 50m against 100m proposes 2 but the 300 s window holds 4 until it has passed.
+    rps = scalers.HpaMetric("rps", scalers.MetricSource.pods, scalers.TargetType.average_value, target=100,
+                            pods=[scalers.PodSample(f"p{i}", value=50) for i in range(4)])
+    hpa = scalers.Hpa(max_replicas=20, metrics=[rps])
+    d = hpa.decide(4, now=0.0)
+    assert (d.desired_replicas, d.stabilization_reason, d.able_to_scale_reason) == (4, "ScaleDownStabilized", "ScaleDownStabilized")
+    assert hpa.recommendations[0] == (4, 0.0)
+    d = hpa.decide(4, now=300.0)
+    assert (d.desired_replicas, d.able_to_scale_reason, d.scaling_active_reason) == (2, "SucceededRescale", "ValidMetricFound")
+    assert scalers.Hpa(max_replicas=20, metrics=[rps], seed_recommendations=False).decide(4, now=0.0).desired_replicas == 2
+
+    # min_replicas = 0 with an external metric (HPAScaleToZero); an empty queue scales 2 -> 0.
+    queue = scalers.HpaMetric("queue", scalers.MetricSource.external, scalers.TargetType.value, target=10_000, value=0)
+    zero = scalers.Hpa(min_replicas=0, max_replicas=10, metrics=[queue],
+                       behavior=scalers.HpaBehavior(scale_down=scalers.ScalingRules(0.0, policies=[scalers.ScalingPolicy(scalers.ScalingPolicyType.percent, 100, 15.0)])))
+    assert zero.decide(2, now=0.0).desired_replicas == 0
+    queue.value = 25_000
+    assert zero.decide(0, now=15.0, metrics=[queue]).desired_replicas == 3  # ceil(2.5) at zero replicas
+    with pytest.raises(continuum.InvalidArgument, match="object or external"):
+        scalers.Hpa(min_replicas=0, metrics=[rps])
+
+
+def test_hpa_set_spec_keeps_history_and_reports_conditions():
+    rps = scalers.HpaMetric("rps", scalers.MetricSource.pods, scalers.TargetType.average_value, target=100,
+                            pods=[scalers.PodSample(f"p{i}", value=50) for i in range(4)])
+    hpa = scalers.Hpa(max_replicas=20, metrics=[rps])
+    hpa.decide(4, now=0.0)
+    hpa.set_spec(max_replicas=30, metrics=[rps])  # an edit keeps the seed: still held at 4
+    assert hpa.decide(4, now=100.0).desired_replicas == 4
+    assert len(hpa.recommendations) == 3
+    with pytest.raises(continuum.InvalidArgument):
+        hpa.set_spec(min_replicas=5, max_replicas=2, metrics=[rps])
+
+    # A failed metric that blocks a scale-down: the condition reason and the failing metric.
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 50, usage=[10] * 4, requests=[100] * 4)
+    broken = scalers.HpaMetric("queue", scalers.MetricSource.external, scalers.TargetType.value, target=1000, available=False)
+    d = scalers.Hpa(metrics=[cpu, broken]).decide(4, now=0.0)
+    assert (d.desired_replicas, d.scaling_active_reason, d.failed_metric) == (4, "FailedGetExternalMetric", "queue")
+    assert d.proposals[1].condition_reason == "FailedGetExternalMetric" and not d.proposals[1].valid
+    assert "ScalingActive=FailedGetExternalMetric" in repr(d)
+
+
+def test_metric_replicas_tolerances_status_and_container_resource():
+    # replica_calculator_test.go TestReplicaCalcConfigurableTolerance "Outside 8% scale-up tolerance":
+    # requests 2 x (0.9, 1.0, 1.1), usage 2 x (1100, 1080, 1090): 109 % -> 4 replicas, raw value 2180m.
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 100, usage=[2200, 2160, 2180], requests=[1800, 2000, 2200])
+    cpu.timestamp = 1_700_000_000.0
+    p = scalers.metric_replicas(cpu, 3, scale_down_tolerance=2.0, scale_up_tolerance=0.08)
+    assert (p.replicas, p.average_utilization, p.average_value, p.value) == (4, 109, 2180, None)
+    assert p.timestamp == 1_700_000_000.0
+    assert scalers.metric_replicas(cpu, 3).replicas == 3  # within the default 10 %
+    assert scalers.metric_replicas(cpu, 3, tolerance=0.0, scale_up_tolerance=2.0).replicas == 3  # >= 1 is valid
+    with pytest.raises(continuum.InvalidArgument, match="scale_up"):
+        scalers.metric_replicas(cpu, 3, scale_up_tolerance=-0.5)
+
+    app = scalers.HpaMetric("cpu", scalers.MetricSource.container_resource, scalers.TargetType.utilization, target=50,
+                            pods=[scalers.PodSample(f"p{i}", value=400, request=500) for i in range(4)], container="app")
+    p = scalers.metric_replicas(app, 4)
+    assert (p.replicas, p.average_utilization, p.source) == (7, 80, scalers.MetricSource.container_resource)
+    app.available = False
+    assert scalers.metric_replicas(app, 4).condition_reason == "FailedGetContainerResourceMetric"
+
+    # groupPods' cpu readiness rule with the controller's flags reachable.
+    assert scalers.cpu_sample_unready(0.0, True, 80.0, 100.0, 30.0, 100.0)          # inside 5 min: window began before readiness
+    assert not scalers.cpu_sample_unready(0.0, True, 80.0, 100.0, 30.0, 100.0, cpu_initialization_period=60.0)
+    assert scalers.cpu_sample_unready(0.0, False, 20.0, 400.0, 30.0, 400.0)         # never ready within 30 s of start
+    assert not scalers.cpu_sample_unready(0.0, False, 20.0, 400.0, 30.0, 400.0, initial_readiness_delay=10.0)

@@ -1,5 +1,6 @@
 // Tests of scalers/hpa_metrics.hpp and scalers/hpa.hpp against the Kubernetes documentation's worked
-// examples and hand-computed cases of replica_calculator.go / horizontal.go.
+// examples, hand-computed cases of replica_calculator.go / horizontal.go, and upstream's own test
+// tables (replica_calculator_test.go, horizontal_test.go), each row naming the upstream test.
 #include <continuum/scalers/hpa.hpp>
 
 #include <doctest/doctest.h>
@@ -7,8 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 using namespace continuum;
 using namespace continuum::scalers;
@@ -81,12 +86,20 @@ TEST_CASE("hpa docs: 50 replicas at 90% against a 75% target give 60") {
 TEST_CASE("hpa docs: 200m against 100m doubles, 50m halves") {
     CHECK(metric_replicas(pods_average("rps", 100, {200, 200, 200, 200}), at(4)).replicas == 8);
     CHECK(metric_replicas(pods_average("rps", 100, {50, 50, 50, 50}), at(4)).replicas == 2);
-    // The controller applies both at once when there is no earlier recommendation in the window.
+    // A controller seeing the HPA for the first time seeds its history with the current count:
+    // the halving waits for the 300 s window (recordInitialRecommendation).
     HpaSpec spec;
     spec.max_replicas = 20;
     spec.metrics = {pods_average("rps", 100, {50, 50, 50, 50})};
     Hpa hpa(spec);
-    CHECK(hpa.decide(at(4), t(0)).desired_replicas == 2);
+    const auto first = hpa.decide(at(4), t(0));
+    CHECK(first.desired_replicas == 4);
+    CHECK(first.stabilization_reason == "ScaleDownStabilized");
+    CHECK(hpa.decide(at(4), t(300)).desired_replicas == 2);  // the seed at 0 is not After(300 - 300)
+    // Without the seed, both at once.
+    spec.seed_recommendations = false;
+    Hpa unseeded(spec);
+    CHECK(unseeded.decide(at(4), t(0)).desired_replicas == 2);
 }
 
 TEST_CASE("hpa tolerance: 1 +- 0.1 inclusive, per direction configurable") {
@@ -230,11 +243,18 @@ TEST_CASE("hpa takes the largest proposal; a failed metric blocks only scale-dow
     d = blocked.decide(at(4), t(0));
     CHECK_FALSE(d.scale);
     CHECK(d.desired_replicas == 4);
-    CHECK(d.able_to_scale_reason == "FailedGetMetrics");
+    CHECK(d.scaling_active_reason == "FailedGetPodsMetric");
+    CHECK(d.failed_metric == "rps");
+    CHECK(d.able_to_scale_reason == "SucceededGetScale");
+    CHECK(d.proposals[1].condition_reason == "FailedGetPodsMetric");
     // ... but a scale-up proceeds.
     spec.metrics[0] = cpu_utilization(50, cpu_pods(4, 75, 100));
     Hpa partial(spec);
-    CHECK(partial.decide(at(4), t(0)).desired_replicas == 6);
+    d = partial.decide(at(4), t(0));
+    CHECK(d.desired_replicas == 6);
+    CHECK(d.scaling_active_reason == "ValidMetricFound");  // upstream proceeds, returning the error too
+    CHECK(d.failed_metric == "rps");
+    CHECK(d.able_to_scale_reason == "SucceededRescale");
 }
 
 TEST_CASE("hpa min/max replicas and the disabled target") {
@@ -253,7 +273,9 @@ TEST_CASE("hpa min/max replicas and the disabled target") {
     CHECK(d.desired_replicas == 2);
     d = hpa.decide(at(0), t(45));
     CHECK_FALSE(d.scale);
-    CHECK(d.able_to_scale_reason == "ScalingDisabled");
+    CHECK(d.scaling_active_reason == "ScalingDisabled");
+    CHECK(d.able_to_scale_reason == "SucceededGetScale");
+    CHECK(d.scaling_limited_reason.empty());  // this sync leaves ScalingLimited as it was
 }
 
 TEST_CASE("hpa scale-down stabilisation: max over the last 300 s") {
@@ -409,7 +431,9 @@ TEST_CASE("hpa rejects bad specs and inputs with named errors") {
     spec.metrics = {cpu_utilization(0, {})};
     CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
     spec.metrics = {cpu_utilization(50, {})};
-    spec.min_replicas = 0;
+    spec.min_replicas = 0;  // scale to zero needs an object or external metric
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.min_replicas = -1;
     CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
     spec.min_replicas = 5;
     spec.max_replicas = 4;
@@ -469,4 +493,351 @@ TEST_CASE("hpa property: decisions stay within [min, max] and move towards the p
             replicas = d.desired_replicas;
         }
     }
+}
+
+namespace {
+
+/// Upstream's replica calculator fixtures put 2 containers in every pod (numContainersPerPod), each
+/// with the listed request and usage: a pod's request and usage are twice the listed values.
+struct CalcCase {
+    const char* upstream_test;
+    std::int64_t current;
+    std::vector<std::int64_t> requests;  // per container, millicores
+    std::vector<std::int64_t> levels;    // per container, millicores; fewer than pods = missing
+    std::vector<bool> ready;             // empty = all ready
+    std::int64_t target_percent;
+    Tolerances tolerances;
+    std::int64_t expected_replicas;
+    std::int64_t expected_utilization;
+    std::int64_t expected_value;  // raw average per pod, millicores
+};
+
+HpaMetric upstream_cpu(const CalcCase& c) {
+    HpaMetric m = cpu_utilization(c.target_percent, {});
+    for (std::size_t i = 0; i < c.requests.size(); ++i) {
+        PodSample pod{fmt::format("test-pod-{}", i), PodPhase::running, false, c.ready.empty() || c.ready[i], std::nullopt, 2 * c.requests[i]};
+        if (i < c.levels.size()) pod.value = 2 * c.levels[i];
+        m.pods.push_back(pod);
+    }
+    m.timestamp = Time{seconds(1'700'000'000)};
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("replica_calculator_test.go: resource utilization tables") {
+    const Tolerances d{0.1, 0.1};
+    const std::vector<CalcCase> cases = {
+        {"TestReplicaCalcScaleUp", 3, {1000, 1000, 1000}, {300, 500, 700}, {}, 30, d, 5, 50, 1000},
+        {"TestReplicaCalcScaleUpUnreadyLessScale", 3, {1000, 1000, 1000}, {300, 500, 700}, {false, true, true}, 30, d, 4, 60, 1200},
+        {"TestReplicaCalcScaleUpUnreadyNoScale", 3, {1000, 1000, 1000}, {400, 500, 700}, {true, false, false}, 30, d, 3, 40, 800},
+        {"TestReplicaCalcScaleDown", 5, {1000, 1000, 1000, 1000, 1000}, {100, 300, 500, 250, 250}, {}, 50, d, 3, 28, 560},
+        {"TestReplicaCalcScaleDownIgnoresUnreadyPods", 5, {1000, 1000, 1000, 1000, 1000}, {100, 300, 500, 250, 250},
+         {true, true, true, false, false}, 50, d, 2, 30, 600},
+        {"TestReplicaCalcTolerance", 3, {900, 1000, 1100}, {1010, 1030, 1020}, {}, 100, d, 3, 102, 2040},
+        {"TestReplicaCalcConfigurableTolerance/Outside of a 0% tolerance", 3, {900, 1000, 1100}, {909, 1010, 1111}, {}, 100, {0.0, 0.0}, 4, 101, 2020},
+        {"TestReplicaCalcConfigurableTolerance/Within a 200% scale-up tolerance", 3, {900, 1000, 1100}, {1890, 1910, 1900}, {}, 100, {0.1, 2.0}, 3, 190, 3800},
+        {"TestReplicaCalcConfigurableTolerance/Outside 8% scale-up tolerance", 3, {900, 1000, 1100}, {1100, 1080, 1090}, {}, 100, {2.0, 0.08}, 4, 109, 2180},
+        {"TestReplicaCalcConfigurableTolerance/Within a 36% scale-down tolerance", 3, {900, 1000, 1100}, {660, 640, 650}, {}, 100, {0.36, 0.1}, 3, 65, 1300},
+        {"TestReplicaCalcConfigurableTolerance/Outside a 34% scale-down tolerance", 3, {900, 1000, 1100}, {660, 640, 650}, {}, 100, {0.34, 0.1}, 2, 65, 1300},
+        {"TestReplicaCalcMissingMetrics", 4, {1000, 1000, 1000, 1000}, {400, 95}, {}, 100, d, 3, 24, 495},
+        {"TestReplicaCalcMissingMetricsNoChangeEq", 2, {1000, 1000}, {1000}, {}, 100, d, 2, 100, 2000},
+        {"TestReplicaCalcMissingMetricsNoChangeGt", 2, {1000, 1000}, {1900}, {}, 100, d, 2, 190, 3800},
+        {"TestReplicaCalcMissingMetricsNoChangeLt", 2, {1000, 1000}, {600}, {}, 100, d, 2, 60, 1200},
+        {"TestReplicaCalcMissingMetricsUnreadyChange", 3, {1000, 1000, 1000}, {100, 450}, {false, true, true}, 50, d, 3, 45, 900},
+        {"TestReplicaCalcMissingMetricsUnreadyScaleUp", 3, {1000, 1000, 1000}, {100, 2000}, {false, true, true}, 50, d, 4, 200, 4000},
+        {"TestReplicaCalcMissingMetricsUnreadyScaleDown", 4, {1000, 1000, 1000, 1000}, {100, 100, 100}, {false, true, true, true}, 50, d, 3, 10, 200},
+        {"TestReplicaCalcMissingMetricsScaleDownTargetOver100", 4, {1000, 1000, 2000, 2000}, {200, 100, 100}, {false, true, true, true}, 300, d, 2, 6, 200},
+        {"TestReplicaCalcDuringRollingUpdateWithMaxSurge", 2, {1000, 1000, 1000}, {100, 100}, {}, 50, d, 2, 10, 200},
+        // TestReplicaCalcComputedToleranceAlgImplementation: requests 300m +- jitter, 150m each, target
+        // int32((1 / (2 x 0.9) + 0.01) x 100) = 56 -> ceil(50 / 56 x 10) = 9; with + 0.004: 55 -> within.
+        {"TestReplicaCalcComputedToleranceAlgImplementation", 10, {400, 200, 310, 290, 302, 298, 301, 299, 300, 300},
+         std::vector<std::int64_t>(10, 150), {}, 56, d, 9, 50, 300},
+        {"TestReplicaCalcComputedToleranceAlgImplementation (unscaling)", 10, {400, 200, 310, 290, 302, 298, 301, 299, 300, 300},
+         std::vector<std::int64_t>(10, 150), {}, 55, d, 10, 50, 300},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.upstream_test);
+        const auto metric = upstream_cpu(c);
+        const auto p = metric_replicas(metric, at(c.current), c.tolerances);
+        REQUIRE(p.valid);
+        CHECK(p.replicas == c.expected_replicas);
+        CHECK(p.average_utilization == c.expected_utilization);
+        CHECK(p.average_value == c.expected_value);
+        CHECK_FALSE(p.value.has_value());
+        CHECK(p.timestamp == metric.timestamp);  // "timestamp should be as expected"
+    }
+    // TestReplicaCalcDisjointResourcesMetrics' error: requests summing to 0 -> "no metrics returned matched known pods".
+    const auto disjoint = metric_replicas(cpu_utilization(100, cpu_pods(1, 100, 0)), at(1));
+    CHECK_FALSE(disjoint.valid);
+    CHECK(disjoint.reason.find("no metrics returned matched known pods") != std::string::npos);
+    CHECK(disjoint.condition_reason == "FailedGetResourceMetric");
+    CHECK_FALSE(disjoint.timestamp.has_value());
+}
+
+TEST_CASE("replica_calculator_test.go: pods, object and external metric tables") {
+    struct Case {
+        const char* upstream_test;
+        MetricSource source;
+        TargetType type;
+        std::int64_t current;
+        std::vector<std::int64_t> levels;
+        std::int64_t target;
+        Tolerances tolerances;
+        std::int64_t expected_replicas;
+        std::int64_t expected_usage;
+    };
+    const Tolerances d{0.1, 0.1};
+    const Tolerances up1{0.1, 0.01};
+    const auto pods = MetricSource::pods;
+    const auto object = MetricSource::object;
+    const auto external = MetricSource::external;
+    const auto value = TargetType::value;
+    const auto average = TargetType::average_value;
+    const std::vector<Case> cases = {
+        {"TestReplicaCalcScaleUpCM", pods, average, 3, {20000, 10000, 30000}, 15000, d, 4, 20000},
+        {"TestReplicaCalcScaleDownCM", pods, average, 5, {12000, 12000, 12000, 12000, 12000}, 20000, d, 3, 12000},
+        {"TestReplicaCalcToleranceCM", pods, average, 3, {20000, 21000, 21000}, 20000, d, 3, 20666},
+        {"TestReplicaCalcConfigurableToleranceCM", pods, average, 3, {20000, 21000, 21000}, 20000, up1, 4, 20666},
+        {"TestPlainMetricReplicaCalcMissingMetricsNoChangeEq", pods, average, 5, {20000, 19000, 21000, -1, -1}, 20000, d, 5, 20000},
+        {"TestReplicaCalcDuringRollingUpdateWithMaxSurgeCM", pods, average, 2, {10000, 10000, -1}, 17000, d, 2, 10000},
+        {"TestReplicaCalcScaleUpCMObject", object, value, 3, {20000}, 15000, d, 4, 20000},
+        {"TestReplicaCalcScaleDownCMObject", object, value, 5, {12000}, 20000, d, 3, 12000},
+        {"TestReplicaCalcToleranceCMObject", object, value, 3, {20666}, 20000, d, 3, 20666},
+        {"TestReplicaCalcConfigurableToleranceCMObject", object, value, 3, {20666}, 20000, up1, 4, 20666},
+        {"TestReplicaCalcConfigurableTolerancePerPodCMObject", object, average, 4, {20208}, 5000, up1, 5, 5052},
+        {"TestReplicaCalcToleranceCMExternal", external, value, 3, {8600}, 8888, d, 3, 8600},
+        {"TestReplicaCalcTolerancePerPodCMExternal", external, average, 3, {8600}, 2900, d, 3, 2867},
+        {"TestReplicaCalcConfigurableToleranceCMExternal", external, value, 3, {8900}, 8800, up1, 4, 8900},
+        {"TestReplicaCalcConfigurableTolerancePerPodCMExternal", external, average, 3, {8600}, 2800, up1, 4, 2867},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.upstream_test);
+        HpaMetric m;
+        m.name = "qps";
+        m.source = c.source;
+        m.target_type = c.type;
+        m.target = c.target;
+        m.timestamp = Time{seconds(1'700'000'000)};
+        if (c.source == pods) {
+            for (std::size_t i = 0; i < c.levels.size(); ++i) {
+                m.pods.push_back({fmt::format("test-pod-{}", i), PodPhase::running, false, true,
+                                  c.levels[i] < 0 ? std::nullopt : std::optional<std::int64_t>(c.levels[i]), 0});
+            }
+        } else {
+            m.value = c.levels[0];
+        }
+        const auto p = metric_replicas(m, at(c.current), c.tolerances);
+        REQUIRE(p.valid);
+        CHECK(p.replicas == c.expected_replicas);
+        CHECK(p.current == c.expected_usage);
+        if (c.type == value) {
+            CHECK(p.value == c.expected_usage);
+            // GetObjectMetricReplicas / GetExternalMetricReplicas drop the metric's timestamp.
+            CHECK_FALSE(p.timestamp.has_value());
+        } else {
+            CHECK(p.average_value == c.expected_usage);
+            CHECK(p.timestamp == m.timestamp);
+        }
+    }
+}
+
+TEST_CASE("hpa ContainerResource metrics: one container's usage and request, FailedGetContainerResourceMetric") {
+    // The pods' "app" containers request 500m and use 400m (80 %); sidecars are not in the samples.
+    HpaMetric m = cpu_utilization(50, cpu_pods(4, 400, 500));
+    m.source = MetricSource::container_resource;
+    m.container = "app";
+    auto p = metric_replicas(m, at(4));
+    CHECK(p.replicas == 7);  // ceil(1.6 x 4)
+    CHECK(p.average_utilization == 80);
+    CHECK(p.average_value == 400);
+    // cpu readiness applies to ContainerResource cpu too (groupPods gets the resource name).
+    m.pods[3].cpu_ready = false;
+    p = metric_replicas(m, at(4));
+    CHECK(p.replicas == 5);  // 1200 / 2000 = 60 % -> 1.2 -> ceil(4.8)
+    m.available = false;
+    p = metric_replicas(m, at(4));
+    CHECK_FALSE(p.valid);
+    CHECK(p.condition_reason == "FailedGetContainerResourceMetric");
+    m.container.clear();
+    CHECK_THROWS_AS((void)metric_replicas(m, at(4)), InvalidArgument);
+    HpaSpec spec;
+    spec.metrics = {m};
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+}
+
+TEST_CASE("hpa tolerances: any finite value >= 0 (KEP-4951), per direction") {
+    HpaSpec spec;
+    spec.max_replicas = 20;
+    spec.metrics = {pods_average("rps", 100, {300, 300})};  // ratio 3
+    spec.behavior->scale_up.tolerance = 2.5;                   // 1 + 2.5 >= 3: within
+    Hpa wide(spec);
+    CHECK(wide.decide(at(2), t(0)).desired_replicas == 2);
+    spec.behavior->scale_up.tolerance = 1.5;
+    wide.set_spec(spec);
+    CHECK(wide.decide(at(2), t(15)).desired_replicas == 6);
+    // A scale-down tolerance >= 1 never scales down.
+    spec.metrics = {pods_average("rps", 100, {0, 0})};
+    spec.behavior->scale_down.tolerance = 1.0;
+    spec.behavior->scale_down.stabilization_window = seconds(0);
+    Hpa never_down(spec);
+    CHECK(metric_replicas(spec.metrics[0], at(2), Tolerances{1.0, 0.1}).replicas == 2);
+    CHECK(never_down.decide(at(2), t(0)).desired_replicas == 2);
+    spec.tolerance = 3.0;  // the cluster-wide flag too
+    CHECK_NOTHROW(Hpa{spec});
+    for (const double bad : {-0.1, std::nan(""), HUGE_VAL}) {
+        spec.behavior->scale_up.tolerance = bad;
+        CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+        CHECK_THROWS_AS((void)metric_replicas(spec.metrics[0], at(2), Tolerances{0.1, bad}), InvalidArgument);
+    }
+}
+
+TEST_CASE("hpa scale to zero: min_replicas 0 with an external metric (HPAScaleToZero)") {
+    HpaSpec spec;
+    spec.min_replicas = 0;
+    spec.max_replicas = 10;
+    HpaMetric queue;
+    queue.name = "queue";
+    queue.source = MetricSource::external;
+    queue.target_type = TargetType::value;
+    queue.target = 10'000;
+    queue.value = 0;
+    spec.metrics = {queue};
+    spec.behavior->scale_down.stabilization_window = seconds(0);
+    Hpa hpa(spec);
+    // Empty queue at 2 replicas: ratio 0 -> ceil(0 x 2) = 0, min 0 -> scale to zero.
+    auto d = hpa.decide(at(2), t(0));
+    CHECK(d.desired_replicas == 0);
+    CHECK(d.scaling_active_reason == "ValidMetricFound");
+    // At 0 replicas the controller keeps computing (minReplicas = 0): getUsageRatioReplicaCount uses
+    // ceil(ratio) without tolerance; 25 messages of 10 -> 3, within the scale-up limit max(0 x 2, 0 + 4).
+    spec.metrics[0].value = 25'000;
+    d = hpa.decide(spec.metrics, at(0), t(15));
+    CHECK(d.desired_replicas == 3);
+    CHECK(d.scale);
+    spec.metrics[0].value = 0;
+    d = hpa.decide(spec.metrics, at(0), t(30));
+    CHECK(d.desired_replicas == 0);
+    CHECK_FALSE(d.scale);
+    // The legacy path's scale-up limit at 0 is max(2 x 0, 4) = 4.
+    spec.behavior.reset();
+    Hpa legacy(spec);
+    spec.metrics[0].value = 90'000;
+    CHECK(legacy.decide(spec.metrics, at(0), t(0)).desired_replicas == 4);
+    // API validation: scale to zero needs an object or external metric; KEDA activation owns 0 <-> 1.
+    spec.metrics.push_back(cpu_utilization(50, {}));
+    CHECK_NOTHROW(Hpa{spec});
+    spec.metrics.erase(spec.metrics.begin());
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.metrics = {queue};
+    spec.activation = Activation{};
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+    spec.activation.reset();
+    spec.max_replicas = 0;
+    CHECK_THROWS_AS(Hpa{spec}, InvalidArgument);
+}
+
+TEST_CASE("hpa seeds its history on first sight: no scale-down within the window after a start") {
+    HpaSpec spec;
+    spec.max_replicas = 20;
+    spec.metrics = {pods_average("rps", 100, std::vector<std::int64_t>(10, 20))};  // proposes 2
+    Hpa hpa(spec);
+    for (int s = 0; s < 300; s += 15) {
+        const auto d = hpa.decide(at(10), t(s));
+        CHECK(d.desired_replicas == 10);
+        CHECK(d.stabilization_reason == "ScaleDownStabilized");
+    }
+    CHECK(hpa.recommendations().front().replicas == 10);  // the seed
+    const auto d = hpa.decide(at(10), t(300));
+    CHECK(d.desired_replicas == 2);
+    CHECK(d.able_to_scale_reason == "SucceededRescale");
+    CHECK(d.stabilization_reason == "ReadyForNewScale");
+    // A restarted controller (reset) seeds again with the count it finds.
+    hpa.reset();
+    CHECK(hpa.decide(at(6), t(600)).desired_replicas == 6);
+    // The legacy path (no behavior) seeds too.
+    spec.behavior.reset();
+    Hpa legacy(spec);
+    CHECK(legacy.decide(at(10), t(0)).desired_replicas == 10);
+    CHECK(legacy.decide(at(10), t(301)).desired_replicas == 2);
+}
+
+TEST_CASE("hpa history: old samples are overwritten, not dropped, and survive spec edits") {
+    HpaSpec spec;
+    spec.max_replicas = 20;
+    spec.metrics = {pods_average("rps", 100, std::vector<std::int64_t>(4, 100))};  // at target
+    spec.seed_recommendations = false;
+    spec.behavior->scale_down.stabilization_window = seconds(60);
+    spec.behavior->scale_down.select_policy = SelectPolicy::disabled;
+    Hpa hpa(spec);
+    const auto rps = [](int pods, std::int64_t value) { return std::vector<HpaMetric>{pods_average("rps", 100, std::vector<std::int64_t>(static_cast<std::size_t>(pods), value))}; };
+    CHECK(hpa.decide(rps(4, 200), at(4), t(0)).desired_replicas == 8);
+    hpa.decide(rps(8, 100), at(8), t(15));  // at target: 8
+    // At 100 s both samples are older than the 60 s window: the last old one (t = 15) is
+    // overwritten, the t = 0 one stays (stabilizeRecommendationWithBehaviors).
+    auto d = hpa.decide(rps(8, 62), at(8), t(100));  // proposes 5; scale-down disabled keeps 8
+    CHECK(d.stabilized_replicas == 5);
+    CHECK(d.desired_replicas == 8);
+    REQUIRE(hpa.recommendations().size() == 2);
+    CHECK(hpa.recommendations()[0].replicas == 8);
+    CHECK(hpa.recommendations()[0].time == t(0));
+    CHECK(hpa.recommendations()[1].replicas == 5);
+    // Editing the HPA (wider window, scale-down enabled) keeps the history: the kept t = 0 sample is
+    // inside the new 300 s window and holds the replicas at 8 (without it: 5).
+    spec.behavior->scale_down.stabilization_window = seconds(300);
+    spec.behavior->scale_down.select_policy = SelectPolicy::max;
+    hpa.set_spec(spec);
+    d = hpa.decide(rps(8, 25), at(8), t(120));
+    CHECK(d.metric_replicas == 2);
+    CHECK(d.stabilized_replicas == 8);
+    CHECK(d.desired_replicas == 8);
+    CHECK(d.stabilization_reason == "ScaleDownStabilized");
+    // A rejected edit leaves the Hpa as it was.
+    spec.max_replicas = 0;
+    CHECK_THROWS_AS(hpa.set_spec(spec), InvalidArgument);
+    CHECK(hpa.spec().max_replicas == 20);
+}
+
+TEST_CASE("hpa scale events: the sticky outdated flag (storeScaleEvent, markScaleEventsOutdated)") {
+    HpaSpec spec;
+    spec.max_replicas = 100;
+    spec.seed_recommendations = false;
+    spec.behavior->scale_up.policies = {{ScalingPolicyType::pods, 100, seconds(15)}};
+    spec.metrics = {external_average(1000, 0)};
+    Hpa hpa(spec);
+    const auto queue = [](std::int64_t v) { return std::vector<HpaMetric>{external_average(1000, v)}; };
+    CHECK(hpa.decide(queue(3000), at(1), t(0)).desired_replicas == 3);   // event A (+2 at 0)
+    CHECK(hpa.decide(queue(5000), at(3), t(10)).desired_replicas == 5);  // event B (+2 at 10)
+    CHECK(hpa.decide(queue(7000), at(5), t(30)).desired_replicas == 7);  // A and B outdated; C overwrites B
+    REQUIRE(hpa.scale_up_events().size() == 2);
+    CHECK(hpa.scale_up_events()[0].outdated);
+    CHECK(hpa.scale_up_events()[1].time == t(30));
+    // A 60 s period: A (t = 0) is inside it again, but its flag is sticky: D overwrites it.
+    spec.behavior->scale_up.policies = {{ScalingPolicyType::pods, 100, seconds(60)}};
+    hpa.set_spec(spec);
+    CHECK(hpa.decide(queue(9000), at(7), t(40)).desired_replicas == 9);
+    REQUIRE(hpa.scale_up_events().size() == 2);
+    CHECK(hpa.scale_up_events()[0].time == t(40));
+    CHECK_FALSE(hpa.scale_up_events()[0].outdated);
+    CHECK(hpa.scale_up_events()[1].time == t(30));
+}
+
+TEST_CASE("hpa reports the metric timestamp, status values and the winning metric") {
+    HpaSpec spec;
+    spec.max_replicas = 50;
+    auto cpu = cpu_utilization(50, cpu_pods(4, 75, 100));  // 150 % -> 6
+    cpu.timestamp = t(100);
+    auto rps = pods_average("rps", 100, {225, 225, 225, 225});  // 2.25 -> 9
+    rps.timestamp = t(101);
+    spec.metrics = {cpu, rps};
+    Hpa hpa(spec);
+    const auto d = hpa.decide(at(4), t(110));
+    CHECK(d.metric_timestamp == t(101));
+    CHECK(d.proposals[0].average_utilization == 75);  // percent of request; ratio 1.5 against 50 %
+    CHECK(d.proposals[0].average_value == 75);
+    CHECK(d.proposals[1].average_value == 225);
+    CHECK_FALSE(d.proposals[1].average_utilization.has_value());
+    CHECK(d.proposals[1].source == MetricSource::pods);
+    CHECK(d.scaling_active_reason == "ValidMetricFound");
+    CHECK(d.failed_metric.empty());
 }

@@ -1,9 +1,9 @@
 // The Kubernetes Horizontal Pod Autoscaler as a decision engine, faithful to
-// pkg/controller/podautoscaler/horizontal.go: several metrics -> the largest proposal (skip when a
-// metric failed and the rest propose a scale-down), min/max replicas, the scale-down stabilisation
-// window (max over the window), behaviour policies (Pods/Percent per period, selectPolicy
-// Max/Min/Disabled, documented defaults) or the legacy path, plus KEDA-style activation and
-// scale-to-zero. State (recommendations, scale events) lives in the Hpa object; time is passed in.
+// pkg/controller/podautoscaler/horizontal.go: history seeded with the current replicas on first
+// sight, several metrics -> the largest proposal (skip when a metric failed and the rest propose a
+// scale-down), min/max replicas (min 0 with object/external metrics: HPAScaleToZero), stabilisation
+// windows, behaviour policies or the legacy path, the conditions it sets, plus KEDA-style activation.
+// State (recommendations, scale events) lives in the Hpa object and survives spec edits.
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,7 +45,7 @@ struct ScalingRules {
     Duration stabilization_window{0};
     SelectPolicy select_policy = SelectPolicy::max;
     std::vector<ScalingPolicy> policies;
-    /// Per-direction tolerance (KEP-4951, alpha in 1.33); nullopt = HpaSpec::tolerance.
+    /// Per-direction tolerance (KEP-4951): any finite value >= 0; nullopt = HpaSpec::tolerance.
     std::optional<double> tolerance;
 
     /// Kubernetes' default scale-up rules: no stabilisation, max(100 %, 4 pods) per 15 s.
@@ -75,18 +76,24 @@ struct Activation {
 
 /// The HPA's spec.
 struct HpaSpec {
-    std::int64_t min_replicas = 1;    ///< >= 1
+    /// >= 1, or 0 (scale to zero, the HPAScaleToZero gate) when some metric is an object or external
+    /// metric, as the API server validates.
+    std::int64_t min_replicas = 1;
     std::int64_t max_replicas = 10;   ///< >= min_replicas
     std::vector<HpaMetric> metrics;   ///< metric definitions; the host refreshes their samples each cycle
-    /// --horizontal-pod-autoscaler-tolerance.
+    /// --horizontal-pod-autoscaler-tolerance: any finite value >= 0.
     double tolerance = 0.1;
     /// spec.behavior; nullopt reproduces the controller's path for an HPA without behavior
     /// (scale-down stabilisation `downscale_stabilization`, scale-up limited to max(2 x current, 4)).
     std::optional<HpaBehavior> behavior = HpaBehavior{};
     /// --horizontal-pod-autoscaler-downscale-stabilization (legacy path only).
     Duration downscale_stabilization = std::chrono::seconds(300);
-    /// KEDA-style activation with scale to zero; nullopt = plain HPA.
+    /// KEDA-style activation with scale to zero; nullopt = plain HPA. Needs min_replicas >= 1.
     std::optional<Activation> activation;
+    /// The controller seeds the recommendation history with the current replica count the first
+    /// time it sees an HPA (horizontal.go recordInitialRecommendation), so nothing scales down within
+    /// the stabilisation window after a start. false: start with an empty history.
+    bool seed_recommendations = true;
 };
 
 /// One decision.
@@ -100,9 +107,25 @@ struct HpaDecision {
     /// After the stabilisation window, before rate limits and min/max.
     std::int64_t stabilized_replicas = 0;
     std::vector<MetricProposal> proposals;
-    /// AbleToScale / ScalingLimited condition reasons, as the controller sets them.
+    /// The condition reasons this sync leaves on the HPA, as the controller sets them; empty when
+    /// the sync does not touch that condition (its previous value stays). AbleToScale ends as
+    /// SucceededRescale after a scale, else the stabiliser's reason (ReadyForNewScale,
+    /// ScaleUpStabilized, ScaleDownStabilized) or SucceededGetScale.
     std::string able_to_scale_reason;
+    /// ScalingActive: ValidMetricFound, ScalingDisabled, or the first invalid metric's reason
+    /// (FailedGetResourceMetric, FailedGetContainerResourceMetric, FailedGetPodsMetric,
+    /// FailedGetObjectMetric, FailedGetExternalMetric).
+    std::string scaling_active_reason;
+    /// ScalingLimited: DesiredWithinRange (status False), TooFewReplicas, TooManyReplicas,
+    /// ScaleUpLimit, ScaleDownLimit.
     std::string scaling_limited_reason;
+    /// The stabiliser's verdict (ReadyForNewScale / ScaleUpStabilized / ScaleDownStabilized), kept
+    /// when a successful rescale then overwrites AbleToScale with SucceededRescale.
+    std::string stabilization_reason;
+    /// The first metric that could not be computed (HpaMetric::name), empty when all were valid.
+    std::string failed_metric;
+    /// The timestamp of the metric whose proposal won (computeReplicasForMetrics' timestamp).
+    std::optional<Time> metric_timestamp;
     /// KEDA: whether any metric is above its activation threshold (true without activation).
     bool active = true;
     std::string reason;
@@ -113,12 +136,22 @@ struct HpaDecision {
 /// scale event, as the controller does after a successful update.
 class Hpa {
 public:
-    /// \throws InvalidArgument on an invalid spec (min < 1, max < min, no metrics, a malformed
-    ///         metric, tolerance outside [0, 1), a behaviour the API server would reject: no
-    ///         policies, value <= 0, period outside (0, 1800] s, window outside [0, 3600] s).
-    explicit Hpa(HpaSpec spec) : spec_(std::move(spec)) { validate(); }
+    /// \throws InvalidArgument on an invalid spec (see set_spec).
+    explicit Hpa(HpaSpec spec) : spec_(std::move(spec)) { validate(spec_); }
 
     [[nodiscard]] const HpaSpec& spec() const { return spec_; }
+
+    /// Replaces the spec (min/max, metrics, tolerances, behaviour, activation), as an edit of the HPA
+    /// object does: the recommendation and scale-event history is kept (the controller keys it by
+    /// the HPA's name, not its spec). On an exception the Hpa is unchanged.
+    /// \throws InvalidArgument on an invalid spec: min < 0; min = 0 without an object or external
+    ///         metric, or with activation; max < 1 or max < min; no metrics or a malformed one; a
+    ///         tolerance negative or not finite; a behaviour the API server would reject (no
+    ///         policies, value <= 0, period outside (0, 1800] s, window outside [0, 3600] s).
+    void set_spec(HpaSpec spec) {
+        validate(spec);
+        spec_ = std::move(spec);
+    }
 
     /// Replaces the metric samples of the spec (same metrics, fresh values) and decides.
     /// \throws InvalidArgument when `metrics` does not have one entry per spec metric or is
@@ -127,12 +160,12 @@ public:
         if (metrics.size() != spec_.metrics.size()) {
             throw InvalidArgument(fmt::format("hpa.decide: got {} metrics, the spec has {}", metrics.size(), spec_.metrics.size()));
         }
+        for (const auto& m : metrics) detail::validate_metric(m);
         spec_.metrics = metrics;
-        for (const auto& m : spec_.metrics) detail::validate_metric(m);
         return decide(target, now);
     }
 
-    /// Decides with the samples currently stored in spec().metrics.
+    /// Decides with the samples currently stored in spec().metrics (reconcileAutoscaler).
     /// \throws InvalidArgument when target counts are negative or `now` goes backwards.
     HpaDecision decide(const ScaleTargetState& target, Time now) {
         if (target.spec_replicas < 0 || target.status_replicas < 0 || target.ready_pods < 0) {
@@ -143,18 +176,23 @@ public:
             throw InvalidArgument(fmt::format("hpa.decide: now = {} ms is earlier than the previous decision at {} ms", now.count(), last_now_->count()));
         }
         last_now_ = now;
+        const std::int64_t current = target.spec_replicas;
+        // recordInitialRecommendation: the first sight seeds the history with the current count. The
+        // history never empties afterwards (old samples are overwritten), so "empty" means "unseen".
+        if (spec_.seed_recommendations && recommendations_.empty()) recommendations_.push_back({current, now});
+
         HpaDecision out;
-        out.current_replicas = target.spec_replicas;
-        out.desired_replicas = target.spec_replicas;
+        out.current_replicas = current;
+        out.desired_replicas = current;
+        out.able_to_scale_reason = "SucceededGetScale";
 
         if (spec_.activation) {
             if (auto decided = keda_phase(target, now, out)) return *decided;
         }
 
-        const std::int64_t current = target.spec_replicas;
-        if (current == 0) {
+        if (current == 0 && spec_.min_replicas != 0) {
             out.reason = "scaling is disabled since the replica count of the target is zero";
-            out.able_to_scale_reason = "ScalingDisabled";
+            out.scaling_active_reason = "ScalingDisabled";
             return out;
         }
         std::int64_t desired = 0;
@@ -165,47 +203,23 @@ public:
             desired = spec_.min_replicas;
             out.reason = fmt::format("Current number of replicas {} below Spec.MinReplicas {}", current, spec_.min_replicas);
         } else {
-            // computeReplicasForMetrics: the largest valid proposal.
-            std::int64_t proposal = 0;
-            std::size_t invalid = 0;
-            std::string rescale_metric;
-            const Tolerances tolerances = this->tolerances();
-            for (const auto& metric : spec_.metrics) {
-                auto p = metric_replicas(metric, target, tolerances);
-                if (!p.valid) {
-                    ++invalid;
-                } else if (proposal == 0 || p.replicas > proposal) {
-                    proposal = p.replicas;
-                    rescale_metric = p.metric;
-                }
-                out.proposals.push_back(std::move(p));
-            }
-            if (invalid >= spec_.metrics.size() || (invalid > 0 && proposal < current)) {
-                out.reason = fmt::format("invalid metrics ({} invalid out of {}){}: no scaling", invalid, spec_.metrics.size(),
-                                         invalid < spec_.metrics.size() ? " and the valid ones propose a scale-down" : "");
-                out.able_to_scale_reason = "FailedGetMetrics";
-                return out;
-            }
-            out.metric_replicas = proposal;
-            desired = proposal;
-            if (desired > current) {
-                out.reason = fmt::format("{} above target: proposes {}", rescale_metric, proposal);
-            } else if (desired < current) {
-                out.reason = fmt::format("All metrics below target: proposes {}", proposal);
-            } else {
-                out.reason = fmt::format("metrics at target: proposes {}", proposal);
-            }
-            desired = spec_.behavior ? normalize_with_behaviors(current, desired, now, out) : normalize_legacy(current, desired, now, out);
-            out.reason += fmt::format("; stabilized {} ({}), limited {} ({})", out.stabilized_replicas, out.able_to_scale_reason, desired,
+            const auto proposal = replicas_for_metrics(target, out);
+            if (!proposal) return out;
+            desired = spec_.behavior ? normalize_with_behaviors(current, *proposal, now, out) : normalize_legacy(current, *proposal, now, out);
+            out.reason += fmt::format("; stabilized {} ({}), limited {} ({})", out.stabilized_replicas, out.stabilization_reason, desired,
                                       out.scaling_limited_reason);
         }
         out.desired_replicas = desired;
         out.scale = desired != current;
-        if (out.scale) store_scale_event(current, desired, now);
+        if (out.scale) {
+            store_scale_event(current, desired, now);
+            out.able_to_scale_reason = "SucceededRescale";
+        }
         return out;
     }
 
-    /// Forgets all recorded recommendations and scale events (a restarted controller).
+    /// Forgets all recorded recommendations and scale events (a restarted controller): the next
+    /// decision seeds the history again.
     void reset() {
         recommendations_.clear();
         scale_up_events_.clear();
@@ -218,8 +232,20 @@ public:
         std::int64_t replicas;
         Time time;
     };
-    /// Recorded unstabilised recommendations still inside a stabilisation window.
+    /// A stored scale event (timestampedScaleEvent): the replicas added (scale-up list) or removed
+    /// (scale-down list). `outdated` is the controller's sticky flag: set once the event is older
+    /// than its direction's longest policy period when an event is stored; the last outdated slot
+    /// is overwritten by the next event. Outdated events still count while inside a policy period.
+    struct ScaleEvent {
+        std::int64_t replicas;
+        Time time;
+        bool outdated = false;
+    };
+    /// The unstabilised recommendations, as the controller stores them (the seed first; a sample
+    /// older than every window is overwritten by the next one, never removed).
     [[nodiscard]] const std::vector<TimedValue>& recommendations() const { return recommendations_; }
+    [[nodiscard]] const std::vector<ScaleEvent>& scale_up_events() const { return scale_up_events_; }
+    [[nodiscard]] const std::vector<ScaleEvent>& scale_down_events() const { return scale_down_events_; }
 
 private:
     [[nodiscard]] Tolerances tolerances() const {
@@ -229,6 +255,10 @@ private:
             if (spec_.behavior->scale_up.tolerance) t.scale_up = *spec_.behavior->scale_up.tolerance;
         }
         return t;
+    }
+
+    static void validate_tolerance(double tolerance, std::string_view field) {
+        if (!(tolerance >= 0.0 && std::isfinite(tolerance))) throw InvalidArgument(fmt::format("{} must be a finite value >= 0, got {}", field, tolerance));
     }
 
     static void validate_rules(const ScalingRules& rules, const char* direction) {
@@ -243,34 +273,83 @@ private:
                 throw InvalidArgument(fmt::format("hpa behavior.{} policy periodSeconds must be in (0, 1800] s, got {} ms", direction, p.period.count()));
             }
         }
-        if (rules.tolerance && !(*rules.tolerance >= 0.0 && *rules.tolerance < 1.0)) {
-            throw InvalidArgument(fmt::format("hpa behavior.{}.tolerance must be in [0, 1), got {}", direction, *rules.tolerance));
+        if (rules.tolerance) validate_tolerance(*rules.tolerance, fmt::format("hpa behavior.{}.tolerance", direction));
+    }
+
+    static void validate(const HpaSpec& spec) {
+        if (spec.min_replicas < 0) throw InvalidArgument(fmt::format("hpa.min_replicas must be >= 0, got {}", spec.min_replicas));
+        if (spec.max_replicas < 1) throw InvalidArgument(fmt::format("hpa.max_replicas must be >= 1, got {}", spec.max_replicas));
+        if (spec.max_replicas < spec.min_replicas) {
+            throw InvalidArgument(fmt::format("hpa.max_replicas ({}) must be >= min_replicas ({})", spec.max_replicas, spec.min_replicas));
+        }
+        if (spec.max_replicas > std::numeric_limits<std::int32_t>::max()) {
+            throw InvalidArgument(fmt::format("hpa.max_replicas {} does not fit in int32", spec.max_replicas));
+        }
+        if (spec.metrics.empty()) throw InvalidArgument("hpa.metrics must not be empty");
+        for (const auto& m : spec.metrics) detail::validate_metric(m);
+        if (spec.min_replicas == 0) {
+            const bool single_value = std::any_of(spec.metrics.begin(), spec.metrics.end(), [](const HpaMetric& m) {
+                return m.source == MetricSource::object || m.source == MetricSource::external;
+            });
+            if (!single_value) {
+                throw InvalidArgument("hpa.min_replicas = 0 (scale to zero) needs at least one object or external metric (API validation), got none");
+            }
+            if (spec.activation) throw InvalidArgument("hpa.min_replicas = 0 with activation: KEDA owns 0 <-> 1, the HPA's min_replicas must be >= 1");
+        }
+        validate_tolerance(spec.tolerance, "hpa.tolerance");
+        if (spec.downscale_stabilization < Duration{0}) {
+            throw InvalidArgument(fmt::format("hpa.downscale_stabilization must be >= 0, got {} ms", spec.downscale_stabilization.count()));
+        }
+        if (spec.behavior) {
+            validate_rules(spec.behavior->scale_up, "scaleUp");
+            validate_rules(spec.behavior->scale_down, "scaleDown");
+        }
+        if (spec.activation && spec.activation->cooldown_period < Duration{0}) {
+            throw InvalidArgument(fmt::format("hpa.activation.cooldown_period must be >= 0, got {} ms", spec.activation->cooldown_period.count()));
         }
     }
 
-    void validate() const {
-        if (spec_.min_replicas < 1) throw InvalidArgument(fmt::format("hpa.min_replicas must be >= 1, got {}", spec_.min_replicas));
-        if (spec_.max_replicas < spec_.min_replicas) {
-            throw InvalidArgument(fmt::format("hpa.max_replicas ({}) must be >= min_replicas ({})", spec_.max_replicas, spec_.min_replicas));
+    /// computeReplicasForMetrics: the largest valid proposal, or nullopt when every metric failed or
+    /// some failed and the valid ones propose fewer replicas than now (no scaling this sync).
+    std::optional<std::int64_t> replicas_for_metrics(const ScaleTargetState& target, HpaDecision& out) const {
+        std::int64_t proposal = 0;
+        std::size_t invalid = 0;
+        std::string rescale_metric;
+        std::string first_failure;
+        const Tolerances tolerances = this->tolerances();
+        for (const auto& metric : spec_.metrics) {
+            auto p = metric_replicas(metric, target, tolerances);
+            if (!p.valid) {
+                if (invalid == 0) {
+                    out.failed_metric = p.metric;
+                    first_failure = p.condition_reason;
+                }
+                ++invalid;
+            } else if (proposal == 0 || p.replicas > proposal) {
+                proposal = p.replicas;
+                rescale_metric = p.metric;
+                out.metric_timestamp = p.timestamp;
+            }
+            out.proposals.push_back(std::move(p));
         }
-        if (spec_.max_replicas > std::numeric_limits<std::int32_t>::max()) {
-            throw InvalidArgument(fmt::format("hpa.max_replicas {} does not fit in int32", spec_.max_replicas));
+        const std::int64_t current = target.spec_replicas;
+        if (invalid >= spec_.metrics.size() || (invalid > 0 && proposal < current)) {
+            out.metric_timestamp.reset();
+            out.scaling_active_reason = first_failure;
+            out.reason = fmt::format("invalid metrics ({} invalid out of {}, first: {}){}: no scaling", invalid, spec_.metrics.size(), out.failed_metric,
+                                     invalid < spec_.metrics.size() ? " and the valid ones propose a scale-down" : "");
+            return std::nullopt;
         }
-        if (spec_.metrics.empty()) throw InvalidArgument("hpa.metrics must not be empty");
-        for (const auto& m : spec_.metrics) detail::validate_metric(m);
-        if (!(spec_.tolerance >= 0.0 && spec_.tolerance < 1.0)) {
-            throw InvalidArgument(fmt::format("hpa.tolerance must be in [0, 1), got {}", spec_.tolerance));
+        out.scaling_active_reason = "ValidMetricFound";
+        out.metric_replicas = proposal;
+        if (proposal > current) {
+            out.reason = fmt::format("{} above target: proposes {}", rescale_metric, proposal);
+        } else if (proposal < current) {
+            out.reason = fmt::format("All metrics below target: proposes {}", proposal);
+        } else {
+            out.reason = fmt::format("metrics at target: proposes {}", proposal);
         }
-        if (spec_.downscale_stabilization < Duration{0}) {
-            throw InvalidArgument(fmt::format("hpa.downscale_stabilization must be >= 0, got {} ms", spec_.downscale_stabilization.count()));
-        }
-        if (spec_.behavior) {
-            validate_rules(spec_.behavior->scale_up, "scaleUp");
-            validate_rules(spec_.behavior->scale_down, "scaleDown");
-        }
-        if (spec_.activation && spec_.activation->cooldown_period < Duration{0}) {
-            throw InvalidArgument(fmt::format("hpa.activation.cooldown_period must be >= 0, got {} ms", spec_.activation->cooldown_period.count()));
-        }
+        return proposal;
     }
 
     /// KEDA's executor: returns a decision when activation owns this step (0 <-> 1), else nullopt.
@@ -323,7 +402,7 @@ private:
     }
 
     /// Go's time.Time.After(cutoff): strictly later.
-    static std::int64_t changes_in_period(const std::vector<TimedValue>& events, Duration period, Time now) {
+    static std::int64_t changes_in_period(const std::vector<ScaleEvent>& events, Duration period, Time now) {
         std::int64_t total = 0;
         for (const auto& e : events) {
             if (e.time > now - period) total += e.replicas;
@@ -376,25 +455,30 @@ private:
 
     std::int64_t normalize_with_behaviors(std::int64_t current, std::int64_t desired, Time now, HpaDecision& out) {
         const auto& behavior = *spec_.behavior;
-        // stabilizeRecommendationWithBehaviors: min over the up window, max over the down window.
+        // stabilizeRecommendationWithBehaviors: min over the up window, max over the down window
+        // (samples strictly newer than the cutoff); a sample older than both cutoffs is overwritten.
         const Time up_cutoff = now - behavior.scale_up.stabilization_window;
         const Time down_cutoff = now - behavior.scale_down.stabilization_window;
         std::int64_t up = desired;
         std::int64_t down = desired;
-        for (const auto& rec : recommendations_) {
+        std::optional<std::size_t> old_sample;
+        for (std::size_t i = 0; i < recommendations_.size(); ++i) {
+            const auto& rec = recommendations_[i];
             if (rec.time > up_cutoff) up = std::min(up, rec.replicas);
             if (rec.time > down_cutoff) down = std::max(down, rec.replicas);
+            if (rec.time < up_cutoff && rec.time < down_cutoff) old_sample = i;
         }
         std::int64_t stabilized = current;
         if (stabilized < up) stabilized = up;
         if (stabilized > down) stabilized = down;
-        record_recommendation(desired, now, std::min(up_cutoff, down_cutoff));
+        record_recommendation(old_sample, {desired, now});
         out.stabilized_replicas = stabilized;
         if (stabilized != desired) {
-            out.able_to_scale_reason = desired >= current ? "ScaleUpStabilized" : "ScaleDownStabilized";
+            out.stabilization_reason = desired >= current ? "ScaleUpStabilized" : "ScaleDownStabilized";
         } else {
-            out.able_to_scale_reason = "ReadyForNewScale";
+            out.stabilization_reason = "ReadyForNewScale";
         }
+        out.able_to_scale_reason = out.stabilization_reason;
 
         // convertDesiredReplicasWithBehaviorRate.
         out.scaling_limited_reason = "DesiredWithinRange";
@@ -427,16 +511,21 @@ private:
     }
 
     std::int64_t normalize_legacy(std::int64_t current, std::int64_t desired, Time now, HpaDecision& out) {
-        // stabilizeRecommendation: max over samples not before now - window.
+        // stabilizeRecommendation: max over samples not before now - window; one before it is overwritten.
         const Time cutoff = now - spec_.downscale_stabilization;
         std::int64_t stabilized = desired;
-        for (const auto& rec : recommendations_) {
-            if (!(rec.time < cutoff)) stabilized = std::max(stabilized, rec.replicas);
+        std::optional<std::size_t> old_sample;
+        for (std::size_t i = 0; i < recommendations_.size(); ++i) {
+            if (recommendations_[i].time < cutoff) {
+                old_sample = i;
+            } else {
+                stabilized = std::max(stabilized, recommendations_[i].replicas);
+            }
         }
-        // Legacy samples before the cutoff are dead; one at the cutoff still counts.
-        record_recommendation(desired, now, cutoff - Duration{1});
+        record_recommendation(old_sample, {desired, now});
         out.stabilized_replicas = stabilized;
-        out.able_to_scale_reason = stabilized != desired ? "ScaleDownStabilized" : "ReadyForNewScale";
+        out.stabilization_reason = stabilized != desired ? "ScaleDownStabilized" : "ReadyForNewScale";
+        out.able_to_scale_reason = out.stabilization_reason;
         // convertDesiredReplicasWithRules: scale-up limit max(2 x current, 4).
         const auto scale_up_limit = static_cast<std::int64_t>(std::max(2.0 * static_cast<double>(current), 4.0));
         std::int64_t maximum = spec_.max_replicas;
@@ -457,26 +546,29 @@ private:
         return stabilized;
     }
 
-    /// Appends the sample and drops those at or before `dead_at_or_before` (they can never count again).
-    void record_recommendation(std::int64_t replicas, Time now, Time dead_at_or_before) {
-        std::erase_if(recommendations_, [&](const TimedValue& r) { return r.time <= dead_at_or_before; });
-        recommendations_.push_back({replicas, now});
+    /// Overwrites the (last) sample older than every window, or appends: the controller's storage.
+    void record_recommendation(std::optional<std::size_t> old_sample, TimedValue sample) {
+        if (old_sample) {
+            recommendations_[*old_sample] = sample;
+        } else {
+            recommendations_.push_back(sample);
+        }
     }
 
+    /// storeScaleEvent (with markScaleEventsOutdated): the legacy path keeps no events.
     void store_scale_event(std::int64_t previous, std::int64_t next, Time now) {
-        if (!spec_.behavior) return;  // the legacy path keeps no events
+        if (!spec_.behavior) return;
         const bool up = next > previous;
         const auto& rules = up ? spec_.behavior->scale_up : spec_.behavior->scale_down;
         Duration longest{0};
         for (const auto& p : rules.policies) longest = std::max(longest, p.period);
         auto& events = up ? scale_up_events_ : scale_down_events_;
-        // storeScaleEvent: events older than this direction's longest period are outdated; the last
-        // outdated one is overwritten, the others stay (and still count for the other direction).
         std::optional<std::size_t> outdated;
         for (std::size_t i = 0; i < events.size(); ++i) {
-            if (events[i].time < now - longest) outdated = i;
+            if (events[i].time < now - longest) events[i].outdated = true;
+            if (events[i].outdated) outdated = i;
         }
-        const TimedValue event{up ? next - previous : previous - next, now};
+        const ScaleEvent event{up ? next - previous : previous - next, now, false};
         if (outdated) {
             events[*outdated] = event;
         } else {
@@ -486,8 +578,8 @@ private:
 
     HpaSpec spec_;
     std::vector<TimedValue> recommendations_;
-    std::vector<TimedValue> scale_up_events_;
-    std::vector<TimedValue> scale_down_events_;
+    std::vector<ScaleEvent> scale_up_events_;
+    std::vector<ScaleEvent> scale_down_events_;
     std::optional<Time> last_active_;
     std::optional<Time> last_now_;
 };

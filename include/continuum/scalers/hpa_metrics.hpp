@@ -1,8 +1,8 @@
 // The Kubernetes HPA replica calculator: one metric's replica proposal, exactly as
 // kubernetes/kubernetes pkg/controller/podautoscaler/replica_calculator.go computes it (integer
-// utilisation percent, tolerance band, missing metrics as 100 % / 0 %, not-yet-ready pods as 0 % on
-// scale-up, no action when the adjusted ratio flips direction). Stateless; the controller with
-// stabilisation and behaviour policies is scalers/hpa.hpp.
+// utilisation percent, per-direction tolerance band, missing metrics as 100 % / 0 %, not-yet-ready
+// pods as 0 % on scale-up, no action when the adjusted ratio flips direction), with the metric status
+// and condition reason the controller reports. Stateless; the controller is scalers/hpa.hpp.
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -26,7 +26,23 @@ enum class MetricSource {
     pods,      ///< a per-pod custom metric (custom.metrics.k8s.io)
     object,    ///< one value describing a Kubernetes object (an Ingress' requests per second)
     external,  ///< one value from outside the cluster (a queue length); the sum of the series returned
+    /// one container's resource in each pod (HPA ContainerResource, KEP-1610): the pod samples hold
+    /// that container's usage and request; otherwise exactly as `resource`.
+    container_resource,
 };
+
+/// The condition reason the controller sets on ScalingActive when this source's metric fails
+/// (computeStatusFor*Metric: FailedGetResourceMetric, FailedGetContainerResourceMetric, ...).
+[[nodiscard]] constexpr const char* failed_metric_reason(MetricSource source) {
+    switch (source) {
+        case MetricSource::resource: return "FailedGetResourceMetric";
+        case MetricSource::pods: return "FailedGetPodsMetric";
+        case MetricSource::object: return "FailedGetObjectMetric";
+        case MetricSource::external: return "FailedGetExternalMetric";
+        case MetricSource::container_resource: return "FailedGetContainerResourceMetric";
+    }
+    return "InvalidMetricSourceType";
+}
 
 /// What the metric's value is compared with (autoscaling/v2 MetricTargetType).
 enum class TargetType {
@@ -72,10 +88,16 @@ struct HpaMetric {
     /// KEDA activation threshold in milli-units (see HpaSpec::activation): the metric is active when
     /// its activation value is strictly greater. KEDA's default is 0.
     std::int64_t activation_threshold = 0;
+    /// The container whose resource is read (container_resource only; must be non-empty there).
+    std::string container;
+    /// The timestamp the metrics API returned with the values (for per-pod metrics, the first
+    /// item's), reported back in MetricProposal::timestamp as the controller does.
+    std::optional<Time> timestamp;
 };
 
 /// The tolerance band around ratio 1 inside which the HPA does nothing (Tolerances.isWithin):
-/// within when 1 - scale_down <= ratio <= 1 + scale_up.
+/// within when 1 - scale_down <= ratio <= 1 + scale_up. Any finite value >= 0 is valid, as upstream
+/// (behavior.scaleUp/scaleDown.tolerance, KEP-4951); scale_down >= 1 never scales down.
 struct Tolerances {
     double scale_down = 0.1;
     double scale_up = 0.1;
@@ -97,6 +119,19 @@ struct MetricProposal {
     double usage_ratio = 0.0;       ///< current / target before adjustments (0 when undefined)
     std::int64_t current = 0;       ///< utilisation percent or average value in milli-units, as reported in status
     std::string reason;             ///< how the proposal (or the error) came about
+    MetricSource source = MetricSource::resource;
+    /// status.currentMetrics[].current as the controller writes it (MetricValueStatus, milli-units);
+    /// all nullopt for an invalid metric. Utilization targets report averageUtilization (percent)
+    /// and averageValue (the raw average usage of the ready pods: GetResourceUtilizationRatio's
+    /// rawAverageValue); AverageValue targets averageValue; Value targets value.
+    std::optional<std::int64_t> average_utilization;
+    std::optional<std::int64_t> average_value;
+    std::optional<std::int64_t> value;
+    /// The metric timestamp the controller carries with the proposal: HpaMetric::timestamp, except
+    /// for object and external Value targets, whose replica calculator drops it (nullopt), as upstream.
+    std::optional<Time> timestamp;
+    /// Invalid only: the ScalingActive reason the controller sets (failed_metric_reason(source)).
+    std::string condition_reason;
 };
 
 namespace detail {
@@ -117,7 +152,8 @@ inline void validate_metric(const HpaMetric& m) {
     if (m.target <= 0) throw InvalidArgument(fmt::format("{}: target must be > 0, got {}", where(), m.target));
     const bool ok = [&] {
         switch (m.source) {
-            case MetricSource::resource: return m.target_type == TargetType::utilization || m.target_type == TargetType::average_value;
+            case MetricSource::resource:
+            case MetricSource::container_resource: return m.target_type == TargetType::utilization || m.target_type == TargetType::average_value;
             case MetricSource::pods: return m.target_type == TargetType::average_value;
             case MetricSource::object:
             case MetricSource::external: return m.target_type == TargetType::value || m.target_type == TargetType::average_value;
@@ -125,14 +161,23 @@ inline void validate_metric(const HpaMetric& m) {
         return false;
     }();
     if (!ok) throw InvalidArgument(fmt::format("{}: this target type is not allowed for this metric source (autoscaling/v2 validation)", where()));
+    if (m.source == MetricSource::container_resource && m.container.empty()) {
+        throw InvalidArgument(fmt::format("{}: a ContainerResource metric needs a container name (container is empty)", where()));
+    }
     if (m.target_type == TargetType::utilization && m.target > std::numeric_limits<std::int32_t>::max()) {
         throw InvalidArgument(fmt::format("{}: averageUtilization {} does not fit in int32", where(), m.target));
     }
     for (const auto& pod : m.pods) {
         if (pod.request < 0) throw InvalidArgument(fmt::format("{}: pod \"{}\" has negative request {}", where(), pod.name, pod.request));
-        if (pod.value && *pod.value < 0 && m.source == MetricSource::resource) {
+        if (pod.value && *pod.value < 0 && (m.source == MetricSource::resource || m.source == MetricSource::container_resource)) {
             throw InvalidArgument(fmt::format("{}: pod \"{}\" has negative resource usage {}", where(), pod.name, *pod.value));
         }
+    }
+}
+
+inline void validate_tolerances(const Tolerances& t, std::string_view where) {
+    for (const auto& [name, value] : {std::pair{"scale_down", t.scale_down}, std::pair{"scale_up", t.scale_up}}) {
+        if (!(value >= 0.0 && std::isfinite(value))) throw InvalidArgument(fmt::format("{}.{} must be a finite value >= 0, got {}", where, name, value));
     }
 }
 
@@ -142,9 +187,18 @@ struct Entry {
     std::int64_t request;
 };
 
-/// GetResourceUtilizationRatio: integer percent of summed usage over summed requests.
-/// Returns nullopt when the summed requests are 0 ("no metrics returned matched known pods").
-inline std::optional<std::pair<double, std::int64_t>> utilization_ratio(const std::vector<Entry>& entries, std::int64_t target) {
+/// A usage ratio with the value reported in status (utilisation percent or average milli-units) and
+/// the raw average value of the entries (milli-units).
+struct Usage {
+    double ratio;
+    std::int64_t current;
+    std::int64_t raw_average;
+};
+
+/// GetResourceUtilizationRatio: integer percent of summed usage over summed requests, and the raw
+/// average usage (rawAverageValue). Returns nullopt when the summed requests are 0 ("no metrics
+/// returned matched known pods").
+inline std::optional<Usage> utilization_ratio(const std::vector<Entry>& entries, std::int64_t target) {
     int128 usage = 0;
     int128 requests = 0;
     for (const auto& e : entries) {
@@ -157,15 +211,16 @@ inline std::optional<std::pair<double, std::int64_t>> utilization_ratio(const st
     if (percent > max32) percent = max32;
     if (percent < -max32 - 1) percent = -max32 - 1;
     const auto current = static_cast<std::int64_t>(percent);
-    return std::pair{static_cast<double>(current) / static_cast<double>(target), current};
+    const auto raw_average = static_cast<std::int64_t>(usage / static_cast<int128>(entries.size()));
+    return Usage{static_cast<double>(current) / static_cast<double>(target), current, raw_average};
 }
 
 /// GetMetricUsageRatio: integer average of the values over the target.
-inline std::pair<double, std::int64_t> average_value_ratio(const std::vector<Entry>& entries, std::int64_t target) {
+inline Usage average_value_ratio(const std::vector<Entry>& entries, std::int64_t target) {
     int128 total = 0;
     for (const auto& e : entries) total += e.value;
     const auto average = static_cast<std::int64_t>(total / static_cast<int128>(entries.size()));
-    return {static_cast<double>(average) / static_cast<double>(target), average};
+    return {static_cast<double>(average) / static_cast<double>(target), average, average};
 }
 
 inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_replicas, const Tolerances& tolerances) {
@@ -180,7 +235,8 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
         return out;
     }
     const bool utilization = m.target_type == TargetType::utilization;
-    const bool cpu = m.source == MetricSource::resource && m.name == "cpu";
+    // groupPods' readiness rule applies to the cpu resource (Resource and ContainerResource metrics).
+    const bool cpu = (m.source == MetricSource::resource || m.source == MetricSource::container_resource) && m.name == "cpu";
     // groupPods: ignored (deleting/failed), unready (pending, or cpu not yet ready), missing, ready.
     std::vector<Entry> ready;
     std::vector<std::size_t> unready;
@@ -207,7 +263,7 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
         return out;
     }
     const auto ready_count = static_cast<double>(ready.size());
-    const auto ratio_of = [&](const std::vector<Entry>& entries) -> std::optional<std::pair<double, std::int64_t>> {
+    const auto ratio_of = [&](const std::vector<Entry>& entries) -> std::optional<Usage> {
         if (utilization) return utilization_ratio(entries, m.target);
         return average_value_ratio(entries, m.target);
     };
@@ -216,10 +272,12 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
         out.reason = "no metrics returned matched known pods (the pods' requests sum to 0)";
         return out;
     }
-    const double ratio = first->first;
+    const double ratio = first->ratio;
     out.usage_ratio = ratio;
-    out.current = first->second;
+    out.current = first->current;
     out.valid = true;
+    if (utilization) out.average_utilization = first->current;
+    out.average_value = first->raw_average;
     const std::string unit = utilization ? "%" : "m";
     const std::string observed = fmt::format("{}{} vs target {}{}", out.current, unit, m.target, unit);
 
@@ -256,7 +314,7 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
         for (std::size_t i : unready) adjusted.push_back({0, m.pods[i].request});
     }
     const auto second = ratio_of(adjusted);
-    const double new_ratio = second ? second->first : 0.0;
+    const double new_ratio = second ? second->ratio : 0.0;
     const std::string adjustments = fmt::format("{} missing as {}, {} unready as 0%", missing.size(),
                                                 ratio < 1.0 ? "100% of target" : "0%", scale_up_with_unready ? unready.size() : 0);
     if (!second || tolerances.within(new_ratio) || (ratio < 1.0 && new_ratio > 1.0) || (ratio > 1.0 && new_ratio < 1.0)) {
@@ -292,6 +350,7 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
         const double ratio = static_cast<double>(usage) / static_cast<double>(m.target);
         out.usage_ratio = ratio;
         out.current = usage;
+        out.value = usage;
         if (target.spec_replicas != 0) {
             if (tolerances.within(ratio)) {
                 out.replicas = target.spec_replicas;
@@ -314,6 +373,8 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
     out.usage_ratio = ratio;
     // Exact integer ceiling (Go's float64 round trip leaves int64 for usage near int64 max).
     out.current = defined ? usage / target.status_replicas + (usage % target.status_replicas > 0 ? 1 : 0) : usage;
+    out.average_value = out.current;
+    out.timestamp = m.timestamp;  // the per-pod variants keep the metric's timestamp
     // With 0 status replicas Go's ratio is +Inf or NaN: never within tolerance.
     if (!defined || !tolerances.within(ratio)) {
         out.replicas = ceil_to_replicas(static_cast<double>(usage) / static_cast<double>(m.target));
@@ -329,17 +390,27 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
 
 /// The replica count one metric proposes (the replica calculator of the HPA controller).
 /// Invalid metrics (fetch failed, no pods, no ready pod with a sample, requests summing to 0) come
-/// back with valid == false and the controller's error text in `reason`.
+/// back with valid == false, the controller's error text in `reason` and the ScalingActive reason in
+/// `condition_reason`. Valid ones carry the metric status (average_utilization / average_value /
+/// value) and timestamp the controller reports.
 /// Example (Kubernetes docs): 50 ready pods at 90 % cpu against a 75 % target propose 60.
 /// \throws InvalidArgument when the metric is malformed (target <= 0, a target type the source does
-///         not allow, a negative request or resource usage).
+///         not allow, a ContainerResource metric without container, a negative request or resource
+///         usage) or a tolerance is negative or not finite.
 [[nodiscard]] inline MetricProposal metric_replicas(const HpaMetric& metric, const ScaleTargetState& target,
                                                     const Tolerances& tolerances = {}) {
     detail::validate_metric(metric);
-    if (metric.source == MetricSource::object || metric.source == MetricSource::external) {
-        return detail::object_proposal(metric, target, tolerances);
+    detail::validate_tolerances(tolerances, "tolerances");
+    const bool single_value = metric.source == MetricSource::object || metric.source == MetricSource::external;
+    MetricProposal out = single_value ? detail::object_proposal(metric, target, tolerances)
+                                      : detail::per_pod_proposal(metric, target.spec_replicas, tolerances);
+    out.source = metric.source;
+    if (!out.valid) {
+        out.condition_reason = failed_metric_reason(metric.source);
+    } else if (!single_value) {
+        out.timestamp = metric.timestamp;
     }
-    return detail::per_pod_proposal(metric, target.spec_replicas, tolerances);
+    return out;
 }
 
 /// The controller's rule (groupPods, cpu only) for setting a pod's cpu sample aside as "not yet
