@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
         out["peerings"].push_back({{"cluster_id", peering.cluster_id}, {"nodes", created}});
     }
     for (const auto& u : decision.unschedulable) out["unschedulable"].push_back(u.pod);
+    out["existing_node_placements"] = Json::array();
+    for (const auto& p : decision.existing_node_placements) out["existing_node_placements"].push_back({{"pod", p.pod}, {"node", p.node}});
     std::cout << out.dump() << "\n";
     return 0;
 }

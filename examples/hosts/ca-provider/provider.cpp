@@ -904,13 +904,13 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
         if (size + delta > g.max_size) {
             fail(grpc::StatusCode::FAILED_PRECONDITION, fmt::format("node group {}: size {} + delta {} exceeds max size {}", g.id, size, delta, g.max_size));
         }
-        // The group's virtual nodes (their planned pods fill them) and its pending pods not yet planned.
+        // The group's virtual nodes (their planned pods fill them), and its pending pods that no node
+        // of any group was opened for yet.
         std::vector<fed::VirtualNode> virtual_nodes;
+        for (const Node* n : existing) virtual_nodes.push_back({n->name, n->cluster_id, offer_of(*n).labels, n->reserved, n->cost, n->pods});
         std::set<std::string, std::less<>> planned;
-        for (const Node* n : existing) {
-            const auto& offer = offer_of(*n);
-            virtual_nodes.push_back({n->name, n->cluster_id, offer.labels, n->reserved, n->cost, n->pods});
-            for (const auto& p : n->pods) planned.insert(p.name);
+        for (const auto& [name, n] : nodes) {
+            for (const auto& p : n.pods) planned.insert(p.name);
         }
         std::vector<fed::PendingPod> pods;
         for (const auto& p : pending) {
@@ -984,13 +984,20 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
         }
         std::vector<const Node*> changed;
         for (const auto& n : created) changed.push_back(&n);
+        Json up = description("scale-up", g, changed, decision.reason);
+        up["existing_node_placements"] = Json::array();
+        for (const auto& placement : decision.existing_node_placements) up["existing_node_placements"].push_back({{"pod", placement.pod}, {"node", placement.node}});
         try {
-            act(options.on_scale_up, "--on-scale-up", description("scale-up", g, changed, decision.reason));
+            act(options.on_scale_up, "--on-scale-up", up);
         } catch (const RpcError&) {
             rollback();
             throw;
         }
         next_serial = serial;
+        for (const auto& placement : decision.existing_node_placements) {  // pods planned onto existing nodes' free room
+            const auto it = std::find_if(pods.begin(), pods.end(), [&](const fed::PendingPod& p) { return p.name == placement.pod; });
+            nodes.at(placement.node).pods.push_back({placement.pod, it->request, true});
+        }
         for (auto& n : created) {
             ledger->commit(n.reservation);
             nodes.emplace(n.name, std::move(n));
