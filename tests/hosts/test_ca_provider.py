@@ -301,6 +301,38 @@ def test_seed000_scenario_through_the_rpcs(seed000):
     assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "not registered" in error.value.details()
 
 
+def test_ca_decides_how_many_continuum_decides_which(seed000):
+    """CA asks for fewer nodes than the plan needs: the nodes hosting most pods come first, and the
+    next scale-up plans the pods left. Pods selecting another category never count for a group;
+    a pod whose required node affinity has several (ORed) terms is left to CA alone."""
+    provider, folder, log = seed000
+    affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "continuum.io/category", "operator": "In", "values": ["high-cost"]}]}]}}}
+    two_terms = json.loads(json.dumps(affinity))
+    two_terms["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"] *= 2
+    pinned = pod_json("pinned")
+    pinned["spec"]["affinity"] = affinity
+    either = pod_json("either")
+    either["spec"]["affinity"] = two_terms
+    pods = [pod_json(f"p{i}") for i in range(5)] + [pod_json("big", cpu="1500m"), pod_json("sel", selector={"continuum.io/category": "high-cost"}), pinned, either]
+    write_pending(folder, pods)
+    provider.refresh()
+    provider.increase("low-cost", 1)
+    [node] = provider.state()["nodes"]
+    # 5 x 500m + 1500m on 2-core nodes: the plan opens 2 nodes (big + 1 small, 4 small); the one with 4 pods comes first.
+    plan = reference_plan(folder, TABLE1_LOW_COST, [{"name": f"stress/{p['metadata']['name']}", "request": {"cpu": p["spec"]["containers"][0]["resources"]["requests"]["cpu"], "memory": "256Mi"}} for p in pods[:6]])
+    assert sorted(len(n[1]) for n in reference_nodes(plan)) == [2, 4]
+    [(cluster, four, _)] = [n for n in reference_nodes(plan) if len(n[1]) == 4]
+    assert (node["cluster_id"], sorted(p["name"] for p in node["pods"])) == (cluster, four)
+    provider.increase("low-cost", 1)
+    second = next(n for n in provider.state()["nodes"] if n["name"] != node["name"])
+    assert sorted(p["name"] for p in second["pods"]) == sorted({"stress/big", *(f"stress/p{i}" for i in range(5))} - {p["name"] for p in node["pods"]})
+    provider.increase("high-cost", 1)
+    [high] = [n for n in provider.state()["nodes"] if n["group"] == "high-cost"]
+    assert sorted(p["name"] for p in high["pods"]) == ["stress/pinned", "stress/sel"]
+    assert "stress/either" not in json.dumps(provider.state())
+
+
 def test_hook_failure_and_timeout_change_nothing(seed000):
     provider, folder, log = seed000
     write_pending(folder, [pod_json("a"), pod_json("b")])

@@ -316,7 +316,13 @@ std::vector<fed::PendingPod> load_pending_pods(const std::filesystem::path& path
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (items[i].contains("spec") && items[i]["spec"].contains("nodeName") && !items[i]["spec"]["nodeName"].get<std::string>().empty()) continue;
         try {
-            auto pod = to_pending_pod(view_of(items[i], i));
+            const PodView view = view_of(items[i], i);
+            if (view.affinity_terms > 1) {  // a valid pod continuum cannot express: left to CA alone
+                std::cerr << "continuum-ca-provider: pending pod " << view.name << " ignored: required node affinity with " << view.affinity_terms
+                          << " terms (ORed) is not supported\n";
+                continue;
+            }
+            auto pod = to_pending_pod(view);
             if (!seen.insert(pod.name).second) throw ConfigError(fmt::format("pending pods {}: items[{}]: duplicate pod {}", path.string(), i, pod.name));
             out.push_back(std::move(pod));
         } catch (const continuum::Error& e) {
