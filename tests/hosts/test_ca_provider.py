@@ -502,3 +502,24 @@ def test_mutual_tls(tmp_path):
         provider.stop()
     result = subprocess.run([PROVIDER, "--listen", "127.0.0.1:0", "--config", str(tmp_path / "seed000.yaml"), "--tls-cert", str(tmp_path / "server.crt")], capture_output=True, text=True)
     assert result.returncode == 1 and "needs all of --tls-cert, --tls-key and --tls-ca" in result.stderr
+
+
+def test_missing_hook_program_and_bad_state_files(tmp_path):
+    shutil.copy(SEED000, tmp_path / "seed000.yaml")
+    write_pending(tmp_path, [])
+    provider = Provider(tmp_path, tmp_path / "seed000.yaml", ["--on-scale-up", str(tmp_path / "no-such-hook")])
+    try:
+        expect(grpc.StatusCode.UNAVAILABLE, ["exited with status 127", "no-such-hook"], provider.increase, "low-cost", 1)
+        assert provider.target("low-cost") == 0
+    finally:
+        provider.stop()
+    config = str(tmp_path / "seed000.yaml")
+    state = tmp_path / "state.json"
+    state.write_text("{\"version\": 1, \"nodes\": [")
+    result = subprocess.run([PROVIDER, "--listen", "127.0.0.1:0", "--config", config, "--state", str(state)], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1 and "state" in result.stderr and "state.json" in result.stderr
+    node = {"name": "liqo-gone", "provider_id": "liqo://gone", "group": "low-cost", "cluster_id": "gone", "serial": 1, "state": "running",
+            "reserved": {"cpu": 1000}, "cost": 1.0, "pods": []}
+    state.write_text(json.dumps({"version": 1, "next_serial": 2, "nodes": [node]}))
+    result = subprocess.run([PROVIDER, "--listen", "127.0.0.1:0", "--config", config, "--state", str(state)], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1 and "node liqo-gone" in result.stderr and "no longer has it" in result.stderr
