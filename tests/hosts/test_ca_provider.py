@@ -459,6 +459,7 @@ def test_json_config_gpu_offers_and_cost_models(tmp_path):
         (lambda c: c.update(cost_model="cheapest"), ["cost_model", "cheapest"]),
         (lambda c: c["node_groups"].append(json.loads(json.dumps(c["node_groups"][0]))), ["duplicate id \"g\""]),
         (lambda c: c["node_groups"][0]["offers"][0].update(node_price=-1), ["offer a: node_price must be finite and >= 0, got -1"]),
+        (lambda c: c["node_groups"][0]["offers"][0].update(unit_prices={"cpu": "cheap"}), ["offers[0].unit_prices.cpu: must be a number", "cheap"]),
     ],
 )
 def test_bad_configuration_is_refused_naming_the_field(tmp_path, mutate, words):

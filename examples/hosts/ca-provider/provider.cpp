@@ -569,7 +569,11 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
             offer.capacity = o.resources("capacity");
             offer.max_nodes = o.integer("max_nodes", 1);
             offer.node_price = o.number("node_price", 0.0);
-            for (const auto& [name, price] : o.string_map("unit_prices")) offer.unit_prices[name] = std::strtod(price.c_str(), nullptr);
+            if (o.has("unit_prices")) {
+                const Reader prices = o.child("unit_prices");
+                if (!prices.json.is_object()) o.bad("unit_prices", fmt::format("must be a mapping of resource to price, got {}", prices.json.dump()));
+                for (const auto& [name, price] : prices.json.items()) offer.unit_prices[name] = prices.number(name, 0.0);
+            }
             const std::string reach = o.string("reachability", "direct");
             if (reach != "direct" && reach != "nat") o.bad("reachability", fmt::format("must be direct or nat, got \"{}\"", reach));
             offer.reachability = reach == "nat" ? fed::Reachability::nat : fed::Reachability::direct;
