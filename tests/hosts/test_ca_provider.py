@@ -190,6 +190,8 @@ def test_node_groups_template_and_options(seed000):
     assert options.scaleDownUnneededDuration.seconds == 600
     assert options.scaleDownUnreadyDuration.seconds == 1200
 
+    provider.stub.Cleanup(pb.CleanupRequest())  # writes the state file (no node yet)
+    assert provider.state() == {"version": 1, "next_serial": 1, "nodes": []}
     assert provider.stub.GPULabel(pb.GPULabelRequest()).label == "nvidia.com/gpu.present"
     assert dict(provider.stub.GetAvailableGPUTypes(pb.GetAvailableGPUTypesRequest()).gpuTypes) == {}
 
