@@ -6,9 +6,10 @@ set -euo pipefail
 profile="${1:-test}"
 packages=(cmake make g++ pkg-config ccache
           libeigen3-dev librange-v3-dev libfmt-dev doctest-dev nlohmann-json3-dev libbenchmark-dev
-          pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy)
-# examples/hosts (gRPC hosts) and their tests (ctest -L hosts): gRPC/protobuf, the Python client, Prometheus + promtool, openssl (test certificates).
-packages+=(libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc python3-grpcio python3-protobuf prometheus openssl)
+          pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy
+          # examples/hosts (gRPC host programs) and their tests (ctest label hosts)
+          libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libyaml-cpp-dev
+          python3-grpcio python3-protobuf prometheus openssl)
 case "$profile" in
   test) ;;
   demo) packages+=(python3-matplotlib) ;;
