@@ -50,18 +50,61 @@ void bind_core(py::module_& m) {
         .value("binary_si", QuantityFormat::binary_si)
         .value("decimal_exponent", QuantityFormat::decimal_exponent);
 
-    py::class_<Quantity>(m, "Quantity", "An exact Kubernetes resource quantity (apimachinery semantics).")
+    py::class_<Quantity>(m, "Quantity", R"pbdoc(
+An exact Kubernetes resource quantity with apimachinery's semantics (resource.Quantity): parsing,
+String() (str), ordering, + - unary- and * int, round_up, JSON. The value is an int64 mantissa times a
+power of ten; an operation whose exact result has none raises instead of rounding.)pbdoc")
         .def(py::init([](const std::string& text) { return Quantity::parse(text); }), py::arg("text"),
              "Parses a Kubernetes quantity such as '250m', '1.5Gi' or '2e3'. Raises ParseError on malformed text.")
+        .def_static("from_value", &Quantity::from_value, py::arg("value"), py::arg("format") = QuantityFormat::decimal_si,
+                    "value whole units (NewQuantity).")
+        .def_static("from_milli", &Quantity::from_milli, py::arg("value"), py::arg("format") = QuantityFormat::decimal_si,
+                    "value thousandths (NewMilliQuantity).")
+        .def_static("from_scaled", &Quantity::from_scaled, py::arg("value"), py::arg("exponent"),
+                    py::arg("format") = QuantityFormat::decimal_si, "value * 10**exponent (NewScaledQuantity).")
+        .def_static("from_json", &Quantity::from_json, py::arg("json"),
+                    "UnmarshalJSON: null is zero, surrounding quotes and white space are removed. Raises ParseError.")
         .def("scaled_value", &Quantity::scaled_value, py::arg("scale_exponent"),
-             "The value in units of 10**scale_exponent, rounded away from zero.")
+             "The value in units of 10**scale_exponent, rounded away from zero. Raises InvalidArgument beyond int64.")
         .def_property_readonly("value", &Quantity::value, "Whole units, rounded away from zero.")
         .def_property_readonly("milli_value", &Quantity::milli_value, "Thousandths, rounded away from zero.")
         .def_property_readonly("format", &Quantity::format)
+        .def_property_readonly("mantissa", &Quantity::mantissa, "The value is mantissa * 10**exponent (no trailing zeros).")
+        .def_property_readonly("exponent", &Quantity::exponent)
+        .def("sign", &Quantity::sign, "-1, 0 or 1.")
+        .def("is_zero", &Quantity::is_zero)
+        .def("cmp", &Quantity::cmp, py::arg("other"), "-1, 0 or 1 as self is below, equal to or above other (Cmp).")
+        .def("as_int64", &Quantity::as_int64, "The value when it is an integer in int64, else None (AsInt64).")
+        .def("as_approximate_float64", &Quantity::as_approximate_float64,
+             "apimachinery's AsApproximateFloat64, bit for bit (Quantity('0.3') gives 0.30000000000000004).")
+        .def("round_up", [](const Quantity& q, int scale_exponent) {
+                const auto rounded = q.round_up(scale_exponent);
+                return py::make_tuple(rounded.quantity, rounded.exact);
+            }, py::arg("scale_exponent"), "RoundUp: (quantity rounded away from zero to a multiple of 10**scale_exponent, exact).")
+        .def("canonical", &Quantity::canonical_string, "The canonical text (CanonicalizeBytes), whatever the spelling parsed.")
+        .def("to_json", &Quantity::to_json, "MarshalJSON: str(self) in double quotes.")
         .def("__str__", &Quantity::to_string)
         .def("__repr__", [](const Quantity& q) { return "Quantity('" + q.to_string() + "')"; })
-        .def("__eq__", [](const Quantity& a, const Quantity& b) { return a == b; })
-        .def("__hash__", [](const Quantity& q) { return py::hash(py::make_tuple(q.mantissa(), q.exponent())); });
+        .def("__float__", &Quantity::as_float64, "The float nearest to the exact value.")
+        .def("__int__", [](const Quantity& q) {
+                const auto value = q.as_int64();
+                if (!value) throw InvalidArgument("int(Quantity('" + q.to_string() + "')): not an integer in int64");
+                return *value;
+            }, "The value when it is an integer in int64; raises InvalidArgument otherwise (never rounds).")
+        .def("__bool__", [](const Quantity& q) { return !q.is_zero(); })
+        .def(py::self == py::self)
+        .def(py::self != py::self)
+        .def(py::self < py::self)
+        .def(py::self <= py::self)
+        .def(py::self > py::self)
+        .def(py::self >= py::self)
+        .def(py::self + py::self)
+        .def(py::self - py::self)
+        .def(-py::self)
+        .def(py::self * std::int64_t())
+        .def(std::int64_t() * py::self)
+        .def("__hash__", [](const Quantity& q) { return py::hash(py::make_tuple(q.mantissa(), q.exponent())); },
+             "Equal quantities (whatever their spelling) hash equal.");
 
     m.def("parse_quantity", &parse_quantity, py::arg("text"), py::arg("scale_exponent") = 0,
           R"pbdoc(Parses a Kubernetes quantity and returns it in units of 10**scale_exponent, rounded up

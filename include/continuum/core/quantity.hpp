@@ -1,14 +1,17 @@
-// Kubernetes resource quantities ("250m", "1.5Gi", "2e3"), parsed and printed exactly as
-// k8s.io/apimachinery/pkg/api/resource does: the same grammar, the same suffixes, values rounded
-// *away from zero* when asked for at a coarser scale (0.0001 CPU -> 1m), and the same canonical
-// form when printed (largest suffix that keeps the number an integer; "1536Mi", "1500m", "2").
+// Kubernetes resource quantities ("250m", "1.5Gi", "2e3") with the semantics of apimachinery's
+// resource.Quantity (k8s.io/apimachinery/pkg/api/resource): the same grammar and suffixes, the same
+// rounding (away from zero, to whole nano units when parsed), the same String() and JSON text, and
+// the same Cmp, Add, Sub, Neg, Mul, RoundUp, AsInt64 and AsApproximateFloat64. Values are exact: an
+// int64 mantissa times a power of ten; a value that needs more digits is an error, never rounded.
 #pragma once
 
 #include <continuum/core/error.hpp>
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,9 +66,9 @@ inline constexpr std::array<std::int64_t, 19> powers_of_ten = {
 };
 
 /// value / 10^digits, rounded away from zero; digits >= 0.
-inline std::int64_t divide_by_power_of_ten_away_from_zero(std::int64_t value, int digits) {
+inline std::int64_t divide_by_power_of_ten_away_from_zero(std::int64_t value, std::int64_t digits) {
     if (value == 0 || digits == 0) return value;
-    if (digits > 18) return value > 0 ? 1 : -1;  // |value| < 10^19 <= 10^digits
+    if (digits > 18) return value > 0 ? 1 : -1;  // |value| <= 2^63 < 10^19 <= 10^digits
     const std::int64_t divisor = powers_of_ten[static_cast<std::size_t>(digits)];
     std::int64_t quotient = value / divisor;
     if (value % divisor != 0) quotient += value > 0 ? 1 : -1;
@@ -73,7 +76,7 @@ inline std::int64_t divide_by_power_of_ten_away_from_zero(std::int64_t value, in
 }
 
 /// value * 10^digits, or false when that leaves int64; digits >= 0.
-inline bool multiply_by_power_of_ten(std::int64_t value, int digits, std::int64_t& out) {
+inline bool multiply_by_power_of_ten(std::int64_t value, std::int64_t digits, std::int64_t& out) {
     if (value == 0) {
         out = 0;
         return true;
@@ -85,55 +88,96 @@ inline bool multiply_by_power_of_ten(std::int64_t value, int digits, std::int64_
     return true;
 }
 
+/// |value| without overflow (|INT64_MIN| is 2^63).
+inline std::uint64_t magnitude(std::int64_t value) {
+    return value < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+}
+
+inline int decimal_digit_count(std::uint64_t value) {
+    int count = 1;
+    while (value >= 10) {
+        value /= 10;
+        ++count;
+    }
+    return count;
+}
+
+/// Go's math.Pow10, bit for bit (apimachinery's AsApproximateFloat64 multiplies by it).
+inline double go_pow10(std::int64_t n) {
+    static constexpr std::array<double, 32> small = {1e00, 1e01, 1e02, 1e03, 1e04, 1e05, 1e06, 1e07, 1e08, 1e09, 1e10,
+                                                     1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
+                                                     1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31};
+    static constexpr std::array<double, 10> big = {1e00, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288};
+    static constexpr std::array<double, 11> tiny = {1e-00, 1e-32,  1e-64,  1e-96,  1e-128, 1e-160,
+                                                    1e-192, 1e-224, 1e-256, 1e-288, 1e-320};
+    if (n >= 0 && n <= 308) return big[static_cast<std::size_t>(n / 32)] * small[static_cast<std::size_t>(n % 32)];
+    if (n < 0 && n >= -323) return tiny[static_cast<std::size_t>(-n / 32)] / small[static_cast<std::size_t>(-n % 32)];
+    return n > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
+/// The nearest double to mantissa x 10^exponent (correctly rounded; +-inf beyond the range).
+inline double nearest_double(std::int64_t mantissa, std::int64_t exponent);
+
 }  // namespace detail
 
 /// An exact Kubernetes resource quantity: mantissa x 10^exponent, plus the format it prints in.
 ///
-/// Like apimachinery, parsing rounds every value away from zero to a whole number of nano units
-/// ("3.001n" is 4n) and a binary quantity below one unit becomes decimal SI. continuum then holds
-/// up to 18 significant digits (19 when they fit in int64) exactly; longer inputs round away from
-/// zero at the 18th digit (apimachinery keeps arbitrary precision there).
-/// Magnitudes above INT64_MAX base units ("10E", "8Ei") are rejected at parse time.
+/// Parsing follows apimachinery: every value is rounded away from zero to a whole number of nano
+/// units ("3.001n" is 4n) and a binary quantity below one unit becomes decimal SI. Where
+/// apimachinery would keep a value that has no int64 mantissa (more than 19 significant digits,
+/// e.g. "999999999999999999.1") or silently cap it (a binary quantity above 2^63-1, "8Ei"), and
+/// where it would wrap an exponent beyond int32 ("1e4294967296"), parse throws ParseError; the
+/// arithmetic throws InvalidArgument when a result has no int64 mantissa. Nothing is rounded
+/// without being asked for.
 class Quantity {
 public:
     /// Zero, decimal SI.
-    constexpr Quantity() = default;
+    Quantity() = default;
 
-    /// Parses a quantity with apimachinery's grammar:
-    ///   [+-] digits [. digits] suffix,  suffix = "" | n u m k M G T P E | Ki Mi Gi Ti Pi Ei | (e|E)[+-]digits
-    /// \throws ParseError naming the text when it does not follow the grammar or overflows int64.
+    /// Parses a quantity with apimachinery's grammar (its parseQuantityString scanner):
+    ///   [+-] [digits] [. [digits]] [suffix],  suffix = n u m "" k M G T P E | Ki Mi Gi Ti Pi Ei | (e|E)[+-]digits
+    /// Missing digits mean zero, as upstream: ".", "-.", "-", "Ki" and "e3" are all 0.
+    /// \throws ParseError naming the text when it does not follow the grammar or has no exact value.
     static Quantity parse(std::string_view text);
 
-    /// The quantity value x 10^exponent_of_ten, i.e. `value x 10^-exponent` in units of 10^exponent.
+    /// apimachinery's UnmarshalJSON: `null` is zero, one pair of surrounding double quotes is
+    /// removed, surrounding (Unicode) white space is trimmed, the rest is parsed.
+    /// \throws ParseError naming the JSON text.
+    static Quantity from_json(std::string_view json);
+
+    /// value x 10^exponent (NewScaledQuantity / SetScaled; any format).
     /// Example: from_scaled(250, scale::milli) is "250m".
     static Quantity from_scaled(std::int64_t value, int exponent, QuantityFormat format = QuantityFormat::decimal_si) {
         Quantity q;
         q.mantissa_ = value;
         q.exponent_ = exponent;
+        q.upstream_scale_ = exponent;
         q.format_ = format;
         q.normalise();
-        if (q.exponent_ > 0) {
-            std::int64_t whole = 0;
-            if (!detail::multiply_by_power_of_ten(q.mantissa_, q.exponent_, whole)) {
-                throw InvalidArgument(fmt::format("quantity {}e{} does not fit in int64 whole units", value, exponent));
-            }
-        }
         return q;
+    }
+    /// value whole units (NewQuantity).
+    static Quantity from_value(std::int64_t value, QuantityFormat format = QuantityFormat::decimal_si) {
+        return from_scaled(value, scale::unit, format);
+    }
+    /// value thousandths (NewMilliQuantity).
+    static Quantity from_milli(std::int64_t value, QuantityFormat format = QuantityFormat::decimal_si) {
+        return from_scaled(value, scale::milli, format);
     }
 
     /// The value expressed in units of 10^scale_exponent, rounded away from zero when not exact
     /// (apimachinery's ScaledValue: "0.0001" at scale::milli is 1).
-    /// \throws InvalidArgument when the result does not fit in int64.
+    /// \throws InvalidArgument when the result does not fit in int64 (upstream overflows silently).
     [[nodiscard]] std::int64_t scaled_value(int scale_exponent) const {
-        const long long shift = static_cast<long long>(exponent_) - scale_exponent;
+        const std::int64_t shift = exponent_ - scale_exponent;
         if (shift >= 0) {
             std::int64_t out = 0;
-            if (!detail::multiply_by_power_of_ten(mantissa_, shift > 18 ? 19 : static_cast<int>(shift), out)) {
+            if (!detail::multiply_by_power_of_ten(mantissa_, shift, out)) {
                 throw InvalidArgument(fmt::format("quantity {} does not fit in int64 at scale 10^{}", to_string(), scale_exponent));
             }
             return out;
         }
-        return detail::divide_by_power_of_ten_away_from_zero(mantissa_, shift < -19 ? 19 : static_cast<int>(-shift));
+        return detail::divide_by_power_of_ten_away_from_zero(mantissa_, -shift);
     }
 
     /// Whole units, rounded away from zero ("1500m" -> 2).
@@ -141,23 +185,68 @@ public:
     /// Thousandths of a unit, rounded away from zero ("0.0001" -> 1).
     [[nodiscard]] std::int64_t milli_value() const { return scaled_value(scale::milli); }
 
+    /// The value when it is an integer that fits int64, else nullopt (AsInt64; upstream also says
+    /// "no" for some integers, depending on how it stores them: "1000m", anything parsed via inf.Dec).
+    [[nodiscard]] std::optional<std::int64_t> as_int64() const {
+        std::int64_t out = 0;
+        if (exponent_ < 0 || !detail::multiply_by_power_of_ten(mantissa_, exponent_, out)) return std::nullopt;
+        return out;
+    }
+
+    /// apimachinery's AsApproximateFloat64, bit for bit: float64(unscaled) * math.Pow10(scale) on
+    /// the (unscaled, scale) pair upstream would hold, so "0.3" gives 0.30000000000000004 as upstream.
+    [[nodiscard]] double as_approximate_float64() const;
+    /// The double nearest to the exact value (what AsFloat64Slow's table expects); +-inf beyond range.
+    [[nodiscard]] double as_float64() const { return is_zero() ? 0.0 : detail::nearest_double(mantissa_, exponent_); }
+
+    /// RoundUp(scale): the value rounded away from zero to a multiple of 10^scale, and whether
+    /// that lost nothing. Like upstream, a quantity already at a finer upstream scale than asked
+    /// for is returned unchanged (exact).
+    struct Rounded;
+    [[nodiscard]] Rounded round_up(int scale_exponent) const;
+
     [[nodiscard]] QuantityFormat format() const { return format_; }
     [[nodiscard]] bool is_zero() const { return mantissa_ == 0; }
     [[nodiscard]] int sign() const { return (mantissa_ > 0) - (mantissa_ < 0); }
     /// The exact value is mantissa() x 10^exponent(), with no trailing zeros in the mantissa.
     [[nodiscard]] std::int64_t mantissa() const { return mantissa_; }
-    [[nodiscard]] int exponent() const { return exponent_; }
+    [[nodiscard]] std::int64_t exponent() const { return exponent_; }
 
-    /// The canonical string, as apimachinery's Quantity.String(): binary quantities print with
-    /// the largest Ki..Ei suffix that keeps an integer (falling back to decimal below 1024 or when
-    /// fractional), decimal ones with the largest n..E suffix (or e<3k>) that keeps an integer.
-    /// Values finer than 1n round away from zero to 1n.
-    [[nodiscard]] std::string to_string() const;
+    /// Cmp: -1, 0 or 1 as this is below, equal to or above other (exact, whatever the formats).
+    [[nodiscard]] int cmp(const Quantity& other) const;
 
-    /// Equal values compare equal whatever their format ("1Ki" == "1024").
+    /// apimachinery's String(): the canonical form (canonical_string()), except that, like
+    /// upstream, a parsed text its fast path took for canonical is kept as written ("+1", "1E3").
+    [[nodiscard]] std::string to_string() const { return text_.empty() ? canonical_string() : text_; }
+    /// CanonicalizeBytes: binary quantities print with the largest Ki..Ei suffix that keeps an
+    /// integer (decimal below 1024 or when fractional), decimal ones with the largest n..E suffix
+    /// (or e<3k>) that keeps an integer; DecimalSI beyond n..E falls back to e<3k> as upstream.
+    [[nodiscard]] std::string canonical_string() const;
+    /// MarshalJSON: the String() text in double quotes.
+    [[nodiscard]] std::string to_json() const { return "\"" + to_string() + "\""; }
+
+    /// Equal values compare equal whatever their format or spelling ("1Ki" == "1024").
     friend bool operator==(const Quantity& a, const Quantity& b) {
         return a.mantissa_ == b.mantissa_ && (a.mantissa_ == 0 || a.exponent_ == b.exponent_);
     }
+    friend std::weak_ordering operator<=>(const Quantity& a, const Quantity& b) {
+        const int c = a.cmp(b);
+        return c < 0 ? std::weak_ordering::less : c > 0 ? std::weak_ordering::greater : std::weak_ordering::equivalent;
+    }
+
+    /// Add / Sub: exact; a zero left operand takes the right one's format, as upstream.
+    /// \throws InvalidArgument when the result has no int64 mantissa (upstream switches to inf.Dec).
+    friend Quantity operator+(const Quantity& a, const Quantity& b) { return add(a, b, false); }
+    friend Quantity operator-(const Quantity& a, const Quantity& b) { return add(a, b, true); }
+    /// Neg. \throws InvalidArgument for a mantissa of INT64_MIN (2^63 has no int64 mantissa).
+    friend Quantity operator-(const Quantity& a) {
+        Quantity out = a.without_text();
+        out.mantissa_ = negated(a.mantissa_, a);
+        return out;
+    }
+    /// Mul(factor). \throws InvalidArgument when the product has no int64 mantissa.
+    friend Quantity operator*(const Quantity& a, std::int64_t factor) { return multiply(a, factor); }
+    friend Quantity operator*(std::int64_t factor, const Quantity& a) { return multiply(a, factor); }
 
 private:
     void normalise() {
@@ -170,10 +259,33 @@ private:
             ++exponent_;
         }
     }
+    [[nodiscard]] Quantity without_text() const {
+        Quantity out = *this;
+        out.text_.clear();
+        return out;
+    }
+    static std::int64_t negated(std::int64_t value, const Quantity& operand) {
+        if (value == std::numeric_limits<std::int64_t>::min()) {
+            throw InvalidArgument(fmt::format("quantity -({}) = 2^63 x 10^{} has no int64 mantissa", operand.to_string(), operand.exponent_));
+        }
+        return -value;
+    }
+    static Quantity add(const Quantity& a, const Quantity& b, bool subtract);
+    static Quantity multiply(const Quantity& a, std::int64_t factor);
 
     std::int64_t mantissa_ = 0;
-    int exponent_ = 0;
+    std::int64_t exponent_ = 0;
+    /// The scale apimachinery would store (int64Amount.scale, or -inf.Dec.Scale()); only
+    /// AsApproximateFloat64 and RoundUp's "already fine enough" shortcut observe it.
+    std::int64_t upstream_scale_ = 0;
     QuantityFormat format_ = QuantityFormat::decimal_si;
+    /// The parsed text when upstream's String() would return it verbatim; empty otherwise.
+    std::string text_;
+};
+
+struct Quantity::Rounded {
+    Quantity quantity;
+    bool exact = true;
 };
 
 /// Shorthand for Quantity::parse(text).scaled_value(scale_exponent).
@@ -189,223 +301,9 @@ inline std::string format_quantity(std::int64_t value, int scale_exponent = scal
     return Quantity::from_scaled(value, scale_exponent, format).to_string();
 }
 
-// ------------------------------------------------------------------------------------------------
-
-namespace detail {
-
-/// Little-endian decimal digits of a non-negative integer of any length.
-struct DecimalDigits {
-    std::vector<std::uint8_t> digits;  // least significant first
-
-    void multiply_by_power_of_two(int power) {
-        while (power > 0) {
-            const int step = power > 20 ? 20 : power;
-            const std::uint64_t factor = std::uint64_t{1} << step;
-            std::uint64_t carry = 0;
-            for (auto& digit : digits) {
-                const std::uint64_t product = digit * factor + carry;
-                digit = static_cast<std::uint8_t>(product % 10);
-                carry = product / 10;
-            }
-            while (carry > 0) {
-                digits.push_back(static_cast<std::uint8_t>(carry % 10));
-                carry /= 10;
-            }
-            power -= step;
-        }
-    }
-    void strip_leading_zeros() {
-        while (!digits.empty() && digits.back() == 0) digits.pop_back();
-    }
-};
-
-[[noreturn]] inline void throw_quantity_parse_error(std::string_view text, std::string_view why) {
-    throw ParseError(fmt::format("quantity {} is not a Kubernetes quantity: {}", quoted(text), why));
-}
-
-}  // namespace detail
-
-inline Quantity Quantity::parse(std::string_view text) {
-    using detail::throw_quantity_parse_error;
-    if (text.empty()) throw_quantity_parse_error(text, "empty string");
-    std::size_t pos = 0;
-    bool negative = false;
-    if (text[pos] == '+' || text[pos] == '-') {
-        negative = text[pos] == '-';
-        ++pos;
-    }
-    const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-    const std::size_t integer_begin = pos;
-    while (pos < text.size() && is_digit(text[pos])) ++pos;
-    const std::string_view integer_digits = text.substr(integer_begin, pos - integer_begin);
-    std::string_view fraction_digits;
-    if (pos < text.size() && text[pos] == '.') {
-        ++pos;
-        const std::size_t fraction_begin = pos;
-        while (pos < text.size() && is_digit(text[pos])) ++pos;
-        fraction_digits = text.substr(fraction_begin, pos - fraction_begin);
-    }
-    if (integer_digits.empty() && fraction_digits.empty()) throw_quantity_parse_error(text, "no digits before the suffix");
-
-    // Suffix -> power of ten, power of two, format.
-    const std::string_view suffix = text.substr(pos);
-    long long exponent_of_ten = 0;
-    int exponent_of_two = 0;
-    QuantityFormat format = QuantityFormat::decimal_si;
-    struct SuffixEntry {
-        std::string_view text;
-        int ten;
-        int two;
-    };
-    static constexpr std::array<SuffixEntry, 16> table = {{
-        {"", 0, 0},    {"n", -9, 0},  {"u", -6, 0},  {"m", -3, 0},  {"k", 3, 0},   {"M", 6, 0},
-        {"G", 9, 0},   {"T", 12, 0},  {"P", 15, 0},  {"E", 18, 0},  {"Ki", 0, 10}, {"Mi", 0, 20},
-        {"Gi", 0, 30}, {"Ti", 0, 40}, {"Pi", 0, 50}, {"Ei", 0, 60},
-    }};
-    bool known = false;
-    for (const auto& entry : table) {
-        if (entry.text == suffix) {
-            exponent_of_ten = entry.ten;
-            exponent_of_two = entry.two;
-            format = entry.two != 0 ? QuantityFormat::binary_si : QuantityFormat::decimal_si;
-            known = true;
-            break;
-        }
-    }
-    if (!known) {
-        if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-            std::size_t p = 1;
-            bool exponent_negative = false;
-            if (suffix[p] == '+' || suffix[p] == '-') {
-                exponent_negative = suffix[p] == '-';
-                ++p;
-            }
-            if (p == suffix.size()) throw_quantity_parse_error(text, "exponent has no digits");
-            long long exponent = 0;
-            for (; p < suffix.size(); ++p) {
-                if (!is_digit(suffix[p])) throw_quantity_parse_error(text, fmt::format("unknown suffix \"{}\"", suffix));
-                exponent = exponent * 10 + (suffix[p] - '0');
-                if (exponent > 1'000'000) throw_quantity_parse_error(text, "exponent out of range");
-            }
-            exponent_of_ten = exponent_negative ? -exponent : exponent;
-            format = QuantityFormat::decimal_exponent;
-        } else {
-            throw_quantity_parse_error(text, fmt::format("unknown suffix \"{}\"", suffix));
-        }
-    }
-
-    // Exact digits of integer.fraction x 2^exponent_of_two, as an integer times a power of ten.
-    detail::DecimalDigits digits;
-    digits.digits.reserve(integer_digits.size() + fraction_digits.size() + 20);
-    for (auto it = fraction_digits.rbegin(); it != fraction_digits.rend(); ++it) digits.digits.push_back(static_cast<std::uint8_t>(*it - '0'));
-    for (auto it = integer_digits.rbegin(); it != integer_digits.rend(); ++it) digits.digits.push_back(static_cast<std::uint8_t>(*it - '0'));
-    digits.strip_leading_zeros();
-    long long exponent = exponent_of_ten - static_cast<long long>(fraction_digits.size());
-    Quantity result;
-    result.format_ = format;
-    if (digits.digits.empty()) return result;  // zero, whatever the suffix
-    digits.multiply_by_power_of_two(exponent_of_two);
-    // apimachinery rounds every non-zero value up (away from zero) to a whole number of nano units
-    // at parse time: "if you want some resources, you should get some resources".
-    if (exponent < scale::nano) {
-        const long long drop = scale::nano - exponent;
-        if (drop >= static_cast<long long>(digits.digits.size())) {
-            digits.digits.assign(1, 1);
-        } else {
-            bool dropped_nonzero = false;
-            for (long long i = 0; i < drop; ++i) dropped_nonzero = dropped_nonzero || digits.digits[static_cast<std::size_t>(i)] != 0;
-            digits.digits.erase(digits.digits.begin(), digits.digits.begin() + drop);
-            for (std::size_t i = 0; dropped_nonzero; ++i) {  // add one, carrying
-                if (i == digits.digits.size()) digits.digits.push_back(0);
-                dropped_nonzero = ++digits.digits[i] == 10;
-                if (dropped_nonzero) digits.digits[i] = 0;
-            }
-        }
-        exponent = scale::nano;
-    }
-    // A binary quantity below one unit prints (and is kept) as decimal SI, like apimachinery.
-    if (format == QuantityFormat::binary_si) {
-        const long long integer_digits_count = static_cast<long long>(digits.digits.size()) + exponent;
-        if (integer_digits_count <= 0) format = QuantityFormat::decimal_si;
-    }
-    result.format_ = format;
-    std::size_t first = 0;  // drop trailing decimal zeros into the exponent
-    while (digits.digits[first] == 0) ++first;
-    exponent += static_cast<long long>(first);
-    // Keep the significant digits when they fit in int64 (up to 19), otherwise 18 of them,
-    // rounding the rest away from zero.
-    std::size_t keep_from = first;
-    const std::size_t significant = digits.digits.size() - first;
-    bool fits = significant <= 18;
-    if (significant == 19) {
-        std::uint64_t all = 0;
-        for (std::size_t i = digits.digits.size(); i-- > first;) all = all * 10 + digits.digits[i];
-        fits = all <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-    }
-    bool dropped_nonzero = false;
-    if (!fits) {
-        keep_from = digits.digits.size() - 18;
-        for (std::size_t i = first; i < keep_from; ++i) dropped_nonzero = dropped_nonzero || digits.digits[i] != 0;
-        exponent += static_cast<long long>(keep_from - first);
-    }
-    std::int64_t mantissa = 0;
-    for (std::size_t i = digits.digits.size(); i-- > keep_from;) mantissa = mantissa * 10 + digits.digits[i];
-    if (dropped_nonzero) ++mantissa;
-    // Magnitude check: the value in whole units must fit in int64.
-    const long long total_digits = static_cast<long long>(std::to_string(mantissa).size()) + exponent;
-    if (total_digits > 19) throw_quantity_parse_error(text, "value overflows int64");
-    result.mantissa_ = negative ? -mantissa : mantissa;
-    if (exponent > 0) {
-        std::int64_t whole = 0;
-        if (!detail::multiply_by_power_of_ten(mantissa, static_cast<int>(exponent), whole)) throw_quantity_parse_error(text, "value overflows int64");
-    }
-    result.exponent_ = static_cast<int>(exponent);
-    result.normalise();
-    return result;
-}
-
-inline std::string Quantity::to_string() const {
-    if (mantissa_ == 0) return "0";
-    if (format_ == QuantityFormat::binary_si && exponent_ >= 0) {
-        const std::int64_t whole = value();  // exact: exponent >= 0
-        if (whole >= 1024 || whole <= -1024) {
-            static constexpr std::array<std::string_view, 7> binary_suffixes = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-            std::int64_t number = whole;
-            std::size_t power = 0;
-            while (power + 1 < binary_suffixes.size() && number % 1024 == 0) {
-                number /= 1024;
-                ++power;
-            }
-            return fmt::format("{}{}", number, binary_suffixes[power]);
-        }
-    }
-    // Decimal: round to nano, then pick the exponent (a multiple of three) that keeps an integer.
-    std::int64_t mantissa = mantissa_;
-    int exponent = exponent_;
-    if (exponent < scale::nano) {
-        mantissa = detail::divide_by_power_of_ten_away_from_zero(mantissa, scale::nano - exponent > 19 ? 19 : scale::nano - exponent);
-        exponent = scale::nano;
-    }
-    const int exponent3 = exponent >= 0 ? exponent / 3 * 3 : -((-exponent + 2) / 3 * 3);
-    __extension__ using Wide = __int128;
-    Wide number = mantissa;
-    for (int i = exponent3; i < exponent; ++i) number *= 10;
-    const bool negative = number < 0;
-    if (negative) number = -number;
-    std::string digits;
-    while (number > 0) {
-        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(number % 10)));
-        number /= 10;
-    }
-    if (negative) digits.insert(digits.begin(), '-');
-    if (format_ == QuantityFormat::decimal_exponent) {
-        return exponent3 == 0 ? digits : fmt::format("{}e{}", digits, exponent3);
-    }
-    static constexpr std::array<std::string_view, 10> decimal_suffixes = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
-    return digits + std::string(decimal_suffixes[static_cast<std::size_t>((exponent3 + 9) / 3)]);
-}
-
 }  // namespace continuum
+
+#include <continuum/core/detail/quantity_impl.hpp>
 
 template <>
 struct fmt::formatter<continuum::Quantity> : fmt::formatter<std::string_view> {
