@@ -6,7 +6,8 @@ set -euo pipefail
 profile="${1:-test}"
 packages=(cmake make g++ pkg-config ccache
           libeigen3-dev librange-v3-dev libfmt-dev doctest-dev nlohmann-json3-dev libbenchmark-dev
-          pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy)
+          pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy
+          libyaml-cpp-dev libre2-dev)  # the priority expander's ConfigMap (optional in CMake, installed here)
 case "$profile" in
   test) ;;
   demo) packages+=(python3-matplotlib) ;;
