@@ -225,6 +225,31 @@ TEST_CASE("price: a pod without a price skips its option; no stabilisation price
     CHECK(nan_case.warnings.back() == "Price of a is 0/0 (no node, pod or stabilisation price): skipped");
 }
 
+TEST_CASE("price: suppression matches proposals/pricing.md") {
+    CHECK(suppress_unfitness(4, 1) == 4.0);
+    CHECK(suppress_unfitness(4, 2) == doctest::Approx(3.800296).epsilon(1e-6));
+    CHECK(suppress_unfitness(4, 3) == doctest::Approx(3.602354).epsilon(1e-6));
+    CHECK(suppress_unfitness(4, 5) == doctest::Approx(3.218439).epsilon(1e-6));
+    CHECK(suppress_unfitness(4, 10) == doctest::Approx(2.388851).epsilon(1e-6));
+    CHECK(suppress_unfitness(4, 16) == doctest::Approx(1.715).epsilon(1e-3));  // reference §12
+    CHECK(suppress_unfitness(4, 20) == doctest::Approx(1.441325).epsilon(1e-6));
+    CHECK(suppress_unfitness(4, 50) == doctest::Approx(1.008712).epsilon(1e-6));
+    CHECK(suppress_unfitness(2.0, std::numeric_limits<std::int64_t>::min()) == doctest::Approx(3.0));
+}
+
+TEST_CASE("price: seed 000 reference implementation anchor (reference §11)") {
+    // STANDARD (2 CPU, flat cost 1) vs GPU (3.5 CPU, 1 GPU, cost 25); PricingPodPrice always 1; one-node cluster.
+    PricingModel pricing;
+    pricing.node_price = [](const ExpansionOption& o) { return o.node_group == "gpu" ? 25.0 : 1.0; };
+    pricing.pod_price = [](const ExpansionPod&) { return 1.0; };
+    const auto standard = option("standard", 1, "2", "2Gi", {pod("1", "1Gi")});
+    auto gpu = option("gpu", 1, "3500m", "4Gi", {pod("1", "1Gi")});
+    gpu.node_capacity.set("nvidia.com/gpu", 1);
+    CHECK(price_score(standard, pricing, 1).score == 2.0);  // (1+1)/(1+1) x unfitness 2
+    CHECK(price_score(gpu, pricing, 1).score == 13000.0);   // (25+1)/(1+1) x 1000
+    CHECK(price(std::vector{gpu, standard}, pricing, 1).kept == Indices{1});
+}
+
 TEST_CASE("price: the pricing.md table (0.1-CPU pod, X = 0.016, preferred n1-standard-8)") {
     PricingModel pricing;
     pricing.node_price = [](const ExpansionOption& o) { return o.node_group == "n1-standard-2" ? 0.095 : o.node_group == "n1-standard-8" ? 0.380 : 0.795; };
