@@ -115,19 +115,24 @@ std::pair<std::string, py::object> named_callable(const py::object& value, const
     throw InvalidArgument(std::string(argument) + ": expected an expander name, a callable or a (name, callable) pair");
 }
 
-/// The "priority" stage: a PriorityTiers or any filter callable(options, among) -> list[int] | FilterResult.
-AnyOptionFilter to_priority_filter(const py::object& value) {
-#if CONTINUUM_HAVE_PRIORITY_CONFIG
-    if (py::isinstance<PriorityTiers>(value)) return py::cast<PriorityTiers>(value);
-#endif
-    if (!PyCallable_Check(value.ptr())) throw InvalidArgument("priorities: expected a PriorityTiers or a callable(options, among)");
-    auto f = python_callable(value);
+/// A Python filter callable(options, among) -> list[int] | FilterResult as a C++ filter.
+AnyOptionFilter python_filter(py::object function) {
+    auto f = python_callable(std::move(function));
     return [f](std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
         py::gil_scoped_acquire gil;
         const py::object r = (*f)(std::vector<ExpansionOption>(options.begin(), options.end()), std::vector<std::size_t>(among.begin(), among.end()));
         if (py::isinstance<FilterResult>(r)) return py::cast<FilterResult>(r);
         return FilterResult{py::cast<std::vector<std::size_t>>(r), {}};
     };
+}
+
+/// The "priority" stage: a PriorityTiers or any filter callable.
+AnyOptionFilter to_priority_filter(const py::object& value) {
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+    if (py::isinstance<PriorityTiers>(value)) return py::cast<PriorityTiers>(value);
+#endif
+    if (!PyCallable_Check(value.ptr())) throw InvalidArgument("priorities: expected a PriorityTiers or a callable(options, among)");
+    return python_filter(value);
 }
 
 template <typename T>
@@ -559,13 +564,7 @@ cluster id.)pbdoc")
                          continue;
                      }
                      auto [name, function] = named_callable(py::reinterpret_borrow<py::object>(stage), "stages");
-                     auto f = python_callable(std::move(function));
-                     list.emplace_back(name, [f](std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
-                         py::gil_scoped_acquire gil;
-                         const py::object r = (*f)(Options(options.begin(), options.end()), std::vector<std::size_t>(among.begin(), among.end()));
-                         if (py::isinstance<FilterResult>(r)) return py::cast<FilterResult>(r);
-                         return FilterResult{py::cast<std::vector<std::size_t>>(r), {}};
-                     });
+                     list.emplace_back(name, python_filter(std::move(function)));
                  }
                  return ExpanderChain(std::move(list), std::move(strategy));
              }),

@@ -89,7 +89,7 @@ def test_price_expander_upstream_table_and_skipped_prices():
     """price_test.go TestPriceExpander, first and error cases: prices by group and pod name, None = no price."""
     p1 = fed.ExpansionPod("p1", {"cpu": "1"})
     p2 = fed.ExpansionPod("p2", {"cpu": "500m"}, labels={"app": "web"}, namespace="shop")
-    assert repr(p2) == "ExpansionPod('shop/p2', cpu=500m)"
+    assert repr(p2) == "ExpansionPod('shop/p2', {cpu: 500m})"
     ng1 = fed.ExpansionOption("ng1", 2, [p1, p2], {"cpu": "1", "memory": 1000})
     ng2 = fed.ExpansionOption("ng2", 1, [p1, p2], {"cpu": "4", "memory": 1000})
 
