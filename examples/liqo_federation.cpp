@@ -48,12 +48,17 @@ int main() {
     PricingModel pricing;
     pricing.node_price = [](const ExpansionOption& o) { return o.node_group == "low-cost" ? 1.0 : 5.0; };
     pricing.pod_price = PricingModel::linear(0.5, 0.125).pod_price;  // $/core/min, $/GiB/min of the cheap category
-    const std::vector<Resources> burst(2, requirements.request);
-    const std::vector<ExpansionOption> options = {
-        {"low-cost", 1, burst, Resources{{"cpu", "2"}, {"memory", "4Gi"}}, true, false},
-        {"high-cost", 1, burst, Resources{{"cpu", "4"}, {"memory", "4Gi"}}, true, false},
-    };
-    ExpanderContext context{pricing, 1, {}};
+    const std::vector<ExpansionPod> burst(2, requirements.request);
+    std::vector<ExpansionOption> options(2);
+    options[0].node_group = "low-cost";
+    options[0].pods = burst;
+    options[0].node_capacity = Resources{{"cpu", "2"}, {"memory", "4Gi"}};
+    options[1].node_group = "high-cost";
+    options[1].pods = burst;
+    options[1].node_capacity = Resources{{"cpu", "4"}, {"memory", "4Gi"}};
+    ExpanderContext context;
+    context.pricing = pricing;
+    context.cluster_node_count = 1;
     const auto choice = ExpanderChain::parse("least-waste,price").choose(options, context, 0);
     for (const auto& o : options) std::printf("  price expander %-9s %s\n", o.node_group.c_str(), price_score(o, pricing, 1).to_string().c_str());
     std::printf("Expander chain least-waste,price: %s\n", choice.reason.c_str());

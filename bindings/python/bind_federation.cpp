@@ -5,6 +5,10 @@
 #include "common.hpp"
 
 #include <continuum/federation.hpp>
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+#include <continuum/federation/priority_config.hpp>
+#endif
+
 
 #include <memory>
 #include <optional>
@@ -93,6 +97,42 @@ PyRecommendation to_python(const Recommendation& r, std::span<const Offer> offer
 PricingModel to_pricing(const py::handle& value) {
     if (value.is_none()) return {};
     return py::cast<PricingModel>(value);
+}
+
+/// A Python callable kept alive by the C++ object that calls it (released with the GIL held).
+std::shared_ptr<py::object> python_callable(py::object function) {
+    return std::shared_ptr<py::object>(new py::object(std::move(function)), python::GilSafeDeleter{});
+}
+
+/// A stage or fallback given as a callable (named by __name__) or a (name, callable) pair.
+std::pair<std::string, py::object> named_callable(const py::object& value, const char* argument) {
+    if (py::isinstance<py::tuple>(value) && py::len(value) == 2 && PyCallable_Check(value[py::int_(1)].ptr())) {
+        return {py::cast<std::string>(value[py::int_(0)]), value[py::int_(1)]};
+    }
+    if (PyCallable_Check(value.ptr())) {
+        return {py::hasattr(value, "__name__") ? py::cast<std::string>(value.attr("__name__")) : std::string("callable"), value};
+    }
+    throw InvalidArgument(std::string(argument) + ": expected an expander name, a callable or a (name, callable) pair");
+}
+
+/// A Python filter callable(options, among) -> list[int] | FilterResult as a C++ filter.
+AnyOptionFilter python_filter(py::object function) {
+    auto f = python_callable(std::move(function));
+    return [f](std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
+        py::gil_scoped_acquire gil;
+        const py::object r = (*f)(std::vector<ExpansionOption>(options.begin(), options.end()), std::vector<std::size_t>(among.begin(), among.end()));
+        if (py::isinstance<FilterResult>(r)) return py::cast<FilterResult>(r);
+        return FilterResult{py::cast<std::vector<std::size_t>>(r), {}};
+    };
+}
+
+/// The "priority" stage: a PriorityTiers or any filter callable.
+AnyOptionFilter to_priority_filter(const py::object& value) {
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+    if (py::isinstance<PriorityTiers>(value)) return py::cast<PriorityTiers>(value);
+#endif
+    if (!PyCallable_Check(value.ptr())) throw InvalidArgument("priorities: expected a PriorityTiers or a callable(options, among)");
+    return python_filter(value);
 }
 
 template <typename T>
@@ -333,38 +373,95 @@ cluster id.)pbdoc")
             "Raises InvalidArgument on bad offers (duplicate ids, negative prices, zero capacity).");
 
     // --- expanders ---------------------------------------------------------------------------
-    py::class_<ExpansionOption>(m, "ExpansionOption", "A CA expansion option: node_count nodes of node_group (template capacity) for pods.")
-        .def(py::init([](std::string node_group, std::int64_t node_count, const py::list& pods, const py::handle& node_capacity, bool node_group_exists, bool gpu_label) {
+    py::class_<Taint>(m, "Taint", "A node taint of an option's template: key, value and effect (NoSchedule, PreferNoSchedule, NoExecute).")
+        .def(py::init([](std::string key, std::string value, std::string effect) { return Taint{std::move(key), std::move(value), std::move(effect)}; }),
+             py::arg("key"), py::arg("value") = "", py::arg("effect") = "NoSchedule")
+        .def_readonly("key", &Taint::key)
+        .def_readonly("value", &Taint::value)
+        .def_readonly("effect", &Taint::effect)
+        .def(py::self == py::self)
+        .def("__repr__", [](const Taint& t) { return fmt::format("Taint('{}', '{}', '{}')", t.key, t.value, t.effect); });
+    py::class_<ExpansionPod>(m, "ExpansionPod", "A pod the new nodes would host, as CA's PricingModel.PodPrice sees it: namespace/name, labels, requests.")
+        .def(py::init([](std::string name, const py::handle& requests, const py::object& labels, std::string namespace_name) {
+                 return ExpansionPod(std::move(name), to_resources(requests, "requests"), labels.is_none() ? Labels{} : to_labels(py::cast<py::dict>(labels)),
+                                     std::move(namespace_name));
+             }),
+             py::arg("name") = "", py::arg("requests") = py::none(), py::arg("labels") = py::none(), py::arg("namespace") = "default")
+        .def_readonly("name", &ExpansionPod::name)
+        .def_readonly("namespace", &ExpansionPod::namespace_name)
+        .def_readonly("labels", &ExpansionPod::labels)
+        .def_readonly("requests", &ExpansionPod::requests)
+        .def(py::self == py::self)
+        .def("__repr__", [](const ExpansionPod& p) { return fmt::format("ExpansionPod('{}/{}', {})", p.namespace_name, p.name, p.requests); });
+    py::class_<ExpansionOption>(m, "ExpansionOption",
+                                "A CA expansion option: node_count nodes of node_group for pods, with the group's template node (capacity,\n"
+                                "allocatable (None: = capacity), labels, taints).")
+        .def(py::init([](std::string node_group, std::int64_t node_count, const py::list& pods, const py::handle& node_capacity, bool node_group_exists,
+                         const py::handle& node_allocatable, const py::object& node_labels, std::vector<Taint> node_taints) {
                  ExpansionOption o;
                  o.node_group = std::move(node_group);
                  o.node_count = node_count;
-                 for (const auto& p : pods) o.pods.push_back(to_resources(p, "pods"));
+                 for (const auto& p : pods) o.pods.push_back(py::isinstance<ExpansionPod>(p) ? py::cast<ExpansionPod>(p) : ExpansionPod(to_resources(p, "pods")));
                  o.node_capacity = to_resources(node_capacity, "node_capacity");
                  o.node_group_exists = node_group_exists;
-                 o.gpu_label = gpu_label;
+                 o.node_allocatable = to_resources(node_allocatable, "node_allocatable");
+                 if (!node_labels.is_none()) o.node_labels = to_labels(py::cast<py::dict>(node_labels));
+                 o.node_taints = std::move(node_taints);
                  o.validate();
                  return o;
              }),
-             py::arg("node_group"), py::arg("node_count"), py::arg("pods"), py::arg("node_capacity"), py::arg("node_group_exists") = true, py::arg("gpu_label") = false)
+             py::arg("node_group"), py::arg("node_count"), py::arg("pods"), py::arg("node_capacity"), py::arg("node_group_exists") = true,
+             py::arg("node_allocatable") = py::none(), py::arg("node_labels") = py::none(), py::arg("node_taints") = std::vector<Taint>{})
         .def_readonly("node_group", &ExpansionOption::node_group)
         .def_readonly("node_count", &ExpansionOption::node_count)
         .def_readonly("pods", &ExpansionOption::pods)
         .def_readonly("node_capacity", &ExpansionOption::node_capacity)
+        .def_readonly("node_labels", &ExpansionOption::node_labels)
+        .def_readonly("node_taints", &ExpansionOption::node_taints)
         .def_readonly("node_group_exists", &ExpansionOption::node_group_exists)
-        .def("has_gpu", &ExpansionOption::has_gpu, "CA's NodeHasGpu: the GPU label is set or the template node has nvidia.com/gpu.");
-    py::class_<PricingModel>(m, "PricingModel", "CA's pricing model: node_price(option) -> float and pod_price(request) -> float (prices over one hour).")
+        .def_property_readonly("node_allocatable", &ExpansionOption::allocatable, "Allocatable (the capacity when none was given).")
+        .def("has_gpu", &ExpansionOption::has_gpu, py::arg("gpu_label") = "",
+             "CA's NodeHasGpu: the provider's GPU label is on the template, or its allocatable has nvidia.com/gpu.")
+        .def("__repr__", [](const ExpansionOption& o) {
+            return fmt::format("ExpansionOption('{}', {}, {} pods, {})", o.node_group, o.node_count, o.pods.size(), o.node_capacity);
+        });
+    py::class_<FilterResult>(m, "FilterResult", "What a filter returns: the kept option indices (input order) and CA's warnings.")
+        .def(py::init([](std::vector<std::size_t> kept, std::vector<std::string> warnings) { return FilterResult{std::move(kept), std::move(warnings)}; }),
+             py::arg("kept"), py::arg("warnings") = std::vector<std::string>{})
+        .def_readonly("kept", &FilterResult::kept)
+        .def_readonly("warnings", &FilterResult::warnings)
+        .def(py::self == py::self)
+        .def("__repr__", [](const FilterResult& r) { return fmt::format("FilterResult(kept={}, {} warnings)", r.kept, r.warnings.size()); });
+    py::class_<PricingModel>(m, "PricingModel",
+                             "CA's pricing model: node_price(option) and pod_price(pod: ExpansionPod) -> float, or None where CA's model\n"
+                             "has no price (the price expander then skips the option, or drops the stabilisation term).")
         .def(py::init([](py::function node_price, py::function pod_price) {
+                 auto node = python_callable(std::move(node_price));
+                 auto pod = python_callable(std::move(pod_price));
                  PricingModel p;
-                 p.node_price = [node_price](const ExpansionOption& o) { return py::cast<double>(node_price(o)); };
-                 p.pod_price = [pod_price](const Resources& r) { return py::cast<double>(pod_price(r)); };
+                 p.node_price = [node](const ExpansionOption& o) {
+                     py::gil_scoped_acquire gil;
+                     return py::cast<std::optional<double>>((*node)(o));
+                 };
+                 p.pod_price = [pod](const ExpansionPod& x) {
+                     py::gil_scoped_acquire gil;
+                     return py::cast<std::optional<double>>((*pod)(x));
+                 };
                  return p;
              }),
              py::arg("node_price"), py::arg("pod_price"))
         .def_static("linear", &PricingModel::linear, py::arg("per_core"), py::arg("per_gib"), py::arg("per_gpu") = 0.0,
-                    "Prices proportional to cores, GiB and GPUs (node: capacity; pod: request), as CA's simple pricing.")
-        .def("node_price", [](const PricingModel& p, const ExpansionOption& o) { return p.node_price(o); }, py::arg("option"), "The price of one node of option's group.")
-        .def("pod_price", [](const PricingModel& p, const Resources& r) { return p.pod_price(r); }, py::arg("request"), "The price of a pod requesting request.");
-    py::class_<PriceScore>(m, "PriceScore")
+                    "Prices proportional to cores, GiB and GPUs (node: capacity; pod: requests), as CA's simple pricing.")
+        .def("node_price", [](const PricingModel& p, const ExpansionOption& o) { return p.node_price(o); }, py::arg("option"),
+             "The price of one node of option's group, or None.")
+        .def("pod_price",
+             [](const PricingModel& p, const py::handle& pod) {
+                 return p.pod_price(py::isinstance<ExpansionPod>(pod) ? py::cast<ExpansionPod>(pod) : ExpansionPod(to_resources(pod, "pod")));
+             },
+             py::arg("pod"), "The price of a pod (an ExpansionPod, or its requests), or None.")
+        .def("__repr__", [](const PricingModel&) { return std::string("PricingModel(node_price, pod_price)"); });
+    py::class_<PriceScore>(m, "PriceScore", "Every term of CA's price score of one option; scored is False when CA skips the option.")
+        .def_readonly("scored", &PriceScore::scored)
         .def_readonly("total_node_price", &PriceScore::total_node_price)
         .def_readonly("total_pod_price", &PriceScore::total_pod_price)
         .def_readonly("stabilization_price", &PriceScore::stabilization_price)
@@ -372,15 +469,37 @@ cluster id.)pbdoc")
         .def_readonly("unfitness", &PriceScore::unfitness)
         .def_readonly("suppressed_unfitness", &PriceScore::suppressed_unfitness)
         .def_readonly("score", &PriceScore::score)
-        .def("__str__", &PriceScore::to_string);
-    py::class_<PriorityTiers>(m, "PriorityTiers", "The priority expander's tiers: {priority: [regex, ...]} or the ConfigMap YAML text.")
+        .def_readonly("warnings", &PriceScore::warnings)
+        .def("__str__", &PriceScore::to_string)
+        .def("__repr__", [](const PriceScore& s) { return "PriceScore(" + s.to_string() + ")"; });
+    const auto price_context = [](const PricingModel& pricing, std::int64_t cluster_node_count, const py::handle& preferred_node, std::string gpu_label) {
+        PriceContext c{pricing, cluster_node_count, std::nullopt, std::move(gpu_label)};
+        if (!preferred_node.is_none()) c.preferred_node = to_resources(preferred_node, "preferred_node");
+        return c;
+    };
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+    m.attr("HAVE_PRIORITY_CONFIG") = true;
+    py::class_<PriorityTiers>(m, "PriorityTiers",
+                              "The priority expander's ConfigMap: the YAML text (parsed as CA's yaml.v2 reads it) or {priority: [regex, ...]};\n"
+                              "patterns are RE2 (Go regexp syntax). Callable as a filter: tiers(options, among=None) -> FilterResult.")
         .def(py::init([](const py::object& tiers) {
                  if (py::isinstance<py::str>(tiers)) return PriorityTiers::parse(py::cast<std::string>(tiers));
-                 return PriorityTiers(py::cast<std::map<int, std::vector<std::string>>>(tiers));
+                 return PriorityTiers(py::cast<std::map<std::int64_t, std::vector<std::string>>>(tiers));
              }),
              py::arg("tiers"))
         .def("highest_match", &PriorityTiers::highest_match, py::arg("node_group"), "The highest priority whose patterns match node_group, or None.")
-        .def_property_readonly("tiers", &PriorityTiers::tiers);
+        .def_property_readonly("tiers", &PriorityTiers::tiers)
+        .def_property_readonly("configured", &PriorityTiers::configured, "False for an empty ConfigMap value (the filter then keeps everything).")
+        .def(
+            "__call__",
+            [](const PriorityTiers& t, const std::vector<ExpansionOption>& options, const std::optional<std::vector<std::size_t>>& among) {
+                return among ? t(options, *among) : priority(options, t);
+            },
+            py::arg("options"), py::arg("among") = py::none())
+        .def("__repr__", [](const PriorityTiers& t) { return fmt::format("PriorityTiers({} tiers)", t.tiers().size()); });
+#else
+    m.attr("HAVE_PRIORITY_CONFIG") = false;
+#endif
     using Options = std::vector<ExpansionOption>;
     m.def("random_option", [](const Options& o, std::uint64_t seed) { return random_option(o, seed); }, py::arg("options"), py::arg("seed"),
           "random: one index chosen uniformly, reproducible from the seed.");
@@ -388,12 +507,24 @@ cluster id.)pbdoc")
     m.def("least_nodes", [](const Options& o) { return least_nodes(o); }, py::arg("options"), "least-nodes: indices with the fewest (non-zero) nodes.");
     m.def("least_waste", [](const Options& o) { return least_waste(o); }, py::arg("options"), "least-waste: indices with the smallest CPU + memory waste fraction.");
     m.def("least_waste_score", &least_waste_score, py::arg("option"), "CA's waste score, or None when node_count or the capacity is 0.");
-    m.def("price", [](const Options& o, const PricingModel& p, std::int64_t n) { return price(o, p, n); }, py::arg("options"), py::arg("pricing"),
-          py::arg("cluster_node_count"), "price: indices with the smallest CA price score.");
-    m.def("price_score", &price_score, py::arg("option"), py::arg("pricing"), py::arg("cluster_node_count"),
-          "CA's price expander score of one option with every term (PriceScore); lower is better.");
+    m.def(
+        "price",
+        [price_context](const Options& o, const PricingModel& p, std::int64_t n, const py::handle& preferred, std::string gpu_label) {
+            return price(o, price_context(p, n, preferred, std::move(gpu_label)));
+        },
+        py::arg("options"), py::arg("pricing"), py::arg("cluster_node_count") = 0, py::arg("preferred_node") = py::none(), py::arg("gpu_label") = "",
+        "price: FilterResult of the options with the smallest CA price score; options without a node or pod price are skipped (warnings).");
+    m.def(
+        "price_score",
+        [price_context](const ExpansionOption& o, const PricingModel& p, std::int64_t n, const py::handle& preferred, std::string gpu_label) {
+            return price_score(o, price_context(p, n, preferred, std::move(gpu_label)));
+        },
+        py::arg("option"), py::arg("pricing"), py::arg("cluster_node_count") = 0, py::arg("preferred_node") = py::none(), py::arg("gpu_label") = "",
+        "CA's price expander score of one option with every term (PriceScore); lower is better. preferred_node overrides the cluster-size table.");
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
     m.def("priority", [](const Options& o, const PriorityTiers& t) { return priority(o, t); }, py::arg("options"), py::arg("tiers"),
-          "priority: indices matching the highest tier that matches anything (all when none match).");
+          "priority: FilterResult of the options matching the highest tier that matches anything (all when none match), with CA's warnings.");
+#endif
     m.def("suppress_unfitness", &suppress_unfitness, py::arg("unfitness"), py::arg("node_count"),
           "(unfitness - 1) x (1 - tanh((node_count - 1) / 15)) + 1: large scale-ups care less about the node shape.");
     m.def("node_unfitness", &node_unfitness, py::arg("preferred_cpu_millis"), py::arg("node_cpu_millis"),
@@ -403,20 +534,63 @@ cluster id.)pbdoc")
     py::class_<ExpanderChoice>(m, "ExpanderChoice")
         .def_readonly("best", &ExpanderChoice::best)
         .def_readonly("stages", &ExpanderChoice::stages)
+        .def_readonly("fallback_used", &ExpanderChoice::fallback_used)
         .def_readonly("random_tie_break", &ExpanderChoice::random_tie_break)
-        .def_readonly("reason", &ExpanderChoice::reason);
-    py::class_<ExpanderChain>(m, "ExpanderChain", "CA's --expander chain, e.g. ExpanderChain('least-waste,price').")
-        .def(py::init(&ExpanderChain::parse), py::arg("flag"))
-        .def("choose",
-             [](const ExpanderChain& chain, const Options& options, const py::object& pricing, std::int64_t cluster_node_count, const py::object& priorities, std::uint64_t seed) {
-                 ExpanderContext context{to_pricing(pricing), cluster_node_count, priorities.is_none() ? PriorityTiers{} : py::cast<PriorityTiers>(priorities)};
-                 return chain.choose(options, context, seed);
-             },
-             py::arg("options"), py::arg("pricing") = py::none(), py::arg("cluster_node_count") = 0, py::arg("priorities") = py::none(), py::arg("seed") = 0,
-             "Runs the chain's filters over options (ExpansionOption list) and returns the ExpanderChoice: best index, the\n"
-             "survivors of each stage, whether a seeded random tie-break decided, and the reason. pricing (PricingModel) is\n"
-             "needed by 'price', priorities (PriorityTiers) by 'priority'.")
-        .def("__str__", &ExpanderChain::to_string);
+        .def_readonly("warnings", &ExpanderChoice::warnings)
+        .def_readonly("reason", &ExpanderChoice::reason)
+        .def("__repr__", [](const ExpanderChoice& c) {
+            return fmt::format("ExpanderChoice(best={}, '{}')", c.best ? std::to_string(*c.best) : std::string("None"), c.reason);
+        });
+    py::class_<ExpanderChain>(m, "ExpanderChain",
+                              "CA's --expander chain: ExpanderChain('least-waste,price'), or a list of stages (built-in names, callables\n"
+                              "filter(options, among) -> list[int] | FilterResult, or (name, callable) pairs) and an optional fallback\n"
+                              "strategy(options, among) -> int | None (default: the seeded random choice).")
+        .def(py::init([](const py::object& stages, const py::object& fallback) {
+                 ExpanderStrategy strategy = ExpanderStrategy::random();
+                 if (!fallback.is_none()) {
+                     auto [name, function] = named_callable(fallback, "fallback");
+                     auto f = python_callable(std::move(function));
+                     strategy = ExpanderStrategy(name, [f](std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
+                         py::gil_scoped_acquire gil;
+                         return py::cast<std::optional<std::size_t>>((*f)(Options(options.begin(), options.end()), std::vector<std::size_t>(among.begin(), among.end())));
+                     });
+                 }
+                 if (py::isinstance<py::str>(stages)) return ExpanderChain::parse(py::cast<std::string>(stages), std::move(strategy));
+                 std::vector<ExpanderStage> list;
+                 for (const auto& stage : stages) {
+                     if (py::isinstance<py::str>(stage)) {
+                         const auto parsed = ExpanderChain::parse(py::cast<std::string>(stage));
+                         list.insert(list.end(), parsed.stages().begin(), parsed.stages().end());
+                         continue;
+                     }
+                     auto [name, function] = named_callable(py::reinterpret_borrow<py::object>(stage), "stages");
+                     list.emplace_back(name, python_filter(std::move(function)));
+                 }
+                 return ExpanderChain(std::move(list), std::move(strategy));
+             }),
+             py::arg("stages"), py::arg("fallback") = py::none())
+        .def(
+            "choose",
+            [price_context](const ExpanderChain& chain, const Options& options, const py::object& pricing, std::int64_t cluster_node_count,
+                            const py::object& priorities, std::uint64_t seed, const py::handle& preferred_node, std::string gpu_label) {
+                const auto price = price_context(to_pricing(pricing), cluster_node_count, preferred_node, std::move(gpu_label));
+                ExpanderContext context{price.pricing, price.cluster_node_count, price.preferred_node, price.gpu_label, {}};
+                if (!priorities.is_none()) context.priority = to_priority_filter(priorities);
+                return chain.choose(options, context, seed);
+            },
+            py::arg("options"), py::arg("pricing") = py::none(), py::arg("cluster_node_count") = 0, py::arg("priorities") = py::none(), py::arg("seed") = 0,
+            py::arg("preferred_node") = py::none(), py::arg("gpu_label") = "",
+            "Runs the chain over options (ExpansionOption list) and returns the ExpanderChoice: best index, the survivors of\n"
+            "each stage, whether the fallback decided, the filters' warnings and the reason. pricing (PricingModel) is needed\n"
+            "by 'price', priorities (PriorityTiers, or a filter callable) by 'priority'.")
+        .def_property_readonly("stage_names", [](const ExpanderChain& chain) {
+            std::vector<std::string> names;
+            for (const auto& stage : chain.stages()) names.push_back(stage.name());
+            return names;
+        })
+        .def_property_readonly("fallback_name", [](const ExpanderChain& chain) { return chain.fallback().name(); })
+        .def("__str__", &ExpanderChain::to_string)
+        .def("__repr__", [](const ExpanderChain& chain) { return fmt::format("ExpanderChain('{}', fallback='{}')", chain.to_string(), chain.fallback().name()); });
 
     // --- scaler ------------------------------------------------------------------------------
     py::class_<PendingPod>(m, "PendingPod", "A pod waiting to be scheduled: request (GPUs as nvidia.com/gpu) and node selector.")

@@ -15,3 +15,9 @@
 #include <continuum/federation/scale_out.hpp>
 #include <continuum/federation/selector.hpp>
 #include <continuum/federation/virtual_node.hpp>
+
+// The priority expander's ConfigMap reader needs yaml-cpp and RE2 (compiled libraries): only code
+// linking continuum::priority_config (which defines this macro) gets it through the umbrella.
+#if defined(CONTINUUM_HAVE_PRIORITY_CONFIG)
+#include <continuum/federation/priority_config.hpp>
+#endif

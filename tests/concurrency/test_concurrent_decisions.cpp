@@ -2,6 +2,9 @@
 // thread must get exactly the single-threaded answer. Run under ThreadSanitizer in CI (see
 // docs/thread-safety.md for the command); in the normal suite they check the results only.
 #include <continuum/federation/expander_chain.hpp>
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+#include <continuum/federation/priority_config.hpp>
+#endif
 #include <continuum/federation/ledger.hpp>
 #include <continuum/federation/selector.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
@@ -71,7 +74,8 @@ TEST_CASE("concurrency: ReactiveQuotaScaler::decide (const) on one shared scaler
           }) == 0);
 }
 
-TEST_CASE("concurrency: ExpanderChain::choose with shared priority tiers (std::regex matching) and pricing") {
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+TEST_CASE("concurrency: ExpanderChain::choose with shared priority tiers (RE2 matching) and pricing") {
     std::vector<federation::ExpansionOption> options(3);
     const char* groups[] = {"pool-spot-a", "gpu-large", "default"};
     for (std::size_t i = 0; i < options.size(); ++i) {
@@ -83,7 +87,7 @@ TEST_CASE("concurrency: ExpanderChain::choose with shared priority tiers (std::r
     federation::ExpanderContext context;
     context.pricing = federation::PricingModel::linear(0.03, 0.004);
     context.cluster_node_count = 10;
-    context.priorities = federation::PriorityTiers::parse("10:\n  - .*-spot-.*\n10:\n  - default\n");
+    context.priority = federation::PriorityTiers::parse("10:\n  - .*-spot-.*\n  - default\n");
     const auto chain = federation::ExpanderChain::parse("priority,least-waste,price");
     const auto expected = chain.choose(options, context, 42);
     REQUIRE(expected.best.has_value());
@@ -96,6 +100,7 @@ TEST_CASE("concurrency: ExpanderChain::choose with shared priority tiers (std::r
               return bad;
           }) == 0);
 }
+#endif
 
 TEST_CASE("concurrency: forecast() (const) on one fitted Holt-Winters model and one AnyForecaster") {
     const Series history(seasonal_series(120));

@@ -71,20 +71,129 @@ def test_expanders_hand_computed():
     assert fed.least_waste_score(a) == pytest.approx(0.75)
     assert fed.least_waste([a, b]) == [1]
     assert fed.suppress_unfitness(4, 16) == pytest.approx(3 * (1 - math.tanh(1)) + 1)
-    pricing = fed.PricingModel(node_price=lambda o: 25.0 if o.node_group == "gpu" else 1.0, pod_price=lambda r: 1.0)
+    pricing = fed.PricingModel(node_price=lambda o: 25.0 if o.node_group == "gpu" else 1.0, pod_price=lambda p: 1.0)
     standard = fed.ExpansionOption("standard", 1, [continuum.Resources({"cpu": 1, "memory": "1Gi"})], {"cpu": 2, "memory": "2Gi"})
     gpu = fed.ExpansionOption("gpu", 1, [continuum.Resources({"cpu": 1, "memory": "1Gi"})], {"cpu": "3500m", "memory": "4Gi", "nvidia.com/gpu": 1})
+    assert gpu.has_gpu() and not standard.has_gpu()
     assert fed.price_score(standard, pricing, 1).score == 2.0
     assert fed.price_score(gpu, pricing, 1).score == 13000.0
-    assert fed.price([gpu, standard], pricing, 1) == [1]
-    tiers = fed.PriorityTiers({10: [".*"], 50: ["^gpu"]})
-    assert fed.priority([standard, gpu], tiers) == [1]
-    assert fed.priority([standard, gpu], fed.PriorityTiers("10:\n  - stand\n")) == [0]
+    assert fed.price([gpu, standard], pricing, 1).kept == [1]
     choice = fed.ExpanderChain("least-waste,price").choose([standard, gpu], pricing=pricing, cluster_node_count=1, seed=3)
     assert choice.best is not None and choice.reason.startswith(("standard", "gpu"))
     assert fed.random_option([a, b], 5) == fed.random_option([a, b], 5)
     with pytest.raises(continuum.ParseError):
         fed.ExpanderChain("cheapest")
+
+
+def test_price_expander_upstream_table_and_skipped_prices():
+    """price_test.go TestPriceExpander, first and error cases: prices by group and pod name, None = no price."""
+    p1 = fed.ExpansionPod("p1", {"cpu": "1"})
+    p2 = fed.ExpansionPod("p2", {"cpu": "500m"}, labels={"app": "web"}, namespace="shop")
+    assert repr(p2) == "ExpansionPod('shop/p2', {cpu: 500m})"
+    ng1 = fed.ExpansionOption("ng1", 2, [p1, p2], {"cpu": "1", "memory": 1000})
+    ng2 = fed.ExpansionOption("ng2", 1, [p1, p2], {"cpu": "4", "memory": 1000})
+
+    def model(nodes, pods):
+        return fed.PricingModel(node_price=lambda o: nodes.get(o.node_group), pod_price=lambda p: pods.get(p.name))
+
+    pods = {"p1": 20.0, "p2": 10.0, "stabilize": 10.0}
+    cheaper = model({"ng1": 20.0, "ng2": 200.0}, pods)
+    result = fed.price([ng1, ng2], cheaper, preferred_node={"cpu": "2", "memory": "1Gi"})
+    assert result.kept == [0] and result.warnings == []
+    assert fed.price_score(ng2, cheaper, preferred_node={"cpu": "2"}).score == pytest.approx(210 / 40 * 2)
+    preferred = model({"ng1": 50.0, "ng2": 200.0}, pods)
+    assert fed.price([ng1, ng2], preferred, preferred_node={"cpu": "4"}).kept == [1]
+    none = fed.price([ng1, ng2], model({}, {}), preferred_node={"cpu": "2"})
+    assert none.kept == []
+    assert none.warnings == ["Failed to get price for stabilization pod: continuing without stabilization",
+                             "Failed to calculate node price for ng1", "Failed to calculate node price for ng2"]
+    # A pod without a price skips its option; the stabilisation term is dropped when it has no price.
+    partial = model({"ng1": 1.0, "ng2": 5.0}, {"p1": 2.0})
+    only_p1 = fed.ExpansionOption("ng2", 1, [p1], {"cpu": "2", "memory": "1Gi"})
+    r = fed.price([ng1, only_p1], partial, cluster_node_count=5)
+    assert r.kept == [1] and r.warnings[-1] == "Failed to calculate pod price for shop/p2"
+    s = fed.price_score(only_p1, partial, cluster_node_count=5)
+    assert s.scored and s.stabilization_price == 0.0 and s.score == 2.5
+    assert not fed.price_score(ng1, partial, 5).scored
+    # The template: labels (the provider's GPU label), taints, allocatable.
+    labelled = fed.ExpansionOption("t4", 1, [p1], {"cpu": "2", "memory": "2Gi"}, node_labels={"cloud.google.com/gke-accelerator": "t4"},
+                                   node_taints=[fed.Taint("nvidia.com/gpu", "present", "NoSchedule")], node_allocatable={"cpu": "1900m", "memory": "2Gi"})
+    assert labelled.node_allocatable == continuum.Resources({"cpu": "1900m", "memory": "2Gi"})
+    assert labelled.node_taints == [fed.Taint("nvidia.com/gpu", "present")]
+    assert labelled.has_gpu("cloud.google.com/gke-accelerator") and not labelled.has_gpu()
+    flat = fed.PricingModel(node_price=lambda o: 1.0, pod_price=lambda p: 1.0)
+    assert fed.price_score(labelled, flat, 1, gpu_label="cloud.google.com/gke-accelerator").score == 1000.0
+    with pytest.raises(continuum.InvalidArgument, match="effect must be"):
+        fed.ExpansionOption("x", 1, [], {"cpu": 1}, node_taints=[fed.Taint("k", "v", "Evict")])
+
+
+def test_chains_take_python_filters_and_fallbacks():
+    """chain_test.go TestChainStrategy_BestOption, with Python callables as filters and strategies."""
+    def substring(s):
+        def keep(options, among):
+            return [i for i in among if s in options[i].node_group]
+        return keep
+
+    def first_with(s):
+        def pick(options, among):
+            kept = substring(s)(options, among)
+            return kept[0] if kept else None
+        return pick
+
+    def best(stages, fallback, groups):
+        options = [fed.ExpansionOption(g, 1, [], {"cpu": 2, "memory": "4Gi"}) for g in groups]
+        choice = fed.ExpanderChain(stages, fallback=fallback).choose(options)
+        return None if choice.best is None else groups[choice.best]
+
+    assert best([], first_with("a"), ["b", "a"]) == "a"                                        # selects with no filters
+    assert best([("sub-a", substring("a"))], first_with("b"), ["ab", "b"]) == "ab"              # one filter
+    assert best([("a", substring("a")), ("b", substring("b"))], first_with("x"), ["xab", "xa", "x"]) == "xab"
+    assert best([("x", substring("x"))], first_with("a"), ["xc", "xaa", "xab"]) == "xaa"        # selects after filters
+    assert best([("a", substring("a")), ("b", substring("b"))], first_with("x"), ["a"]) == "a"  # short circuits
+    # Built-in names mix with callables; a filter may return a FilterResult with warnings.
+    def no_spot(options, among):
+        return fed.FilterResult([i for i in among if "spot" not in options[i].node_group], ["spot groups dropped"])
+    options = [fed.ExpansionOption(g, 1, [], {"cpu": 2, "memory": "4Gi"}) for g in ("pool-spot", "pool-a", "pool-b")]
+    chain = fed.ExpanderChain([no_spot, "least-waste"], fallback=("last", lambda opts, among: among[-1]))
+    assert str(chain) == "no_spot,least-waste" and chain.fallback_name == "last"
+    assert repr(chain) == "ExpanderChain('no_spot,least-waste', fallback='last')"
+    choice = chain.choose(options)
+    assert choice.best == 2 and choice.fallback_used and not choice.random_tie_break
+    assert choice.warnings == ["spot groups dropped"]
+    assert choice.stages == [[1, 2], [1, 2]]
+    with pytest.raises(continuum.InvalidArgument, match="not among its candidates"):
+        fed.ExpanderChain([("rogue", lambda o, a: [7])]).choose(options)
+    with pytest.raises(continuum.InvalidArgument, match="needs ExpanderContext::priority"):
+        fed.ExpanderChain("priority").choose(options)
+    # Any callable can serve as the priority stage.
+    assert fed.ExpanderChain("priority").choose(options, priorities=lambda o, among: [among[-1]]).best == 2
+
+
+@pytest.mark.skipif(not fed.HAVE_PRIORITY_CONFIG, reason="built without yaml-cpp / RE2 (priority_config.hpp)")
+def test_priority_configmap_as_upstream():
+    r"""priority_test.go: the ConfigMap is YAML ("\\." in a double-quoted string is the regex "\."), patterns are RE2."""
+    config = '\n5:\n  - ".*t2\\\\.micro.*"\n10: \n  - ".*t2\\\\.large.*"\n  - ".*t3\\\\.large.*"\n50: \n  - ".*m4\\\\.4xlarge.*"\n'
+    tiers = fed.PriorityTiers(config)
+    assert tiers.tiers[5] == [r".*t2\.micro.*"]
+    groups = [fed.ExpansionOption(g, 1, [], {"cpu": 2, "memory": "4Gi"}) for g in ("my-asg.t2.large", "my-asg.t3.large", "my-asg.t2.micro", "my-asg.m4.4xlarge")]
+    assert fed.priority(groups[:3], tiers).kept == [0, 1]
+    assert fed.priority(groups, tiers).kept == [3]
+    assert tiers(groups, [0, 2]).kept == [0]
+    assert tiers.highest_match("my-asg.t2xmicro") is None
+    one = fed.priority(groups[:2] + groups[3:], fed.PriorityTiers('10: \n  - ".*t2\\\\.large.*"\n'))
+    assert one.kept == [0]
+    assert one.warnings[0] == ("Warning PriorityConfigMapNotMatchedGroup Priority expander: node group my-asg.t3.large not found in "
+                               "priority expander configuration. The group won't be used.")
+    empty = fed.PriorityTiers("")
+    assert not empty.configured and fed.priority(groups, empty).kept == [0, 1, 2, 3]
+    assert "configmap is empty" in fed.priority(groups, empty).warnings[0]
+    assert fed.PriorityTiers({10: [".*"], 50: ["^gpu"]}).highest_match("gpu-1") == 50
+    with pytest.raises(continuum.ParseError, match="invalid escape sequence"):
+        fed.PriorityTiers({1: [r"(a)\1"]})
+    with pytest.raises(continuum.ParseError, match="is not an integer"):
+        fed.PriorityTiers("ten:\n  - a\n")
+    choice = fed.ExpanderChain("priority,least-waste").choose(groups, priorities=tiers)
+    assert choice.best == 3 and choice.stages == [[3]]
 
 
 def test_scaler_scale_out_and_in():

@@ -1,6 +1,9 @@
 // Regression tests for what the libFuzzer targets in fuzz/ found: each crasher (or hang) is kept
 // as a small test here and its raw input in fuzz/corpus/<target>/ (replayed on every fuzz run).
 #include <continuum/federation/expander_chain.hpp>
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+#include <continuum/federation/priority_config.hpp>
+#endif
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/node_types.hpp>
@@ -36,12 +39,13 @@ TEST_CASE("fuzz regression (fuzz_expanders): least-waste score with capacity x n
     CHECK(least_waste(options) == std::vector<std::size_t>{1});
 }
 
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
 TEST_CASE("fuzz regression (fuzz_expander_config): priority patterns with nested repetition do not hang the matcher") {
-    // Found by fuzz_expander_config (a 10 s timeout): libstdc++'s default backtracking std::regex
-    // took exponential time to search ".**ooooooo&ooooo-z]+" in "eu-west-1-m5.large"; "(a*)*b"
-    // on a run of a's is the textbook case. PriorityTiers now matches in polynomial time. (No
-    // timing assertion: before the fix this test never finished.)
-    const auto tiers = PriorityTiers::parse("10:\n  - .**ooooooo&ooooo-z]+\n20:\n  - (a*)*b\n30:\n  - ^gpu-.*\n");
+    // Found by fuzz_expander_config (a 10 s timeout) when patterns were std::regex: libstdc++'s
+    // backtracking executor took exponential time on ".**ooooooo&ooooo-z]+"; "(a*)*b" on a run of
+    // a's is the textbook case. RE2 matches in linear time, and rejects ".**" as Go does.
+    CHECK_THROWS_AS(PriorityTiers::parse("10:\n  - .**ooooooo&ooooo-z]+\n"), continuum::ParseError);
+    const auto tiers = PriorityTiers::parse("20:\n  - (a*)*b\n30:\n  - ^gpu-.*\n");
     CHECK_FALSE(tiers.highest_match("eu-west-1-m5.large").has_value());
     CHECK_FALSE(tiers.highest_match(std::string(60, 'a')).has_value());
     CHECK(tiers.highest_match(std::string(60, 'a') + "b") == 20);
@@ -49,12 +53,13 @@ TEST_CASE("fuzz regression (fuzz_expander_config): priority patterns with nested
     std::vector<ExpansionOption> options(2);
     options[0].node_group = "eu-west-1-m5.large";
     options[1].node_group = "gpu-large";
-    CHECK(priority(options, tiers) == std::vector<std::size_t>{1});
+    CHECK(priority(options, tiers).kept == std::vector<std::size_t>{1});
 }
 
-TEST_CASE("priority expander: back-references are rejected as Go's RE2 rejects them (ParseError)") {
+TEST_CASE("priority expander: back-references are rejected as Go's regexp (RE2 syntax) rejects them (ParseError)") {
     CHECK_THROWS_AS(PriorityTiers::parse("10:\n  - (a)\\1\n"), continuum::ParseError);
 }
+#endif
 
 TEST_CASE("fuzz regression (fuzz_vector_packing): cheapest_node_mix with item amounts near int64 max") {
     // Found by fuzz_vector_packing: the exact search summed the remaining items' amounts (and the
@@ -217,15 +222,19 @@ TEST_CASE("fuzz regression (fuzz_holt_winters): simulated intervals of a multipl
     CHECK(f.upper[0] < 3.0);  // the first step is the plain simulated error: 2e-300 + sigma * z
 }
 
-TEST_CASE("fuzz regression (fuzz_expander_config): a digit escape with a long run of digits is a ParseError, not an overflow in std::regex") {
-    // Found by fuzz_expander_config: "\4444444444444444444…" is one ECMAScript back-reference
-    // number; libstdc++ multiplied it by 10 in a long until it overflowed (UBSan), before its
-    // polynomial executor could reject the back-reference.
-    CHECK_THROWS_WITH_AS(PriorityTiers::parse("51:\n  - ^g.4\\44444444444444444444444\n"), doctest::Contains("back-reference or octal escape at offset 4"),
-                         continuum::ParseError);
-    CHECK_THROWS_WITH_AS(PriorityTiers({{7, {"[a\\0]"}}}), doctest::Contains("for priority 7"), continuum::ParseError);
-    // An escaped backslash followed by a digit is a literal backslash and a digit: accepted.
-    const PriorityTiers tiers({{3, {"^pool\\\\1$"}}});
-    CHECK(tiers.highest_match("pool\\1") == 3);
-    CHECK(!tiers.highest_match("pool1"));
+#if CONTINUUM_HAVE_PRIORITY_CONFIG
+TEST_CASE("fuzz regression (fuzz_expander_config): a digit escape with a long run of digits is read as RE2 and Go read it") {
+    // Found by fuzz_expander_config when patterns were std::regex: "\\4444…" was one ECMAScript
+    // back-reference number that overflowed inside libstdc++. Go's regexp and RE2 read "\\444"
+    // as an octal escape (up to three digits, U+0124) followed by literal 4s, and "\\0" as NUL.
+    const auto tiers = PriorityTiers::parse("51:\n  - ^g.4\\44444444444444444444444\n");
+    CHECK(tiers.highest_match("gx4\u0124" + std::string(20, '4')) == 51);
+    CHECK_FALSE(tiers.highest_match("gx4" + std::string(23, '4')));
+    CHECK(PriorityTiers({{7, {"[a\\0]"}}}).highest_match(std::string(1, '\0')) == 7);
+    CHECK_THROWS_WITH_AS(PriorityTiers({{7, {"x\\8"}}}), doctest::Contains("for priority 7"), continuum::ParseError);
+    // An escaped backslash followed by a digit is a literal backslash and a digit.
+    const PriorityTiers escaped({{3, {"^pool\\\\1$"}}});
+    CHECK(escaped.highest_match("pool\\1") == 3);
+    CHECK(!escaped.highest_match("pool1"));
 }
+#endif
