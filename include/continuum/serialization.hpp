@@ -4,3 +4,4 @@
 #pragma once
 
 #include <continuum/serialization/federation.hpp>
+#include <continuum/serialization/forecast.hpp>

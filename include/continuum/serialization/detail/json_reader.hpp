@@ -219,17 +219,25 @@ void check_envelope(const Reader& r) {
 /// \throws InvalidArgument when a double of the state is not finite.
 template <typename T>
 [[nodiscard]] Json to_json(const T& value) {
-    Json doc = Schema<T>::write(value);
-    doc["schema"] = std::string(Schema<T>::name);
-    doc["version"] = Schema<T>::version;
-    return doc;
+    if constexpr (requires { Schema<T>::dispatches; }) {
+        return Schema<T>::write(value);  // a variant: the alternative's own document
+    } else {
+        Json doc = Schema<T>::write(value);
+        doc["schema"] = std::string(Schema<T>::name);
+        doc["version"] = Schema<T>::version;
+        return doc;
+    }
 }
 
 /// Reads a document at a position of a larger one (nested states).
 template <typename T>
 [[nodiscard]] T from_json(const detail::Reader& r) {
-    detail::check_envelope<T>(r);
-    return Schema<T>::read(r);
+    if constexpr (requires { Schema<T>::dispatches; }) {
+        return Schema<T>::read(r);  // a variant: chooses the alternative by the schema field
+    } else {
+        detail::check_envelope<T>(r);
+        return Schema<T>::read(r);
+    }
 }
 
 /// Reads a document written by to_json. \throws ParseError naming the field path on another schema,
