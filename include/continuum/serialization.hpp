@@ -5,3 +5,4 @@
 
 #include <continuum/serialization/federation.hpp>
 #include <continuum/serialization/forecast.hpp>
+#include <continuum/serialization/quota.hpp>

@@ -119,8 +119,24 @@ template <StatefulForecaster F>
         state);
 }
 
+/// Stands in for the state of a forecaster that has none to give (generic code that stores
+/// per-model states still compiles; taking or restoring such a state does not).
+struct NoForecasterState {
+    friend bool operator==(const NoForecasterState&, const NoForecasterState&) = default;
+};
+
+template <typename F>
+struct ForecasterStateType {
+    using type = NoForecasterState;
+};
+template <typename F>
+    requires requires(const F& f) { state_of(f); }
+struct ForecasterStateType<F> {
+    using type = decltype(state_of(std::declval<const F&>()));
+};
+
 /// The state type state_of gives for F (F::State, or ForecasterState for AnyForecaster).
 template <typename F>
-using StateOf = decltype(state_of(std::declval<const F&>()));
+using StateOf = typename ForecasterStateType<F>::type;
 
 }  // namespace continuum::forecast
