@@ -6,6 +6,7 @@
 #include <continuum/forecast/auto_ets.hpp>
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/forecaster.hpp>
+#include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/forecast/holt_winters_initialization.hpp>
 #include <continuum/forecast/holt_winters_model.hpp>

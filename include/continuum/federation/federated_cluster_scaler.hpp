@@ -1,7 +1,8 @@
 // FederatedClusterScaler: the decision engine behind seed 000's Liqo-aware Cluster Autoscaler
 // provider. scale_out chooses which offers to peer with and which virtual nodes to create for the
 // pending pods (plan_scale_out); scale_in applies CA's scale-down rules to the virtual nodes
-// (ScaleInTracker). It keeps only the scale-in timers and the last scale-out time; time is passed in.
+// (ScaleInTracker). It keeps only the scale-in timers and the last scale-out time (its state, a
+// FederatedClusterScalerState value); time is passed in.
 #pragma once
 
 #include <continuum/core/time.hpp>
@@ -15,13 +16,31 @@
 
 namespace continuum::federation {
 
+/// Everything a FederatedClusterScaler remembers: the scale-in timers.
+struct FederatedClusterScalerState {
+    ScaleInTrackerState scale_in;
+
+    friend bool operator==(const FederatedClusterScalerState&, const FederatedClusterScalerState&) = default;
+};
+
 class FederatedClusterScaler {
 public:
+    using State = FederatedClusterScalerState;
+
     /// \throws InvalidArgument on invalid options.
     explicit FederatedClusterScaler(ScaleOutOptions scale_out_options = {}, ScaleInOptions scale_in_options = {})
         : scale_out_options_(scale_out_options), tracker_(scale_in_options) {
         scale_out_options_.budget.validate();
     }
+
+    /// The scaler with these options as it was when `state` was taken.
+    /// \throws InvalidArgument on invalid options or as ScaleInTracker(options, state).
+    FederatedClusterScaler(ScaleOutOptions scale_out_options, ScaleInOptions scale_in_options, const FederatedClusterScalerState& state)
+        : scale_out_options_(scale_out_options), tracker_(scale_in_options, state.scale_in) {
+        scale_out_options_.budget.validate();
+    }
+
+    [[nodiscard]] FederatedClusterScalerState state() const { return {tracker_.state()}; }
 
     [[nodiscard]] const ScaleOutOptions& scale_out_options() const { return scale_out_options_; }
     [[nodiscard]] const ScaleInOptions& scale_in_options() const { return tracker_.options(); }

@@ -2,6 +2,8 @@
 // the resources that are currently used, to prevent inconsistencies derived from simultaneous
 // access to the peer information"). Consumers reserve, commit and release amounts of an offer's
 // capacity; a reservation never takes a provider past its capacity. Thread-safe (one mutex).
+// Its state (capacities, live reservations, the last id) is a LedgerState value, so a restarted
+// broker keeps every reservation (serialization/federation.hpp writes it as JSON).
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -9,6 +11,7 @@
 #include <continuum/core/time.hpp>
 #include <continuum/federation/offer.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -40,6 +43,27 @@ struct Reservation {
     Resources amount;
     ReservationState state = ReservationState::reserved;
     std::optional<Time> expires_at;  ///< uncommitted reservations past this time are dropped by expire()
+
+    friend bool operator==(const Reservation&, const Reservation&) = default;
+};
+
+/// One provider of a LedgerState.
+struct LedgerProvider {
+    std::string cluster_id;
+    Resources capacity;
+
+    friend bool operator==(const LedgerProvider&, const LedgerProvider&) = default;
+};
+
+/// Everything a Ledger remembers: providers by id, live reservations by id, and the last id handed
+/// out (ids are never reused, also across a restore). What each provider holds is the sum of its
+/// reservations and is recomputed on restore.
+struct LedgerState {
+    std::vector<LedgerProvider> providers;
+    std::vector<Reservation> reservations;
+    ReservationId last_id = 0;
+
+    friend bool operator==(const LedgerState&, const LedgerState&) = default;
 };
 
 class Ledger {
@@ -51,6 +75,75 @@ public:
     explicit Ledger(std::span<const Offer> offers) {
         validate_offers(offers);
         for (const auto& o : offers) providers_[o.cluster_id].capacity = o.capacity * o.max_nodes;
+    }
+
+    /// Rebuilds a ledger from its state (the configuration of a ledger is its providers, which the
+    /// state holds). Everything is validated before anything is kept.
+    /// \throws InvalidArgument naming the field: an empty or repeated provider id, a negative
+    ///         capacity, a reservation with id 0, above last_id or repeated, an empty consumer, an
+    ///         unknown provider, a negative or empty amount, or reservations summing beyond a capacity.
+    explicit Ledger(const LedgerState& state) {
+        std::map<std::string, Provider, std::less<>> providers;
+        for (std::size_t i = 0; i < state.providers.size(); ++i) {
+            const auto& p = state.providers[i];
+            if (p.cluster_id.empty()) throw InvalidArgument(fmt::format("ledger restore: providers[{}].cluster_id is empty", i));
+            if (p.capacity.any_negative()) throw InvalidArgument(fmt::format("ledger restore: providers[{}].capacity has a negative amount: {}", i, p.capacity));
+            if (!providers.emplace(p.cluster_id, Provider{p.capacity, {}}).second) {
+                throw InvalidArgument(fmt::format("ledger restore: providers[{}].cluster_id \"{}\" appears twice", i, p.cluster_id));
+            }
+        }
+        std::map<ReservationId, Reservation> reservations;
+        for (std::size_t i = 0; i < state.reservations.size(); ++i) {
+            const auto& r = state.reservations[i];
+            if (r.id == 0 || r.id > state.last_id) {
+                throw InvalidArgument(fmt::format("ledger restore: reservations[{}].id = {} is not in [1, last_id = {}]", i, r.id, state.last_id));
+            }
+            if (r.consumer.empty()) throw InvalidArgument(fmt::format("ledger restore: reservations[{}].consumer is empty", i));
+            if (r.amount.any_negative() || r.amount.empty()) {
+                throw InvalidArgument(fmt::format("ledger restore: reservations[{}].amount must be positive, got {}", i, r.amount));
+            }
+            const auto p = providers.find(r.cluster_id);
+            if (p == providers.end()) throw InvalidArgument(fmt::format("ledger restore: reservations[{}].cluster_id \"{}\" is not a provider", i, r.cluster_id));
+            p->second.held += r.amount;
+            if (!reservations.emplace(r.id, r).second) throw InvalidArgument(fmt::format("ledger restore: reservations[{}].id = {} appears twice", i, r.id));
+        }
+        for (const auto& [id, p] : providers) {
+            if (!p.held.fits_in(p.capacity)) {
+                throw InvalidArgument(fmt::format("ledger restore: the reservations of provider {} hold {}, beyond its capacity {}", id, p.held, p.capacity));
+            }
+        }
+        providers_ = std::move(providers);
+        reservations_ = std::move(reservations);
+        last_id_ = state.last_id;
+    }
+
+    /// The ledger built from `offers` as it was when `state` was taken: the state's providers must
+    /// be exactly the offers' cluster ids (capacities come from the state: set_capacity may have
+    /// changed them). \throws InvalidArgument naming the provider missing on either side, or as
+    /// Ledger(const LedgerState&).
+    [[nodiscard]] static Ledger restore(std::span<const Offer> offers, const LedgerState& state) {
+        validate_offers(offers);
+        for (const auto& o : offers) {
+            const bool found = std::any_of(state.providers.begin(), state.providers.end(), [&](const LedgerProvider& p) { return p.cluster_id == o.cluster_id; });
+            if (!found) throw InvalidArgument(fmt::format("ledger restore: state.providers lacks offer \"{}\" of the configuration", o.cluster_id));
+        }
+        for (std::size_t i = 0; i < state.providers.size(); ++i) {
+            const bool found = std::any_of(offers.begin(), offers.end(), [&](const Offer& o) { return o.cluster_id == state.providers[i].cluster_id; });
+            if (!found) {
+                throw InvalidArgument(fmt::format("ledger restore: state.providers[{}] \"{}\" is not one of the configuration's offers", i, state.providers[i].cluster_id));
+            }
+        }
+        return Ledger(state);
+    }
+
+    /// The whole state under one lock (providers and reservations by id).
+    [[nodiscard]] LedgerState state() const {
+        const std::lock_guard lock(mutex_);
+        LedgerState out;
+        for (const auto& [id, p] : providers_) out.providers.push_back({id, p.capacity});
+        for (const auto& [id, r] : reservations_) out.reservations.push_back(r);
+        out.last_id = last_id_;
+        return out;
     }
 
     /// Sets (or adds) a provider's capacity.

@@ -124,11 +124,40 @@ inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t
 
 }  // namespace detail
 
+/// Everything a ScaleInTracker remembers: since when each node has been unneeded, the last
+/// scale-out and the last decision's time.
+struct ScaleInTrackerState {
+    std::map<std::string, Time> unneeded_since;
+    std::optional<Time> last_scale_out;
+    std::optional<Time> last_decision;
+
+    friend bool operator==(const ScaleInTrackerState&, const ScaleInTrackerState&) = default;
+};
+
 /// The stateful part of scale-in: when each node became unneeded, and when nodes were last added.
 class ScaleInTracker {
 public:
+    using State = ScaleInTrackerState;
+
     /// \throws InvalidArgument on invalid options.
     explicit ScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.validate(); }
+
+    /// The tracker with `options` as it was when `state` was taken.
+    /// \throws InvalidArgument on invalid options, an empty node name in state.unneeded_since, or a
+    ///         timer that starts after state.last_decision (naming the node).
+    ScaleInTracker(ScaleInOptions options, const ScaleInTrackerState& state) : ScaleInTracker(options) {
+        for (const auto& [node, since] : state.unneeded_since) {
+            if (node.empty()) throw InvalidArgument("scale-in restore: state.unneeded_since has an empty node name");
+            if (!state.last_decision || since > *state.last_decision) {
+                throw InvalidArgument(fmt::format("scale-in restore: state.unneeded_since[\"{}\"] = {} ms is not before state.last_decision", node, since.count()));
+            }
+        }
+        unneeded_since_ = state.unneeded_since;
+        last_scale_out_ = state.last_scale_out;
+        last_decision_ = state.last_decision;
+    }
+
+    [[nodiscard]] ScaleInTrackerState state() const { return {unneeded_since_, last_scale_out_, last_decision_}; }
 
     [[nodiscard]] const ScaleInOptions& options() const { return options_; }
 

@@ -5,17 +5,51 @@
 
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace continuum::forecast {
 
+/// Everything a Drift forecaster remembers.
+struct DriftState {
+    double first = 0.0;
+    double last = 0.0;
+    std::uint64_t count = 0;
+    double sum_squares = 0.0;  ///< of the one-step changes
+    bool fitted = false;
+
+    friend bool operator==(const DriftState&, const DriftState&) = default;
+};
+
 class Drift {
 public:
+    using State = DriftState;
+
+    [[nodiscard]] DriftState state() const { return {first_, last_, count_, sum_squares_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument naming a non-finite or
+    ///         negative field, or a fitted state with count < 2.
+    [[nodiscard]] Drift with_state(const DriftState& s) const {
+        detail::require_state_value(s.first, "drift", "first");
+        detail::require_state_value(s.last, "drift", "last");
+        detail::require_state_non_negative(s.sum_squares, "drift", "sum_squares");
+        if (s.fitted && s.count < 2) throw InvalidArgument(fmt::format("drift restore: state.count = {} must be >= 2 once fitted", s.count));
+        Drift out = *this;
+        out.first_ = s.first;
+        out.last_ = s.last;
+        out.count_ = static_cast<std::size_t>(s.count);
+        out.sum_squares_ = s.sum_squares;
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// \throws InvalidArgument as with_state.
+    [[nodiscard]] static Drift restore(const DriftState& s) { return Drift{}.with_state(s); }
+
     /// \throws InvalidArgument when history has fewer than 2 points.
     void fit(SeriesView history) {
         detail::require_observation_range(history, "drift");

@@ -10,6 +10,7 @@
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/lbfgs.hpp>
 #include <continuum/forecast/detail/normal.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 #include <continuum/forecast/holt_winters_initialization.hpp>
 #include <continuum/forecast/holt_winters_model.hpp>
@@ -52,10 +53,89 @@ struct HoltWintersOptions {
     std::uint64_t simulation_seed = 0;
 };
 
+/// Everything a HoltWinters model remembers after fit() and update(): the spec (echoing the
+/// configuration), the fitted parameters, the current level, trend and seasons, and the error sums.
+/// The one-step fitted values of the history are not kept (fitted_values() is empty after a restore).
+template <std::floating_point Scalar = double>
+struct HoltWintersState {
+    HoltWintersSpec spec;
+    HoltWintersParameters<Scalar> params;
+    Scalar level = Scalar(0);
+    Scalar trend = Scalar(0);
+    std::vector<Scalar> seasons;   ///< circular; seasons[phase] is used next
+    std::uint64_t phase = 0;
+    Scalar replaced_season = Scalar(0);  ///< the value the last seasonal update overwrote
+    Scalar sse = Scalar(0);
+    std::uint64_t nobs = 0;
+    double update_sse = 0.0;
+    std::uint64_t updates = 0;
+    std::int64_t evaluations = 0;
+    bool converged = true;
+    bool fitted = false;
+
+    friend bool operator==(const HoltWintersState&, const HoltWintersState&) = default;
+};
+
 template <std::floating_point Scalar = double>
 class HoltWinters {
 public:
     using scalar_type = Scalar;
+    using State = HoltWintersState<Scalar>;
+
+    [[nodiscard]] State state() const {
+        return {spec_, params_, state_.level, state_.trend, state_.seasons, state_.phase, state_.replaced_season, sse_, nobs_, update_sse_,
+                updates_, evaluations_, converged_, fitted_};
+    }
+    /// A copy of this model (its spec, options and known parameters) with `state`.
+    /// \throws InvalidArgument naming the field: another spec (season_length, trend, ...), a fitted
+    ///         state whose seasons or initial seasons do not hold m values, phase out of range,
+    ///         parameters outside their bounds, a value that is not finite, negative error sums, nobs 0.
+    [[nodiscard]] HoltWinters with_state(const State& s) const {
+        constexpr std::string_view who = "holt_winters";
+        detail::require_state_matches(s.spec.code(), spec_.code(), who, "spec");
+        detail::require_state_matches(s.spec.period(), spec_.period(), who, "spec.season_length");
+        detail::require_state_matches(s.spec.season_update == SeasonUpdate::new_level, spec_.season_update == SeasonUpdate::new_level, who,
+                                      "spec.season_update is new_level");
+        const auto m = static_cast<std::size_t>(spec_.period());
+        if (s.fitted) {
+            try {
+                validate_parameters(s.params);
+            } catch (const InvalidArgument& e) {
+                throw InvalidArgument(fmt::format("{} restore: state.params: {}", who, e.what()));
+            }
+            detail::require_state_size(s.seasons.size(), m, who, "seasons");
+            if (s.nobs == 0) throw InvalidArgument(fmt::format("{} restore: state.nobs must be >= 1 once fitted", who));
+        } else {
+            detail::require_state_size(s.seasons.size(), 0, who, "seasons");
+        }
+        detail::require_state_index(static_cast<std::size_t>(s.phase), s.seasons.size(), who, "phase");
+        const Scalar scalars[] = {s.params.alpha, s.params.beta, s.params.gamma, s.params.phi, s.params.initial_level, s.params.initial_trend,
+                                  s.level, s.trend, s.replaced_season};
+        detail::require_state_values<Scalar>(scalars, who, "(alpha, beta, gamma, phi, initial_level, initial_trend, level, trend, replaced_season)");
+        detail::require_state_values<Scalar>(s.params.initial_seasons, who, "params.initial_seasons");
+        detail::require_state_values<Scalar>(s.seasons, who, "seasons");
+        detail::require_state_non_negative(static_cast<double>(s.sse), who, "sse");
+        detail::require_state_non_negative(s.update_sse, who, "update_sse");
+        HoltWinters out = *this;
+        out.params_ = s.params;
+        out.state_.level = s.level;
+        out.state_.trend = s.trend;
+        out.state_.seasons = s.seasons;
+        out.state_.phase = static_cast<std::size_t>(s.phase);
+        out.state_.replaced_season = s.replaced_season;
+        out.fitted_values_.clear();
+        out.sse_ = s.sse;
+        out.nobs_ = static_cast<std::size_t>(s.nobs);
+        out.update_sse_ = s.update_sse;
+        out.updates_ = static_cast<std::size_t>(s.updates);
+        out.evaluations_ = s.evaluations;
+        out.converged_ = s.converged;
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// The model configured with state.spec and `options`, with `state`. \throws InvalidArgument as
+    ///         the constructor and with_state.
+    [[nodiscard]] static HoltWinters restore(const State& s, HoltWintersOptions options = {}) { return HoltWinters(s.spec, options).with_state(s); }
 
     /// \throws InvalidArgument when the spec is invalid (season_length < 2, damped without trend)
     ///         or options are out of range.

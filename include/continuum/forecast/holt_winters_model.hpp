@@ -48,6 +48,8 @@ struct HoltWintersSpec {
         const char* s = seasonal == Seasonality::none ? "N" : (seasonal == Seasonality::additive ? "A" : "M");
         return fmt::format("A,{},{}", t, s);
     }
+
+    friend bool operator==(const HoltWintersSpec&, const HoltWintersSpec&) = default;
 };
 
 /// Smoothing parameters and initial states. β is the "method" trend parameter (statsmodels'
@@ -62,6 +64,8 @@ struct HoltWintersParameters {
     Scalar initial_level = Scalar(0);
     Scalar initial_trend = Scalar(0);
     std::vector<Scalar> initial_seasons;
+
+    friend bool operator==(const HoltWintersParameters&, const HoltWintersParameters&) = default;
 };
 
 }  // namespace continuum::forecast

@@ -6,6 +6,7 @@
 
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <cmath>
@@ -17,8 +18,41 @@
 
 namespace continuum::forecast {
 
+/// Everything a LinearRegression forecaster remembers: the window of observations (the fit is
+/// recomputed from it, deterministically); window echoes the configuration.
+struct LinearRegressionState {
+    int window = 0;
+    std::vector<double> buffer;  ///< oldest first, at most `window` values
+    bool fitted = false;
+
+    friend bool operator==(const LinearRegressionState&, const LinearRegressionState&) = default;
+};
+
 class LinearRegression {
 public:
+    using State = LinearRegressionState;
+
+    [[nodiscard]] LinearRegressionState state() const { return {window_, buffer_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
+    ///         window, a fitted buffer with fewer than 2 or more than window values, a value that
+    ///         is not finite.
+    [[nodiscard]] LinearRegression with_state(const LinearRegressionState& s) const {
+        constexpr std::string_view who = "linear_regression";
+        detail::require_state_matches(s.window, window_, who, "window");
+        if (s.fitted ? (s.buffer.size() < 2 || s.buffer.size() > static_cast<std::size_t>(window_)) : !s.buffer.empty()) {
+            throw InvalidArgument(fmt::format("{} restore: state.buffer has {} values, expected {}", who, s.buffer.size(),
+                                              s.fitted ? fmt::format("2 to {}", window_) : std::string("none before fit")));
+        }
+        detail::require_state_values<double>(s.buffer, who, "buffer");
+        LinearRegression out = *this;
+        out.buffer_ = s.buffer;
+        out.fitted_ = s.fitted;
+        if (s.fitted) out.refit();
+        return out;
+    }
+    /// \throws InvalidArgument as the constructor and with_state.
+    [[nodiscard]] static LinearRegression restore(int window, const LinearRegressionState& s) { return LinearRegression(window).with_state(s); }
+
     /// \throws InvalidArgument when window < 2.
     explicit LinearRegression(int window) : window_(window) {
         if (window < 2) throw InvalidArgument(fmt::format("linear_regression: window must be >= 2, got {}", window));

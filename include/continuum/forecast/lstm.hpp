@@ -8,6 +8,7 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/series.hpp>
 #include <continuum/forecast/detail/lstm_cell.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <Eigen/Core>
@@ -120,6 +121,16 @@ struct LstmParameters {
 template <std::floating_point T>
 class Lstm;
 
+/// What an Lstm remembers besides its parameters (weights, head and scaling: its configuration):
+/// the last window of raw observations fit() and update() gave it.
+template <std::floating_point T>
+struct LstmState {
+    std::vector<T> window;  ///< window() x features() raw values, oldest first
+    bool fitted = false;
+
+    friend bool operator==(const LstmState&, const LstmState&) = default;
+};
+
 /// Scratch buffers for Lstm inference, sized at construction (single window) and grown on the
 /// first batch call. One per thread: Lstm's const predict functions are thread-safe when each
 /// thread passes its own workspace.
@@ -167,6 +178,24 @@ public:
         prepare();
         workspace_ = make_workspace();
         history_.assign(parameters_.window * features_, T(0));
+    }
+
+    using State = LstmState<T>;
+
+    [[nodiscard]] State state() const { return {history_, fitted_}; }
+    /// A copy of this model (same parameters) with `state`. \throws InvalidArgument when the
+    ///         window does not hold window() x features() values or one is not finite.
+    [[nodiscard]] Lstm with_state(const State& s) const {
+        detail::require_state_size(s.window.size(), parameters_.window * features(), "lstm", "window");
+        detail::require_state_values<T>(s.window, "lstm", "window");
+        Lstm out = *this;
+        out.history_ = s.window;
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// The model with `parameters` and `state`. \throws InvalidArgument as the constructor and with_state.
+    [[nodiscard]] static Lstm restore(LstmParameters<T> parameters, const State& s, std::string source = "lstm") {
+        return Lstm(std::move(parameters), std::move(source)).with_state(s);
     }
 
     [[nodiscard]] std::size_t window() const { return parameters_.window; }

@@ -5,9 +5,11 @@
 
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -16,8 +18,48 @@
 
 namespace continuum::forecast {
 
+/// Everything a MovingAverage forecaster remembers; window echoes the configuration. `sum` is kept
+/// as it is (a running sum), so a restored model continues bit-identically.
+struct MovingAverageState {
+    int window = 0;
+    std::vector<double> buffer;  ///< circular; buffer[next] is the oldest value
+    std::uint64_t next = 0;
+    double sum = 0.0;
+    double sum_squares = 0.0;
+    std::uint64_t errors = 0;
+    bool fitted = false;
+
+    friend bool operator==(const MovingAverageState&, const MovingAverageState&) = default;
+};
+
 class MovingAverage {
 public:
+    using State = MovingAverageState;
+
+    [[nodiscard]] MovingAverageState state() const { return {window_, buffer_, next_, sum_, sum_squares_, errors_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
+    ///         window, a fitted state without window values, next out of range, a value that is
+    ///         not finite, sum_squares < 0.
+    [[nodiscard]] MovingAverage with_state(const MovingAverageState& s) const {
+        constexpr std::string_view who = "moving_average";
+        detail::require_state_matches(s.window, window_, who, "window");
+        detail::require_state_size(s.buffer.size(), s.fitted ? static_cast<std::size_t>(window_) : 0, who, "buffer");
+        detail::require_state_index(static_cast<std::size_t>(s.next), s.buffer.size(), who, "next");
+        detail::require_state_values<double>(s.buffer, who, "buffer");
+        if (!std::isfinite(s.sum)) throw InvalidArgument(fmt::format("{} restore: state.sum = {} is not finite", who, s.sum));
+        detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
+        MovingAverage out = *this;
+        out.buffer_ = s.buffer;
+        out.next_ = static_cast<std::size_t>(s.next);
+        out.sum_ = s.sum;
+        out.sum_squares_ = s.sum_squares;
+        out.errors_ = static_cast<std::size_t>(s.errors);
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// \throws InvalidArgument as the constructor and with_state.
+    [[nodiscard]] static MovingAverage restore(int window, const MovingAverageState& s) { return MovingAverage(window).with_state(s); }
+
     /// \throws InvalidArgument when window < 1.
     explicit MovingAverage(int window) : window_(window) {
         if (window < 1) throw InvalidArgument(fmt::format("moving_average: window must be >= 1, got {}", window));

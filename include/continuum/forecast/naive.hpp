@@ -3,17 +3,47 @@
 #pragma once
 
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace continuum::forecast {
 
+/// Everything a Naive forecaster remembers.
+struct NaiveState {
+    double last = 0.0;
+    double sum_squares = 0.0;  ///< of the one-step changes
+    std::uint64_t changes = 0;
+    bool fitted = false;
+
+    friend bool operator==(const NaiveState&, const NaiveState&) = default;
+};
+
 class Naive {
 public:
+    using State = NaiveState;
+
+    [[nodiscard]] NaiveState state() const { return {last_, sum_squares_, changes_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument naming a non-finite or
+    ///         negative field.
+    [[nodiscard]] Naive with_state(const NaiveState& s) const {
+        detail::require_state_value(s.last, "naive", "last");
+        detail::require_state_non_negative(s.sum_squares, "naive", "sum_squares");
+        Naive out = *this;
+        out.last_ = s.last;
+        out.sum_squares_ = s.sum_squares;
+        out.changes_ = static_cast<std::size_t>(s.changes);
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// \throws InvalidArgument as with_state.
+    [[nodiscard]] static Naive restore(const NaiveState& s) { return Naive{}.with_state(s); }
+
     /// \throws InvalidArgument when history is empty.
     void fit(SeriesView history) {
         detail::require_observation_range(history, "naive");

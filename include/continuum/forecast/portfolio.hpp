@@ -8,7 +8,9 @@
 #pragma once
 
 #include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/drift.hpp>
+#include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/forecast/metrics.hpp>
 #include <continuum/forecast/naive.hpp>
@@ -64,10 +66,72 @@ struct PortfolioScore {
     double mase = 0.0;   // MAE of the validation forecasts / in-sample seasonal naive MAE
     double owa = 0.0;    // relative to seasonal naive at the reference season; +inf if it failed
     bool selected = false;
+
+    friend bool operator==(const PortfolioScore&, const PortfolioScore&) = default;
+};
+
+/// Everything a fitted Portfolio remembers: its members' states (built-in models only), the last
+/// fit's scores and choices. The validation windows are not kept: they only serve fit().
+struct PortfolioState {
+    std::vector<ForecasterState> members;
+    std::vector<PortfolioScore> scores;
+    int reference_season = 1;
+    bool shift_detected = false;
+    double validation_owa = 0.0;
+    bool fitted = false;
+
+    friend bool operator==(const PortfolioState&, const PortfolioState&) = default;
 };
 
 class Portfolio {
 public:
+    using State = PortfolioState;
+
+    /// \throws InvalidArgument when a member is not a built-in forecaster (an extra LSTM candidate,
+    ///         say: see state_of), naming it.
+    [[nodiscard]] PortfolioState state() const {
+        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_};
+        for (const auto& member : members_) out.members.push_back(state_of(member));
+        return out;
+    }
+    /// A copy of this portfolio (its options and extra candidates) with `state`; members are
+    /// restored with options().holt_winters. \throws InvalidArgument naming the field: a fitted
+    ///         state without members, a member's invalid state, reference_season < 1, a score or
+    ///         validation_owa that is negative or not finite (a failed score's owa may be +inf).
+    [[nodiscard]] Portfolio with_state(const PortfolioState& s) const {
+        if (s.fitted == s.members.empty()) {
+            throw InvalidArgument(fmt::format("portfolio restore: state.members has {} models, expected {}", s.members.size(),
+                                              s.fitted ? "at least one once fitted" : "none before fit"));
+        }
+        if (s.reference_season < 1) throw InvalidArgument(fmt::format("portfolio restore: state.reference_season = {} must be >= 1", s.reference_season));
+        detail::require_state_non_negative(s.validation_owa, "portfolio", "validation_owa");
+        for (std::size_t i = 0; i < s.scores.size(); ++i) {
+            const auto& score = s.scores[i];
+            if (!(std::isfinite(score.smape) && score.smape >= 0.0 && std::isfinite(score.mase) && score.mase >= 0.0 && score.owa >= 0.0)) {
+                throw InvalidArgument(fmt::format("portfolio restore: state.scores[{}] has smape {}, mase {}, owa {}; all must be >= 0 and finite (owa may be inf)",
+                                                  i, score.smape, score.mase, score.owa));
+            }
+        }
+        std::vector<AnyForecaster> members;
+        for (std::size_t i = 0; i < s.members.size(); ++i) {
+            try {
+                members.push_back(restore_forecaster(s.members[i], options_.holt_winters));
+            } catch (const InvalidArgument& e) {
+                throw InvalidArgument(fmt::format("portfolio restore: state.members[{}]: {}", i, e.what()));
+            }
+        }
+        Portfolio out = *this;
+        out.members_ = std::move(members);
+        out.scores_ = s.scores;
+        out.reference_season_ = s.reference_season;
+        out.shift_detected_ = s.shift_detected;
+        out.validation_owa_ = s.validation_owa;
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// \throws InvalidArgument as the constructor and with_state.
+    [[nodiscard]] static Portfolio restore(PortfolioOptions options, const PortfolioState& s) { return Portfolio(std::move(options)).with_state(s); }
+
     /// Default candidates, built at fit() time from the options and the history.
     /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2 or
     ///         recency_decay is outside (0, 1].

@@ -6,10 +6,12 @@
 
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -18,8 +20,53 @@
 
 namespace continuum::forecast {
 
+/// Everything a SeasonalMedian forecaster remembers; season_length and seasons echo the configuration.
+struct SeasonalMedianState {
+    int season_length = 0;
+    int seasons = 0;
+    std::vector<double> buffer;  ///< circular, whole seasons; buffer[next] is the oldest value
+    std::uint64_t next = 0;
+    double sum_squares = 0.0;
+    std::uint64_t errors = 0;
+    bool fitted = false;
+
+    friend bool operator==(const SeasonalMedianState&, const SeasonalMedianState&) = default;
+};
+
 class SeasonalMedian {
 public:
+    using State = SeasonalMedianState;
+
+    [[nodiscard]] SeasonalMedianState state() const { return {season_length_, seasons_, buffer_, next_, sum_squares_, errors_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
+    ///         season_length or seasons, a buffer that is not 1 to `seasons` whole seasons once
+    ///         fitted, next out of range, a value that is not finite, sum_squares < 0.
+    [[nodiscard]] SeasonalMedian with_state(const SeasonalMedianState& s) const {
+        constexpr std::string_view who = "seasonal_median";
+        detail::require_state_matches(s.season_length, season_length_, who, "season_length");
+        detail::require_state_matches(s.seasons, seasons_, who, "seasons");
+        const auto m = static_cast<std::size_t>(season_length_);
+        const bool whole = s.buffer.size() % m == 0 && s.buffer.size() <= m * static_cast<std::size_t>(seasons_);
+        if (s.fitted ? (s.buffer.empty() || !whole) : !s.buffer.empty()) {
+            throw InvalidArgument(fmt::format("{} restore: state.buffer has {} values, expected {}", who, s.buffer.size(),
+                                              s.fitted ? fmt::format("1 to {} whole seasons of {}", seasons_, m) : std::string("none before fit")));
+        }
+        detail::require_state_index(static_cast<std::size_t>(s.next), s.buffer.size(), who, "next");
+        detail::require_state_values<double>(s.buffer, who, "buffer");
+        detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
+        SeasonalMedian out = *this;
+        out.buffer_ = s.buffer;
+        out.next_ = static_cast<std::size_t>(s.next);
+        out.sum_squares_ = s.sum_squares;
+        out.errors_ = static_cast<std::size_t>(s.errors);
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// \throws InvalidArgument as the constructor and with_state.
+    [[nodiscard]] static SeasonalMedian restore(int season_length, int seasons, const SeasonalMedianState& s) {
+        return SeasonalMedian(season_length, seasons).with_state(s);
+    }
+
     /// \throws InvalidArgument when season_length < 2 or seasons < 1.
     SeasonalMedian(int season_length, int seasons) : season_length_(season_length), seasons_(seasons) {
         detail::require_season_length(season_length, "seasonal_median");

@@ -5,9 +5,11 @@
 
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -16,8 +18,44 @@
 
 namespace continuum::forecast {
 
+/// Everything a SeasonalNaive forecaster remembers; season_length echoes the configuration.
+struct SeasonalNaiveState {
+    int season_length = 0;
+    std::vector<double> last_season;  ///< circular; last_season[next] is the oldest value
+    std::uint64_t next = 0;
+    double sum_squares = 0.0;
+    std::uint64_t differences = 0;
+    bool fitted = false;
+
+    friend bool operator==(const SeasonalNaiveState&, const SeasonalNaiveState&) = default;
+};
+
 class SeasonalNaive {
 public:
+    using State = SeasonalNaiveState;
+
+    [[nodiscard]] SeasonalNaiveState state() const { return {season_length_, last_season_, next_, sum_squares_, differences_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
+    ///         season_length, a fitted state without season_length values, next out of range, a
+    ///         value that is not finite, sum_squares < 0.
+    [[nodiscard]] SeasonalNaive with_state(const SeasonalNaiveState& s) const {
+        constexpr std::string_view who = "seasonal_naive";
+        detail::require_state_matches(s.season_length, season_length_, who, "season_length");
+        detail::require_state_size(s.last_season.size(), s.fitted ? static_cast<std::size_t>(season_length_) : 0, who, "last_season");
+        detail::require_state_index(static_cast<std::size_t>(s.next), s.last_season.size(), who, "next");
+        detail::require_state_values<double>(s.last_season, who, "last_season");
+        detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
+        SeasonalNaive out = *this;
+        out.last_season_ = s.last_season;
+        out.next_ = static_cast<std::size_t>(s.next);
+        out.sum_squares_ = s.sum_squares;
+        out.differences_ = static_cast<std::size_t>(s.differences);
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// \throws InvalidArgument as the constructor and with_state.
+    [[nodiscard]] static SeasonalNaive restore(int season_length, const SeasonalNaiveState& s) { return SeasonalNaive(season_length).with_state(s); }
+
     /// \throws InvalidArgument when season_length < 2.
     explicit SeasonalNaive(int season_length) : season_length_(season_length) {
         detail::require_season_length(season_length, "seasonal_naive");

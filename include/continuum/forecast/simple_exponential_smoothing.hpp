@@ -4,9 +4,11 @@
 #pragma once
 
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -16,8 +18,51 @@
 
 namespace continuum::forecast {
 
+/// Everything a SimpleExponentialSmoothing forecaster remembers; fixed_alpha echoes the
+/// configuration (nullopt: α is fitted).
+struct SimpleExponentialSmoothingState {
+    std::optional<double> fixed_alpha;
+    double alpha = 0.0;
+    double level = 0.0;
+    double sse = 0.0;
+    std::uint64_t count = 0;
+    bool fitted = false;
+
+    friend bool operator==(const SimpleExponentialSmoothingState&, const SimpleExponentialSmoothingState&) = default;
+};
+
 class SimpleExponentialSmoothing {
 public:
+    using State = SimpleExponentialSmoothingState;
+
+    [[nodiscard]] SimpleExponentialSmoothingState state() const { return {fixed_alpha_, alpha_, level_, sse_, count_, fitted_}; }
+    /// A copy of this forecaster with `state`. \throws InvalidArgument when state.fixed_alpha differs
+    ///         from the configuration, alpha is outside [0, 1] (or differs from a fixed α once
+    ///         fitted), a field is not finite, sse < 0 or a fitted state has count 0.
+    [[nodiscard]] SimpleExponentialSmoothing with_state(const SimpleExponentialSmoothingState& s) const {
+        constexpr std::string_view who = "simple_exponential_smoothing";
+        if (s.fixed_alpha != fixed_alpha_) {
+            throw InvalidArgument(fmt::format("{} restore: state.fixed_alpha = {} but the configuration has {}", who,
+                                              s.fixed_alpha ? fmt::format("{}", *s.fixed_alpha) : "none", fixed_alpha_ ? fmt::format("{}", *fixed_alpha_) : "none"));
+        }
+        if (!(s.alpha >= 0.0 && s.alpha <= 1.0)) throw InvalidArgument(fmt::format("{} restore: state.alpha = {} is outside [0, 1]", who, s.alpha));
+        if (s.fitted && fixed_alpha_) detail::require_state_matches(s.alpha, *fixed_alpha_, who, "alpha");
+        detail::require_state_value(s.level, who, "level");
+        detail::require_state_non_negative(s.sse, who, "sse");
+        if (s.fitted && s.count == 0) throw InvalidArgument(fmt::format("{} restore: state.count must be >= 1 once fitted", who));
+        SimpleExponentialSmoothing out = *this;
+        out.alpha_ = s.alpha;
+        out.level_ = s.level;
+        out.sse_ = s.sse;
+        out.count_ = static_cast<std::size_t>(s.count);
+        out.fitted_ = s.fitted;
+        return out;
+    }
+    /// The forecaster configured with state.fixed_alpha, with `state`. \throws InvalidArgument as with_state.
+    [[nodiscard]] static SimpleExponentialSmoothing restore(const SimpleExponentialSmoothingState& s) {
+        return SimpleExponentialSmoothing(s.fixed_alpha).with_state(s);
+    }
+
     /// alpha = nullopt fits α by minimum SSE. \throws InvalidArgument when alpha is outside [0, 1].
     explicit SimpleExponentialSmoothing(std::optional<double> alpha = std::nullopt) : fixed_alpha_(alpha) {
         if (alpha && !(*alpha >= 0.0 && *alpha <= 1.0)) {

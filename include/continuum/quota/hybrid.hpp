@@ -13,6 +13,7 @@
 #include <continuum/core/series.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/forecast/forecaster.hpp>
+#include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/packing/consolidation.hpp>
 #include <continuum/quota/detail/resources_ops.hpp>
 #include <continuum/quota/fair_share.hpp>
@@ -69,6 +70,31 @@ struct HybridConfig {
         }
         if (step.count() <= 0) throw InvalidArgument(fmt::format("hybrid quota scaling: config.step must be > 0 ms, got {} ms", step.count()));
     }
+};
+
+/// What a HybridQuotaScaler remembers of one namespace. `history` holds the usage observations a
+/// refit or the first fit will see (at most max_history per managed resource); once fitted with
+/// refit_every = 0 no fit will read it again and it is empty.
+template <typename ModelState>
+struct HybridNamespaceState {
+    std::string name;
+    int priority = 0;
+    std::vector<ModelState> models;             ///< one per managed resource once fitted, else none
+    std::vector<std::vector<double>> history;   ///< one per managed resource (natural units), or none
+    bool fitted = false;
+    std::uint64_t since_fit = 0;                ///< observations since the last (re)fit
+    std::optional<PendingDecrease> pending;
+
+    friend bool operator==(const HybridNamespaceState&, const HybridNamespaceState&) = default;
+};
+
+/// Everything a HybridQuotaScaler remembers: its namespaces, in registration order, and the last tick's time.
+template <typename ModelState>
+struct HybridQuotaScalerState {
+    std::vector<HybridNamespaceState<ModelState>> namespaces;
+    std::optional<Time> last_now;
+
+    friend bool operator==(const HybridQuotaScalerState&, const HybridQuotaScalerState&) = default;
 };
 
 /// One namespace at one tick.
@@ -179,6 +205,85 @@ public:
         config_.validate();
     }
 
+    /// The state value (F's state per model: F::State, or forecast::ForecasterState for AnyForecaster).
+    using State = HybridQuotaScalerState<forecast::StateOf<F>>;
+
+    /// The scaler with `prototype` and `config` as it was when `state` was taken. Every namespace
+    /// and model is validated and rebuilt before anything is kept.
+    /// \throws InvalidArgument naming the field (state.namespaces[i]...): an empty or repeated name,
+    ///         models or histories that do not match the managed resources, a history longer than
+    ///         max_history or with a negative or non-finite value, since_fit not below refit_every,
+    ///         a model state that does not match the prototype (another season length, ...), a
+    ///         pending decrease after state.last_now.
+    HybridQuotaScaler(F prototype, HybridConfig config, const State& state) : HybridQuotaScaler(std::move(prototype), std::move(config)) {
+        const std::size_t managed = config_.proactive.resources.size();
+        std::vector<NamespaceState> states;
+        std::unordered_map<std::string, std::size_t> index;
+        for (std::size_t i = 0; i < state.namespaces.size(); ++i) {
+            const auto& ns = state.namespaces[i];
+            const std::string field = fmt::format("state.namespaces[{}]", i);
+            const auto fail = [&](const std::string& what) { throw InvalidArgument(fmt::format("hybrid quota scaling restore: {}.{}", field, what)); };
+            if (ns.name.empty()) fail("name is empty");
+            if (!index.emplace(ns.name, i).second) fail(fmt::format("name \"{}\" appears twice", ns.name));
+            if (ns.models.size() != (ns.fitted ? managed : 0)) {
+                fail(fmt::format("models has {} models, expected {} ({})", ns.models.size(), ns.fitted ? managed : 0,
+                                 ns.fitted ? "one per managed resource" : "none before the first fit"));
+            }
+            if (!ns.history.empty() && ns.history.size() != managed) fail(fmt::format("history has {} series, expected {} (one per managed resource)", ns.history.size(), managed));
+            for (std::size_t k = 0; k < ns.history.size(); ++k) {
+                if (ns.history[k].size() != ns.history.front().size() || ns.history[k].size() > config_.max_history) {
+                    fail(fmt::format("history[{}] has {} values; every series must have the same length, at most max_history = {}", k, ns.history[k].size(),
+                                     config_.max_history));
+                }
+                for (std::size_t t = 0; t < ns.history[k].size(); ++t) {
+                    const double v = ns.history[k][t];
+                    if (!std::isfinite(v) || v < 0.0) fail(fmt::format("history[{}][{}] = {} is not a finite usage >= 0", k, t, v));
+                }
+            }
+            if (ns.fitted && config_.refit_every > 0 && ns.history.empty()) fail("history is empty, but refit_every > 0 refits on it");
+            if (config_.refit_every > 0 ? ns.since_fit >= config_.refit_every : ns.since_fit != 0) {
+                fail(fmt::format("since_fit = {} must be {}", ns.since_fit, config_.refit_every > 0 ? fmt::format("below refit_every = {}", config_.refit_every) : "0 without refits"));
+            }
+            detail::validate_pending(ns.pending, state.last_now, "hybrid quota scaling", field + ".pending");
+            NamespaceState st{ns.name, ns.priority, {}, ns.history, ns.fitted, static_cast<std::size_t>(ns.since_fit), ns.pending, 0};
+            for (std::size_t k = 0; k < ns.models.size(); ++k) {
+                try {
+                    st.models.push_back(forecast::with_state(prototype_, ns.models[k]));
+                } catch (const InvalidArgument& e) {
+                    fail(fmt::format("models[{}]: {}", k, e.what()));
+                }
+            }
+            states.push_back(std::move(st));
+        }
+        states_ = std::move(states);
+        index_ = std::move(index);
+        last_now_ = state.last_now;
+    }
+
+    /// The state value. \throws InvalidArgument when a model's state cannot be taken (an
+    ///         AnyForecaster wrapping a model ForecasterState does not cover).
+    [[nodiscard]] State state() const {
+        State out;
+        out.last_now = last_now_;
+        out.namespaces.reserve(states_.size());
+        const bool keep_history = config_.refit_every > 0;
+        for (const auto& st : states_) {
+            auto& ns = out.namespaces.emplace_back();
+            ns.name = st.name;
+            ns.priority = st.priority;
+            ns.fitted = st.fitted;
+            ns.since_fit = st.since_fit;
+            ns.pending = st.pending;
+            ns.models.reserve(st.models.size());
+            for (const auto& model : st.models) ns.models.push_back(forecast::state_of(model));
+            if (!st.fitted || keep_history) {
+                // Only the last max_history observations are ever read (the fit window).
+                for (const auto& h : st.history) ns.history.emplace_back(h.end() - static_cast<std::ptrdiff_t>(std::min(h.size(), config_.max_history)), h.end());
+            }
+        }
+        return out;
+    }
+
     /// Registers a namespace (or updates its priority). Larger priority is more important.
     /// \throws InvalidArgument on an empty name.
     void add_namespace(std::string_view name, int priority = 0) {
@@ -189,7 +294,7 @@ public:
             return;
         }
         index_.emplace(std::string(name), states_.size());
-        states_.push_back(State{std::string(name), priority, {}, {}, false, 0, std::nullopt, 0});
+        states_.push_back(NamespaceState{std::string(name), priority, {}, {}, false, 0, std::nullopt, 0});
     }
     /// Number of registered namespaces.
     [[nodiscard]] std::size_t size() const { return states_.size(); }
@@ -256,7 +361,7 @@ public:
     }
 
 private:
-    struct State {
+    struct NamespaceState {
         std::string name;
         int priority = 0;
         std::vector<F> models;                      // one per managed resource, once fitted
@@ -274,7 +379,7 @@ private:
     }
     /// The state of `name`, seen at position `position` of the tick's snapshots: hosts usually
     /// list namespaces in the same order every tick, so the last tick's index is tried first.
-    State& state_for(const std::string& name, std::size_t position) {
+    NamespaceState& state_for(const std::string& name, std::size_t position) {
         if (position < order_.size() && order_[position] < states_.size() && detail::same_name(states_[order_[position]].name, name)) {
             return states_[order_[position]];
         }
@@ -301,7 +406,7 @@ private:
     }
 
     /// Appends the usage to the history; writes the prediction and returns true once fitted.
-    bool observe_and_forecast(State& st, const Resources& usage, Resources& prediction) {
+    bool observe_and_forecast(NamespaceState& st, const Resources& usage, Resources& prediction) {
         const auto& managed = config_.proactive.resources;
         if (st.history.size() != managed.size()) st.history.assign(managed.size(), {});
         for (std::size_t k = 0; k < managed.size(); ++k) {
@@ -395,7 +500,7 @@ private:
                 const std::size_t r = index_of(constrained_, name);
                 if (r < width) quota_row_[r] = value;
             }
-            State& st = state_for(ns.name, i);
+            NamespaceState& st = state_for(ns.name, i);
             if (st.seen_in_tick == tick_number_) {
                 throw InvalidArgument(fmt::format("hybrid quota scaling: namespace \"{}\" appears twice in one tick", ns.name));
             }
@@ -595,7 +700,7 @@ private:
 
     F prototype_;
     HybridConfig config_;
-    std::vector<State> states_;
+    std::vector<NamespaceState> states_;
     std::unordered_map<std::string, std::size_t> index_;
     std::optional<Time> last_now_;
     std::uint64_t tick_number_ = 0;

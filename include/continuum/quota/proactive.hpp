@@ -132,6 +132,16 @@ struct PendingDecrease {
     Resources target;                      ///< the lowered quota for the decreasing resources
     Time since{0};                         ///< when the decrease was first predicted
     std::optional<Time> condition_since;   ///< since when the decrease condition has held, if it holds
+
+    friend bool operator==(const PendingDecrease&, const PendingDecrease&) = default;
+};
+
+/// Everything a ProactiveQuotaScaler remembers: the pending decrease and the last time seen.
+struct ProactiveQuotaScalerState {
+    std::optional<PendingDecrease> pending;
+    std::optional<Time> last_now;
+
+    friend bool operator==(const ProactiveQuotaScalerState&, const ProactiveQuotaScalerState&) = default;
 };
 
 namespace detail {
@@ -210,6 +220,21 @@ inline DecreaseOutcome advance_pending(std::optional<PendingDecrease>& pending, 
 
 /// WaitUntilActualDemandDecreases as a step function over the explicit PendingDecrease state,
 /// shared by ProactiveQuotaScaler and HybridQuotaScaler. `intent.decrease` are the lowered targets.
+/// \throws InvalidArgument naming `field` when a restored pending decrease has a negative target
+///         or times after `last_now` (or condition_since before since).
+inline void validate_pending(const std::optional<PendingDecrease>& pending, const std::optional<Time>& last_now, std::string_view who,
+                             std::string_view field) {
+    if (!pending) return;
+    if (pending->target.any_negative()) throw InvalidArgument(fmt::format("{} restore: {}.target has a negative amount: {}", who, field, pending->target));
+    if (!last_now || pending->since > *last_now) {
+        throw InvalidArgument(fmt::format("{} restore: {}.since = {} ms is not before the last time seen", who, field, pending->since.count()));
+    }
+    if (pending->condition_since && (*pending->condition_since < pending->since || *pending->condition_since > *last_now)) {
+        throw InvalidArgument(fmt::format("{} restore: {}.condition_since = {} ms is not between since and the last time seen", who, field,
+                                          pending->condition_since->count()));
+    }
+}
+
 inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, const ProactiveIntent& intent,
                                         const Resources& usage, const Resources& quota, Time now, Duration* hold_left = nullptr) {
     if (intent.decrease.empty()) {
@@ -240,8 +265,19 @@ inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending,
 /// planned only when nothing increases.
 class ProactiveQuotaScaler {
 public:
+    using State = ProactiveQuotaScalerState;
+
     /// \throws InvalidArgument when the config is invalid (see ProactiveConfig::validate).
     explicit ProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.validate(); }
+    /// The scaler with `config` as it was when `state` was taken.
+    /// \throws InvalidArgument when the config is invalid, or the pending decrease has a negative
+    ///         target or times after state.last_now (naming the field).
+    ProactiveQuotaScaler(ProactiveConfig config, const ProactiveQuotaScalerState& state) : ProactiveQuotaScaler(std::move(config)) {
+        detail::validate_pending(state.pending, state.last_now, "proactive quota scaling", "state.pending");
+        pending_ = state.pending;
+        last_now_ = state.last_now;
+    }
+    [[nodiscard]] ProactiveQuotaScalerState state() const { return {pending_, last_now_}; }
 
     /// One step of Algorithm 1 at snapshot.now.
     /// \throws InvalidArgument for a negative amount in any Resources (naming it), a prediction for

@@ -128,10 +128,20 @@ struct ReactiveDecision {
     return decision;
 }
 
+/// The state of a ReactiveQuotaScaler: none (Algorithm 2 is stateless); kept so every scaler has one.
+struct ReactiveQuotaScalerState {
+    friend bool operator==(const ReactiveQuotaScalerState&, const ReactiveQuotaScalerState&) = default;
+};
+
 /// Algorithm 2 as an object holding its configuration; decide() is const and stateless.
 class ReactiveQuotaScaler {
 public:
+    using State = ReactiveQuotaScalerState;
+
     explicit ReactiveQuotaScaler(ReactiveConfig config = {}) : config_(std::move(config)) { config_.budget.validate(); }
+    /// The scaler with `config` (the state is empty). \throws InvalidArgument on an invalid budget.
+    ReactiveQuotaScaler(ReactiveConfig config, const ReactiveQuotaScalerState& /*state*/) : ReactiveQuotaScaler(std::move(config)) {}
+    [[nodiscard]] ReactiveQuotaScalerState state() const { return {}; }
     /// One reactive step (see reactive_quota_step). \throws as reactive_quota_step.
     [[nodiscard]] ReactiveDecision decide(const ReactiveSnapshot& snapshot) const { return reactive_quota_step(snapshot, config_); }
     [[nodiscard]] const ReactiveConfig& config() const { return config_; }

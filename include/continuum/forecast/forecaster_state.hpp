@@ -1,0 +1,142 @@
+// The state of a forecaster chosen at run time: ForecasterState holds the state of any built-in
+// model (the baselines, SES, Holt-Winters), each echoing its configuration, so an AnyForecaster,
+// a Portfolio's members or a scaler's per-namespace models can be saved and restored. state_of()
+// and with_state() are the uniform entry points generic code (the quota scalers) calls.
+#pragma once
+
+#include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/drift.hpp>
+#include <continuum/forecast/holt_winters.hpp>
+#include <continuum/forecast/linear_regression.hpp>
+#include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/naive.hpp>
+#include <continuum/forecast/seasonal_median.hpp>
+#include <continuum/forecast/seasonal_naive.hpp>
+#include <continuum/forecast/simple_exponential_smoothing.hpp>
+
+#include <concepts>
+#include <iterator>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include <fmt/format.h>
+
+namespace continuum::forecast {
+
+/// The state of one built-in model, configuration included (season length, window, spec, fixed α).
+using ForecasterState = std::variant<NaiveState, DriftState, SimpleExponentialSmoothingState, SeasonalNaiveState, SeasonalMedianState,
+                                     MovingAverageState, LinearRegressionState, HoltWintersState<double>>;
+
+/// The model a ForecasterState describes: "naive", "drift", "simple_exponential_smoothing",
+/// "seasonal_naive", "seasonal_median", "moving_average", "linear_regression" or "holt_winters".
+[[nodiscard]] inline std::string_view kind_of(const ForecasterState& state) {
+    constexpr std::string_view names[] = {"naive", "drift", "simple_exponential_smoothing", "seasonal_naive", "seasonal_median", "moving_average",
+                                          "linear_regression", "holt_winters"};
+    static_assert(std::size(names) == std::variant_size_v<ForecasterState>);
+    return names[state.index()];
+}
+
+/// A forecaster whose state can be taken (`state()`) and put back into a copy of a configured
+/// instance (`with_state(state)`).
+template <typename F>
+concept StatefulForecaster = Forecaster<F> && requires(const F f, const typename F::State s) {
+    { f.state() } -> std::same_as<typename F::State>;
+    { f.with_state(s) } -> std::same_as<F>;
+};
+
+/// The state of a stateful forecaster.
+template <StatefulForecaster F>
+[[nodiscard]] typename F::State state_of(const F& model) {
+    return model.state();
+}
+/// A copy of the configured `prototype` with `state`. \throws InvalidArgument as F::with_state.
+template <StatefulForecaster F>
+[[nodiscard]] F with_state(const F& prototype, const typename F::State& state) {
+    return prototype.with_state(state);
+}
+
+/// The state of the built-in model `model` wraps.
+/// \throws InvalidArgument when it is empty or wraps a type ForecasterState does not cover (an LSTM,
+///         a user-defined model), naming it.
+[[nodiscard]] inline ForecasterState state_of(const AnyForecaster& model) {
+    if (const auto* m = model.target<Naive>()) return m->state();
+    if (const auto* m = model.target<Drift>()) return m->state();
+    if (const auto* m = model.target<SimpleExponentialSmoothing>()) return m->state();
+    if (const auto* m = model.target<SeasonalNaive>()) return m->state();
+    if (const auto* m = model.target<SeasonalMedian>()) return m->state();
+    if (const auto* m = model.target<MovingAverage>()) return m->state();
+    if (const auto* m = model.target<LinearRegression>()) return m->state();
+    if (const auto* m = model.target<HoltWinters<double>>()) return m->state();
+    throw InvalidArgument(fmt::format("forecaster state: {} is not a built-in forecaster (naive, drift, ses, seasonal naive or median, "
+                                      "moving average, linear regression, Holt-Winters); its state cannot be taken",
+                                      model.name()));
+}
+
+/// The built-in model `state` describes, restored. Holt-Winters gets `holt_winters` options (the
+/// interval simulation and statsmodels quirk settings are configuration, not state).
+/// \throws InvalidArgument as the model's restore.
+[[nodiscard]] inline AnyForecaster restore_forecaster(const ForecasterState& state, const HoltWintersOptions& holt_winters = {}) {
+    return std::visit(
+        [&](const auto& s) -> AnyForecaster {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, NaiveState>) return Naive::restore(s);
+            else if constexpr (std::is_same_v<S, DriftState>) return Drift::restore(s);
+            else if constexpr (std::is_same_v<S, SimpleExponentialSmoothingState>) return SimpleExponentialSmoothing::restore(s);
+            else if constexpr (std::is_same_v<S, SeasonalNaiveState>) return SeasonalNaive::restore(s.season_length, s);
+            else if constexpr (std::is_same_v<S, SeasonalMedianState>) return SeasonalMedian::restore(s.season_length, s.seasons, s);
+            else if constexpr (std::is_same_v<S, MovingAverageState>) return MovingAverage::restore(s.window, s);
+            else if constexpr (std::is_same_v<S, LinearRegressionState>) return LinearRegression::restore(s.window, s);
+            else return HoltWinters<double>::restore(s, holt_winters);
+        },
+        state);
+}
+
+/// A copy of `prototype` with `state`: the wrapped model's with_state (so its configuration is
+/// checked); an empty prototype gives the state's own model (restore_forecaster).
+/// \throws InvalidArgument when the prototype wraps another model than the state describes, or as
+///         the model's with_state or restore.
+[[nodiscard]] inline AnyForecaster with_state(const AnyForecaster& prototype, const ForecasterState& state) {
+    return std::visit(
+        [&](const auto& s) -> AnyForecaster {
+            using S = std::decay_t<decltype(s)>;
+            const auto from = [&]<typename M>(const M* configured) -> AnyForecaster {
+                if (configured) return configured->with_state(s);
+                if (prototype.empty()) return restore_forecaster(state);
+                throw InvalidArgument(fmt::format("forecaster restore: the state is of a {} model but the configured forecaster is {}", kind_of(state),
+                                                  prototype.name()));
+            };
+            if constexpr (std::is_same_v<S, NaiveState>) return from(prototype.target<Naive>());
+            else if constexpr (std::is_same_v<S, DriftState>) return from(prototype.target<Drift>());
+            else if constexpr (std::is_same_v<S, SimpleExponentialSmoothingState>) return from(prototype.target<SimpleExponentialSmoothing>());
+            else if constexpr (std::is_same_v<S, SeasonalNaiveState>) return from(prototype.target<SeasonalNaive>());
+            else if constexpr (std::is_same_v<S, SeasonalMedianState>) return from(prototype.target<SeasonalMedian>());
+            else if constexpr (std::is_same_v<S, MovingAverageState>) return from(prototype.target<MovingAverage>());
+            else if constexpr (std::is_same_v<S, LinearRegressionState>) return from(prototype.target<LinearRegression>());
+            else return from(prototype.target<HoltWinters<double>>());
+        },
+        state);
+}
+
+/// Stands in for the state of a forecaster that has none to give (generic code that stores
+/// per-model states still compiles; taking or restoring such a state does not).
+struct NoForecasterState {
+    friend bool operator==(const NoForecasterState&, const NoForecasterState&) = default;
+};
+
+template <typename F>
+struct ForecasterStateType {
+    using type = NoForecasterState;
+};
+template <typename F>
+    requires requires(const F& f) { state_of(f); }
+struct ForecasterStateType<F> {
+    using type = decltype(state_of(std::declval<const F&>()));
+};
+
+/// The state type state_of gives for F (F::State, or ForecasterState for AnyForecaster).
+template <typename F>
+using StateOf = typename ForecasterStateType<F>::type;
+
+}  // namespace continuum::forecast
