@@ -38,7 +38,6 @@ class ContinuumConan(ConanFile):
         # Loose ranges: the code builds with Debian's Eigen 3.4 / fmt 9 and Conan Center's newer majors.
         self.requires("eigen/[>=3.4 <6]")
         self.requires("fmt/[>=9 <13]")
-        self.requires("range-v3/[>=0.12 <1]")
 
     def package_id(self):
         self.info.clear()

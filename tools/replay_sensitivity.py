@@ -1,6 +1,6 @@
 """How the seed replays' headline figures depend on our readings of the papers (docs/sim.md):
 seed 000's median CPU efficiency (eta) -- what moves the cost-aware median between the paper's ~75 %
-and our 100 % -- running the seed 000 scenario (sim/replay/seed000.hpp) from Python with
+and our 100 % -- running the seed 000 scenario (examples/demo/replay/seed000.hpp) from Python with
 continuum.sim.FederatedClusterAdapter, one change at a time; and seed 001's QSR / DFR by run length
 and QSR reading. Prints two Markdown tables.
 

@@ -5,7 +5,10 @@
 #include "common.hpp"
 
 #include <continuum/sim.hpp>
-#include <continuum/sim/replay/alibaba.hpp>
+#include <replay/alibaba.hpp>
+#include <replay/seed000.hpp>
+#include <replay/seed001.hpp>
+#include <replay/seed004.hpp>
 
 #include <fmt/format.h>
 

@@ -3,10 +3,10 @@
 // to what continuum simulates, with the parameters used, and writes CSV time series for
 // tools/plot_demo.py.   Usage: continuum-demo [--out DIR] [--quick]
 #include <continuum/sim.hpp>
-#include <continuum/sim/replay/alibaba.hpp>
-#include <continuum/sim/replay/seed000.hpp>
-#include <continuum/sim/replay/seed001.hpp>
-#include <continuum/sim/replay/seed004.hpp>
+#include <replay/alibaba.hpp>
+#include <replay/seed000.hpp>
+#include <replay/seed001.hpp>
+#include <replay/seed004.hpp>
 #if defined(CONTINUUM_HAVE_NLOHMANN_JSON)
 #include <continuum/forecast/lstm_loader.hpp>
 #endif

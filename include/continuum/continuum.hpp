@@ -1,5 +1,6 @@
-// continuum: header-only autoscaling decision engines. This umbrella includes every public header,
-// area by area in pipeline order; include an area umbrella (<continuum/packing.hpp>, ...) for less.
+// continuum: header-only autoscaling decision engines. This umbrella includes every decision area,
+// in pipeline order; include an area umbrella (<continuum/packing.hpp>, ...) for less. The simulator
+// is not a decision area: include <continuum/sim.hpp> on its own.
 #pragma once
 
 #include <continuum/version.hpp>
@@ -12,4 +13,3 @@
 #include <continuum/federation.hpp>
 #include <continuum/policy.hpp>
 #include <continuum/scalers.hpp>
-#include <continuum/sim.hpp>

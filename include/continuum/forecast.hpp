@@ -20,7 +20,5 @@
 #include <continuum/forecast/simple_exponential_smoothing.hpp>
 
 #include <continuum/forecast/lstm.hpp>
-// The safetensors loader needs nlohmann_json (an optional dependency); include it when present.
-#if __has_include(<nlohmann/json.hpp>)
-#include <continuum/forecast/lstm_loader.hpp>
-#endif
+// Not included: <continuum/forecast/lstm_loader.hpp>, the safetensors weights loader. It needs
+// nlohmann_json (an optional dependency) and its parser is costly to compile; include it on its own.

@@ -1,5 +1,6 @@
 // Umbrella header for continuum/sim: the trace-driven simulator, workload shapes, metrics, baseline
-// scalers, adapters for continuum's scalers and the seed papers' experiments replayed.
+// scalers and adapters for continuum's scalers. The seed papers' experiments replayed with it live in
+// examples/demo/replay/ (the demo's machinery, not a public header).
 #pragma once
 
 #include <continuum/sim/adapters/federated.hpp>
@@ -16,8 +17,4 @@
 #include <continuum/sim/simulator.hpp>
 #include <continuum/sim/snapshot.hpp>
 #include <continuum/sim/static_scaler.hpp>
-#include <continuum/sim/replay/alibaba.hpp>
-#include <continuum/sim/replay/seed000.hpp>
-#include <continuum/sim/replay/seed001.hpp>
-#include <continuum/sim/replay/seed004.hpp>
 #include <continuum/sim/workload_shapes.hpp>

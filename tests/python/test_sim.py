@@ -109,7 +109,7 @@ SEED000_POOLS = [
 
 
 def seed000_simulator():
-    """Seed 000's scenario (sim/replay/seed000.hpp) built from Python: Table 1's nodes, Fig. 2's replicas."""
+    """Seed 000's scenario (examples/demo/replay/seed000.hpp) built from Python: Table 1's nodes, Fig. 2's replicas."""
     deployments = [{"name": "stress-ng", "namespace": "stress", "pod_request": {"cpu": "500m", "memory": "256Mi"},
                     "load": sim.rising_falling_replicas(), "load_kind": "replicas", "usage_per_pod": 0.9}]
     return sim.Simulator(SEED000_POOLS, [{"name": "stress"}], deployments, tick_s=5.0, pending_timeout_s=600.0, scheduling="least_allocated")

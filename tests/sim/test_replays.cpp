@@ -1,8 +1,8 @@
 // The seed papers' qualitative claims, asserted on the simulated replays (not hard-coded numbers).
-#include <continuum/sim/replay/alibaba.hpp>
-#include <continuum/sim/replay/seed000.hpp>
-#include <continuum/sim/replay/seed001.hpp>
-#include <continuum/sim/replay/seed004.hpp>
+#include <replay/alibaba.hpp>
+#include <replay/seed000.hpp>
+#include <replay/seed001.hpp>
+#include <replay/seed004.hpp>
 
 #include <continuum/forecast/naive.hpp>
 

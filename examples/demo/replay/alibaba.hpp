@@ -9,7 +9,7 @@
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/sim/adapters/quota_scalers.hpp>
 #include <continuum/sim/load_profile.hpp>
-#include <continuum/sim/replay/seed001.hpp>
+#include "seed001.hpp"
 #include <continuum/sim/simulator.hpp>
 #include <continuum/sim/static_scaler.hpp>
 
