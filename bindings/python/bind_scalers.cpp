@@ -313,7 +313,7 @@ the current replicas on the first decision, as the controller does on first sigh
     py::class_<ApplicationState>(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.")
         .def(py::init([](std::string name, const Resources& pod_request, std::vector<double> demand, std::int64_t replicas, std::string node_pool,
                          std::map<std::string, std::int64_t> ready_replicas) {
-                 return ApplicationState{std::move(name), pod_request, std::move(demand), replicas, std::move(node_pool), std::move(ready_replicas)};
+                 return ApplicationState{std::move(name), pod_request, std::move(demand), replicas, std::move(node_pool), std::move(ready_replicas), {}};
              }),
              py::arg("name"), py::arg("pod_request"), py::arg("demand") = std::vector<double>{}, py::arg("replicas") = 0, py::arg("node_pool") = "",
              py::arg("ready_replicas") = std::map<std::string, std::int64_t>{})

@@ -265,6 +265,28 @@ adapters::QuotaTarget quota_target(std::string namespace_name, std::string waiti
     return {std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes};
 }
 
+/// A PodDisruptionBudget from Python: None = ready pods never below desired; an int or "N%" = maxUnavailable.
+packing::DisruptionBudget disruption_budget(const py::object& max_unavailable) {
+    packing::DisruptionBudget b;
+    if (max_unavailable.is_none()) return b;
+    if (py::isinstance<py::str>(max_unavailable)) {
+        const auto text = py::cast<std::string>(max_unavailable);
+        std::size_t used = 0;
+        long long value = -1;
+        try {
+            value = std::stoll(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used + 1 != text.size() || text.back() != '%') throw InvalidArgument(fmt::format("max_unavailable must be None, an int or \"N%\", got \"{}\"", text));
+        b.max_unavailable = packing::CountOrPercent::percentage(value);
+    } else {
+        b.max_unavailable = packing::CountOrPercent::count(py::cast<std::int64_t>(max_unavailable));
+    }
+    b.validate();
+    return b;
+}
+
 federation::ScaleInOptions scale_in_options(double threshold, double unneeded_s, double delay_after_add_s) {
     federation::ScaleInOptions o;
     o.utilization_threshold = threshold;
@@ -301,24 +323,28 @@ void bind_scalers_and_adapters(py::module_& sim) {
 continuum.scalers.Hpa on one deployment (its replicas_from must be "scaler"), every sync_period_s, on CPU utilisation.
 deployment: the deployment's name; hpa: a continuum.scalers.Hpa whose spec is used (its first metric is the CPU
 utilisation target), or None for a plain CPU HPA from min_replicas, max_replicas and target_percent (Kubernetes'
-default behaviour); sync_period_s: the HPA's sync period in seconds (15).)pbdoc")
+default behaviour); sync_period_s: the HPA's sync period in seconds (15); metrics_window_s: the CPU usage the HPA reads is
+the mean over this window (0: the tick's usage).)pbdoc")
         .def(py::init([](std::string deployment, const py::object& hpa, std::int64_t min_replicas, std::int64_t max_replicas, std::int64_t target_percent,
-                         double sync_period_s) {
+                         double sync_period_s, double metrics_window_s) {
                  if (deployment.empty()) throw InvalidArgument("deployment must not be empty");
                  auto spec = hpa.is_none() ? adapters::HpaAdapter::cpu_spec(min_replicas, max_replicas, target_percent) : py::cast<const scalers::Hpa&>(hpa).spec();
-                 return adapters::HpaAdapter(std::move(deployment), std::move(spec), seconds(sync_period_s, "sync_period_s"));
+                 const Duration window = metrics_window_s == 0.0 ? Duration{0} : seconds(metrics_window_s, "metrics_window_s");
+                 return adapters::HpaAdapter(std::move(deployment), std::move(spec), seconds(sync_period_s, "sync_period_s"), window);
              }),
              py::arg("deployment"), py::arg("hpa") = py::none(), py::arg("min_replicas") = 1, py::arg("max_replicas") = 10, py::arg("target_percent") = 80,
-             py::arg("sync_period_s") = 15.0);
+             py::arg("sync_period_s") = 15.0, py::arg("metrics_window_s") = 0.0);
 
     py::class_<ClusterAutoscaler>(sim, "ClusterAutoscaler", R"pbdoc(
 The Cluster-Autoscaler-like reactive node scaler (the HPA + CA baseline's node side). pools: the pools it manages
 ([] = every pool that is not local); expander: "priority" (first pool given), "cheapest" (cost per placed pod) or
 "most_pods"; scan_interval_s: --scan-interval (10); scale_down_utilisation_threshold: --scale-down-utilization-threshold
 in [0, 1] (0.5); scale_down_unneeded_time_s: --scale-down-unneeded-time (600); scale_down_delay_after_add_s:
---scale-down-delay-after-add (600); max_empty_bulk_delete: empty nodes removed per scan (10); scale_down_enabled.)pbdoc")
+--scale-down-delay-after-add (600); max_empty_bulk_delete: empty nodes removed per scan (10); scale_down_enabled;
+max_unavailable: every deployment's PodDisruptionBudget for scale-down, an int or "N%" (None: a node is removed only
+when no deployment's ready pods fall below its desired count).)pbdoc")
         .def(py::init([](std::vector<std::string> pools, const std::string& expander, double scan_interval_s, double threshold, double unneeded_s,
-                         double delay_after_add_s, int max_empty_bulk_delete, bool scale_down_enabled) {
+                         double delay_after_add_s, int max_empty_bulk_delete, bool scale_down_enabled, const py::object& max_unavailable) {
                  ClusterAutoscalerConfig c;
                  c.pools = std::move(pools);
                  if (expander == "priority") {
@@ -336,11 +362,12 @@ in [0, 1] (0.5); scale_down_unneeded_time_s: --scale-down-unneeded-time (600); s
                  c.scale_down_delay_after_add = seconds(delay_after_add_s, "scale_down_delay_after_add_s");
                  c.max_empty_bulk_delete = max_empty_bulk_delete;
                  c.scale_down_enabled = scale_down_enabled;
+                 c.disruption_budget = disruption_budget(max_unavailable);
                  return ClusterAutoscaler(std::move(c));
              }),
              py::arg("pools") = std::vector<std::string>{}, py::arg("expander") = "priority", py::arg("scan_interval_s") = 10.0,
              py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0,
-             py::arg("max_empty_bulk_delete") = 10, py::arg("scale_down_enabled") = true);
+             py::arg("max_empty_bulk_delete") = 10, py::arg("scale_down_enabled") = true, py::arg("max_unavailable") = py::none());
 
     py::class_<adapters::ReactiveQuotaAdapter>(sim, "ReactiveQuotaAdapter", R"pbdoc(
 Seed 001's reactive quota scaling (continuum.quota.ReactiveQuotaScaler, Algorithm 2) on every tick with pods the quota
@@ -396,9 +423,10 @@ remote pools become offers, scale-out peers with the offers it picks, scale-in u
 ranking: "cost_aware" (offers priced at the pools' cost_per_minute: the cheapest mix of nodes) or "cost_unaware" (every node
 worth 1: the fewest, larger nodes); pools: the remote pools offered ([] = every pool that is not local); scan_interval_s:
 --scan-interval (10); scale_down_utilisation_threshold (0.5), scale_down_unneeded_time_s (600) and
-scale_down_delay_after_add_s (600): CA's scale-down rules.)pbdoc")
+scale_down_delay_after_add_s (600): CA's scale-down rules; max_unavailable: every deployment's PodDisruptionBudget for
+scale-in, an int or "N%" (None: a node is released only when no deployment's ready pods fall below its desired count).)pbdoc")
         .def(py::init([](const std::string& ranking, std::vector<std::string> pools, double scan_interval_s, double threshold, double unneeded_s,
-                         double delay_after_add_s) {
+                         double delay_after_add_s, const py::object& max_unavailable) {
                  adapters::OfferRanking r{};
                  if (ranking == "cost_aware") {
                      r = adapters::OfferRanking::cost_aware;
@@ -411,10 +439,12 @@ scale_down_delay_after_add_s (600): CA's scale-down rules.)pbdoc")
                  c.pools = std::move(pools);
                  c.scan_interval = seconds(scan_interval_s, "scan_interval_s");
                  c.scale_in = scale_in_options(threshold, unneeded_s, delay_after_add_s);
+                 c.disruption_budget = disruption_budget(max_unavailable);
                  return adapters::make_federated_adapter(r, std::move(c));
              }),
              py::arg("ranking") = "cost_aware", py::arg("pools") = std::vector<std::string>{}, py::arg("scan_interval_s") = 10.0,
-             py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0);
+             py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0,
+             py::arg("max_unavailable") = py::none());
 
     py::class_<PyHierarchicalAdapter>(sim, "HierarchicalAdapter", R"pbdoc(
 Seed 004's MAS-H² hierarchical scaler in the simulator: every scaler step it samples each managed deployment's CPU usage and
@@ -539,9 +569,11 @@ void bind_sim(py::module_& m) {
 
     sim.def(
         "replay_seed001",
-        [](double duration_h) {
+        [](double duration_h, int level_step_cores) {
             replay::Seed001Parameters p;
             p.workload.duration = std::chrono::minutes(static_cast<std::int64_t>(std::llround(duration_h * 60)));
+            if (level_step_cores < 1) throw InvalidArgument(fmt::format("level_step_cores must be >= 1, got {}", level_step_cores));
+            p.level_step_cores = level_step_cores;
             replay::Seed001Report r;
             {
                 py::gil_scoped_release release;
@@ -551,15 +583,25 @@ void bind_sim(py::module_& m) {
                                                         py::arg("dfr_pct") = py::dict(py::arg("no quota scaling") = 34.68, py::arg("reactive") = 0.0, py::arg("hybrid") = 0.0)),
                             py::arg("rows") = seed001_rows(r));
         },
-        py::arg("duration_h") = 6.0, "Seed 001's experiment: no quota scaling, reactive and hybrid rows (QSR, DFR, deployment times, full result).");
+        py::arg("duration_h") = 6.0, py::arg("level_step_cores") = 10,
+        "Seed 001's experiment: no quota scaling, reactive and hybrid rows (QSR, DFR, deployment times, full result). level_step_cores: "
+        "the spacing of the quota levels the proactive step snaps to (10 CPUs).");
     sim.def(
         "replay_seed004",
-        [](double heartbeat_cycle_s) {
-            if (!(std::isfinite(heartbeat_cycle_s) && heartbeat_cycle_s >= 0)) {
-                throw InvalidArgument(fmt::format("heartbeat_cycle_s must be finite and >= 0, got {}", heartbeat_cycle_s));
-            }
+        [](double heartbeat_cycle_s, const std::string& hpa_node_cpu, int hpa_pool_max_nodes, double cold_vm_latency_s, double hpa_sync_period_s,
+           double hpa_metrics_window_s, std::int64_t hpa_max_replicas) {
+            const auto non_negative = [](double v, const char* name) {
+                if (!(std::isfinite(v) && v >= 0)) throw InvalidArgument(fmt::format("{} must be finite and >= 0, got {}", name, v));
+                return Duration(std::llround(v * 1000.0));
+            };
             replay::Seed004Parameters p;
-            p.heartbeat_cycle = Duration(std::llround(heartbeat_cycle_s * 1000.0));
+            p.heartbeat_cycle = non_negative(heartbeat_cycle_s, "heartbeat_cycle_s");
+            if (!hpa_node_cpu.empty()) p.hpa_node_allocatable = Resources{{"cpu", hpa_node_cpu}, {"memory", "4Gi"}};
+            p.hpa_pool_max_nodes = hpa_pool_max_nodes;
+            p.cold_vm_latency = non_negative(cold_vm_latency_s, "cold_vm_latency_s");
+            p.hpa_sync_period = non_negative(hpa_sync_period_s, "hpa_sync_period_s");
+            p.hpa_metrics_window = non_negative(hpa_metrics_window_s, "hpa_metrics_window_s");
+            p.max_replicas = hpa_max_replicas;
             replay::Seed004Report r;
             {
                 py::gil_scoped_release release;
@@ -574,9 +616,14 @@ void bind_sim(py::module_& m) {
             }
             return py::dict(py::arg("rows") = rows);
         },
-        py::arg("heartbeat_cycle_s") = 240.0,
+        py::arg("heartbeat_cycle_s") = 240.0, py::arg("hpa_node_cpu") = "", py::arg("hpa_pool_max_nodes") = 10, py::arg("cold_vm_latency_s") = 90.0,
+        py::arg("hpa_sync_period_s") = 0.0, py::arg("hpa_metrics_window_s") = 0.0, py::arg("hpa_max_replicas") = 20,
         "Seed 004's experiment: HPA + CA and hierarchical rows for Heartbeat and Flash Sale. heartbeat_cycle_s: the Heartbeat's "
-        "cycle the hierarchical scaler forecasts with (seasonal naive; a multiple of the 15-s control period), 0 = a linear trend.");
+        "cycle the hierarchical scaler forecasts with (seasonal naive; a multiple of the 15-s control period), 0 = a linear trend. "
+        "The HPA baseline's knobs (docs/papers.md): hpa_node_cpu, its pool's allocatable CPU per node (\"\" = 2 CPU, e2-medium's "
+        "capacity; memory 4Gi); hpa_pool_max_nodes (10); cold_vm_latency_s, node boot for both configurations (90); hpa_sync_period_s "
+        "(0 = the 15-s control period); hpa_metrics_window_s, the window the HPA's CPU metric is averaged over (0 = the tick); "
+        "hpa_max_replicas (20).");
     sim.def(
         "replay_alibaba",
         [](const std::string& trace_path, int history_days, int minutes, int start_minute, double cores_per_percent, double static_headroom,

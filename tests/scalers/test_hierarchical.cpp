@@ -507,3 +507,102 @@ TEST_CASE("hierarchical property: plans within bounds, every pod accounted for, 
         CHECK(std::isfinite(d.utility.utility));
     }
 }
+
+namespace {
+
+PoolNodeState node(std::string name, std::int64_t web_pods, const char* extra_cpu = "0") {
+    PoolNodeState n;
+    n.name = std::move(name);
+    n.requested = Resources{{"cpu", "250m"}, {"memory", "128Mi"}} * web_pods + Resources{{"cpu", extra_cpu}};
+    if (web_pods > 0) n.application_pods = {{"web", web_pods}};
+    return n;
+}
+
+/// 8 web pods of 250m planned under COST_SAVING (1.55 cores / (250m x 0.8) = 7.75 -> 8): one
+/// e2-medium holds them, the pool has two nodes with 5 and 3 of them.
+ClusterSnapshot shrink_snapshot() {
+    ClusterSnapshot s;
+    s.applications = {app("web", "250m", "128Mi", {1.55, 1.55, 1.55}, 8, "mas-h2-staging-pool")};
+    s.applications[0].ready_replicas = {{"mas-h2-staging-pool", 8}};
+    s.node_pools = {pool("mas-h2-staging-pool", 2, 2), pool("performance-pool", 0, 0)};
+    s.node_pools[0].nodes = {node("n1", 5), node("n2", 3)};
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("hierarchical: a scale-in drains like the Cluster Autoscaler, within the disruption budget") {
+    PolicySelector selector({policy::cost_saving(), policy::performance()}, "COST_SAVING");
+    HierarchicalScaler<LastValue> scaler(selector, LastValue{}, no_filter());
+    auto s = shrink_snapshot();
+    // Default budget (ready >= planned): 8 ready, 8 planned, no eviction allowed; the pool is held.
+    auto d = scaler.decide(s, t(0));
+    CHECK(d.applications[0].planned_replicas == 8);
+    CHECK(d.pools[0].required_nodes == 1);
+    CHECK(d.pools[0].planned_size == 2);
+    CHECK(d.resize_node_pools.empty());
+    CHECK(d.pools[0].reason.find("scale-in held at 2 node(s)") != std::string::npos);
+    CHECK(d.pools[0].reason.find("n2 kept: evicting 3 pod(s) of web exceeds its budget, 0 disruption(s) allowed") != std::string::npos);
+
+    // maxUnavailable 3: n2 (fewest pods) drains onto n1's 750m of room; it is named.
+    s.applications[0].disruption_budget.max_unavailable = packing::CountOrPercent::count(3);
+    d = scaler.decide(s, t(15));
+    REQUIRE(d.resize_node_pools.size() == 1);
+    CHECK(d.resize_node_pools[0].size == 1);
+    CHECK(d.resize_node_pools[0].remove_nodes == std::vector<std::string>{"n2"});
+    // maxUnavailable 2 is not enough for n2's three pods; n1's five would not fit on n2 anyway.
+    s.applications[0].disruption_budget.max_unavailable = packing::CountOrPercent::count(2);
+    d = scaler.decide(s, t(30));
+    CHECK(d.resize_node_pools.empty());
+    // Enough budget but no room: a 600m DaemonSet-like pod on n1 leaves 150m for n2's 750m.
+    s.applications[0].disruption_budget.max_unavailable = packing::CountOrPercent::percentage(50);
+    s.node_pools[0].nodes = {node("n1", 5, "600m"), node("n2", 3)};
+    d = scaler.decide(s, t(45));
+    CHECK(d.resize_node_pools.empty());
+    CHECK(d.pools[0].reason.find("n2 kept: a pod of web (request {cpu: 250m, memory: 128Mi}) fits on no other ready node") != std::string::npos);
+    // A node not yet ready is cancelled first, without a name; the ready ones stay held.
+    s.node_pools[0] = pool("mas-h2-staging-pool", 3, 2);
+    s.node_pools[0].nodes = {node("n1", 5, "600m"), node("n2", 3)};
+    d = scaler.decide(s, t(60));
+    REQUIRE(d.resize_node_pools.size() == 1);
+    CHECK(d.resize_node_pools[0].size == 2);
+    CHECK(d.resize_node_pools[0].remove_nodes.empty());
+    // Without a node list the pool is resized by count, as before (the host drains).
+    s.node_pools[0] = pool("mas-h2-staging-pool", 2, 2);
+    d = scaler.decide(s, t(75));
+    REQUIRE(d.resize_node_pools.size() == 1);
+    CHECK(d.resize_node_pools[0].size == 1);
+    CHECK(d.resize_node_pools[0].remove_nodes.empty());
+    // Bad input is named.
+    s.node_pools[0].nodes = {node("n1", 5)};
+    s.node_pools[0].nodes[0].application_pods["web"] = -1;
+    CHECK_THROWS_WITH_AS(scaler.decide(s, t(90)), doctest::Contains("application_pods[web] = -1 < 0"), InvalidArgument);
+    s.node_pools[0].nodes = {node("n1", 5)};
+    s.applications[0].disruption_budget = {packing::CountOrPercent::count(1), packing::CountOrPercent::count(1)};
+    CHECK_THROWS_WITH_AS(scaler.decide(s, t(105)), doctest::Contains("application \"web\": disruption budget: set min_available (1) or max_unavailable (1), not both"),
+                         InvalidArgument);
+}
+
+TEST_CASE("hierarchical: the provisioning-phase scale-up packs the old pool with the configured node planner") {
+    // The old pool: two e2-medium (2 cpu). db runs 2 pods of 800m; web's plan under PERFORMANCE is
+    // ceil(0.9 / (600m x 0.4)) = 4 pods of 600m. FFD packs [800, 800], [600 x 3], [600]: 3 nodes, so
+    // it stops at 3; the exact planner finds [800, 600, 600] x 2 and allows all 4.
+    ClusterSnapshot s;
+    s.applications = {app("db", "800m", "64Mi", {0.1, 0.1, 0.1}, 2, "mas-h2-staging-pool"), app("web", "600m", "64Mi", {0.9, 0.9, 0.9}, 2, "mas-h2-staging-pool")};
+    s.node_pools = {pool("mas-h2-staging-pool", 2, 2), pool("performance-pool", 0, 0)};
+    s.context.override_policy = "PERFORMANCE";
+    PolicySelector selector({policy::cost_saving(), policy::performance()}, "COST_SAVING");
+    const auto scaled_web = [&](NodePlanner planner) {
+        auto config = no_filter();
+        config.node_planner = planner;
+        HierarchicalScaler<LastValue> scaler(selector, LastValue{}, config);
+        const auto d = scaler.decide(s, t(0));
+        CHECK(d.migration == MigrationPhase::provisioning);
+        CHECK(d.applications[1].planned_replicas == 4);
+        REQUIRE(d.patch_deployments.size() == 1);
+        CHECK(d.patch_deployments[0].name == "web");
+        return d.patch_deployments[0].replicas;
+    };
+    CHECK(scaled_web(NodePlanner::first_fit_decreasing) == 3);
+    CHECK(scaled_web(NodePlanner::exact) == 4);
+}

@@ -6,13 +6,16 @@
 
 #include <continuum/forecast/naive.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 using namespace continuum;
 using namespace continuum::sim;
 using namespace std::chrono_literals;
 
-TEST_CASE("seed 000: both autoscaled runs save >= 60 %, efficiency improves, cost-unaware uses <= 2 remote nodes") {
+TEST_CASE("seed 000: both autoscaled runs save about 60 % or more, efficiency improves, cost-unaware uses <= 2 remote nodes") {
     const auto report = replay::replay_seed000();
     REQUIRE(report.rows.size() == 3);
     const auto& baseline = report.rows[0];
@@ -20,8 +23,17 @@ TEST_CASE("seed 000: both autoscaled runs save >= 60 %, efficiency improves, cos
     const auto& aware = report.rows[2];
     CHECK(baseline.configuration == "baseline");
     CHECK(baseline.max_remote_nodes == 4);
-    CHECK(unaware.cost_reduction_pct >= 60.0);
+    // Scale-in keeps ready pods at the desired count (a virtual node goes once empty): cost-unaware
+    // saves 57.3 %; evicting freely, as the paper's CA without a PodDisruptionBudget does, 60.3 %
+    // (docs/papers.md).
+    CHECK(unaware.cost_reduction_pct > 55.0);
+    CHECK(unaware.cost_reduction_pct < 60.0);
     CHECK(aware.cost_reduction_pct >= 60.0);
+    replay::Seed000Parameters free_eviction;
+    free_eviction.disruption_budget.max_unavailable = packing::CountOrPercent::percentage(100);
+    const auto evicting = replay::replay_seed000(free_eviction);
+    CHECK(evicting.rows[1].cost_reduction_pct >= 60.0);
+    CHECK(evicting.rows[1].cost < unaware.cost);
     CHECK(aware.cost < unaware.cost);  // cost-aware prefers the cheap nodes
     CHECK(unaware.max_remote_nodes <= 2);
     CHECK(aware.max_remote_nodes > unaware.max_remote_nodes);  // smaller, cheaper nodes
@@ -145,4 +157,27 @@ TEST_CASE("ScaledForecaster converts units around the wrapped model") {
     naive.update(30.0);
     CHECK(naive.forecast(2, 0.0).mean.back() == doctest::Approx(30.0));
     CHECK_THROWS_AS(replay::ScaledForecaster<forecast::AnyForecaster>(forecast::AnyForecaster{}, 0.0), InvalidArgument);
+}
+TEST_CASE("seed 004: no node removal takes ready pods below the desired count (the Heartbeat used to drop from 10 to 5 at 450 s)") {
+    const auto report = replay::replay_seed004();
+    for (const auto& row : report.rows) {
+        CAPTURE(row.scenario);
+        CAPTURE(row.configuration);
+        const auto& series = row.result.series;
+        const auto& ready = series.column("ready_nginx");
+        const auto& desired = series.column("desired_nginx");
+        std::vector<std::vector<double>> pools;
+        for (const auto& name : series.columns()) {
+            if (name.rfind("nodes_", 0) == 0) pools.push_back(series.column(name));
+        }
+        int shrinks = 0;
+        for (std::size_t i = 1; i < ready.size(); ++i) {
+            const bool shrank = std::any_of(pools.begin(), pools.end(), [&](const std::vector<double>& n) { return n[i] < n[i - 1]; });
+            if (!shrank) continue;
+            ++shrinks;
+            CAPTURE(series.column("time_s")[i]);
+            CHECK(ready[i] >= std::min(ready[i - 1], desired[i]));
+        }
+        if (row.configuration == "hierarchical") CHECK(shrinks >= 1);  // the staging pool is decommissioned
+    }
 }

@@ -36,6 +36,22 @@ DeploymentSpec replicas_deployment(std::string name, std::string ns, double repl
     return d;
 }
 
+/// One pool of one node, deployment `name` with `replicas` scaler-controlled pods sharing `cores`.
+Scenario scaler_deployment(const char* node_cpu, std::string name, const char* pod_cpu, double cores, int replicas) {
+    Scenario s;
+    s.pools.push_back(pool("a", node_cpu, 0.0, 1));
+    s.namespaces.push_back({"web", std::nullopt});
+    DeploymentSpec d;
+    d.name = std::move(name);
+    d.namespace_name = "web";
+    d.pod_request = Resources{{"cpu", pod_cpu}};
+    d.load = LoadProfile::from_samples({cores}, 1min);
+    d.replicas_from = ReplicaControl::scaler;
+    d.initial_replicas = replicas;
+    s.deployments.push_back(d);
+    return s;
+}
+
 Scenario basic(Duration duration) {
     Scenario s;
     s.pools.push_back(pool("local", "2", 1.0, 2));
@@ -180,17 +196,7 @@ TEST_CASE("shrinking a pool releases the emptiest node and evicted pods come bac
 }
 
 TEST_CASE("cpu demand is shared by ready pods and capped by the limit") {
-    Scenario s;
-    s.pools.push_back(pool("a", "4", 0.0, 1));
-    s.namespaces.push_back({"web", std::nullopt});
-    DeploymentSpec d;
-    d.name = "nginx";
-    d.namespace_name = "web";
-    d.pod_request = Resources{{"cpu", "500m"}};
-    d.load = LoadProfile::from_samples({1.5}, 1min);  // 1.5 cores
-    d.replicas_from = ReplicaControl::scaler;
-    d.initial_replicas = 2;
-    s.deployments.push_back(d);
+    Scenario s = scaler_deployment("4", "nginx", "500m", 1.5, 2);  // 1.5 cores on two pods
     s.config.duration = 1min;
     Simulator sim(s);
     const auto result = sim.run(StaticScaler{});
@@ -298,4 +304,24 @@ TEST_CASE("property: random scenarios keep the invariants and are deterministic"
         CHECK(r1.efficiency.median() >= 0.0);
         CHECK(r1.efficiency.median() <= 100.0);
     }
+}
+
+TEST_CASE("initial_pods_ready: pods bound at time 0 start Ready (a deployment running before the experiment)") {
+    Scenario s = scaler_deployment("2", "web", "250m", 0.3, 2);
+    s.config.duration = 10s;
+    const auto ready_at = [&](bool initial_ready) {
+        s.config.initial_pods_ready = initial_ready;
+        const auto result = Simulator(s).run(StaticScaler{});
+        return result.series.column("ready_web");
+    };
+    const auto cold = ready_at(false);
+    CHECK(cold[0] == 0);  // pod_startup 3 s: Ready from t = 3 s
+    CHECK(cold[2] == 0);
+    CHECK(cold[3] == 2);
+    const auto warm = ready_at(true);
+    CHECK(warm[0] == 2);
+    CHECK(warm[1] == 2);
+    // 0.3 cores over two ready 250m pods from the first tick: 60 % each.
+    s.config.initial_pods_ready = true;
+    CHECK(Simulator(s).run(StaticScaler{}).series.column("utilisation_pct_web")[0] == doctest::Approx(60.0));
 }

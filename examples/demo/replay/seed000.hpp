@@ -35,6 +35,9 @@ struct Seed000Parameters {
     Resources local_capacity{{"cpu", "2"}, {"memory", "4Gi"}};
     Duration peering_latency = default_latency::liqo_peering;
     Duration tick = 5s;
+    /// The stress-ng deployment's PodDisruptionBudget for scale-in (default: a virtual node is
+    /// released only when that takes no ready pod below the desired count, i.e. once it is empty).
+    packing::DisruptionBudget disruption_budget{};
 };
 
 /// One configuration's outcome, as seed 000 reports it.
@@ -128,8 +131,10 @@ inline Seed000Report replay_seed000(const Seed000Parameters& p = {}) {
         report.rows.push_back(row("baseline", sim.run(StaticScaler{})));
     }
     Simulator sim(seed000_scenario(p, false));
-    report.rows.push_back(row("cost-unaware", sim.run(adapters::make_federated_adapter(adapters::OfferRanking::cost_unaware))));
-    report.rows.push_back(row("cost-aware", sim.run(adapters::make_federated_adapter(adapters::OfferRanking::cost_aware))));
+    adapters::FederatedAdapterConfig config;
+    config.disruption_budget = p.disruption_budget;
+    report.rows.push_back(row("cost-unaware", sim.run(adapters::make_federated_adapter(adapters::OfferRanking::cost_unaware, config))));
+    report.rows.push_back(row("cost-aware", sim.run(adapters::make_federated_adapter(adapters::OfferRanking::cost_aware, config))));
     const double baseline = report.rows[0].cost;
     for (auto& r : report.rows) r.cost_reduction_pct = baseline > 0 ? 100.0 * (1.0 - r.cost / baseline) : 0.0;
     return report;

@@ -52,6 +52,14 @@ struct Seed004Parameters {
     Duration heartbeat_switch = 3min + 30s;
     Duration flash_sale_switch = flash_sale_policy_switch_at;
     Duration control_period = 15s;  ///< HPA sync period and MAS-H² control loop
+    /// The HPA baseline's knobs for the sensitivity sweep (docs/papers.md): its sync period (0 =
+    /// control_period), the window its CPU metric is averaged over (0 = the tick's usage) and the
+    /// allocatable resources of its pool's nodes (empty = policy::cost_saving()'s e2-medium, 2 CPU).
+    Duration hpa_sync_period{0};
+    Duration hpa_metrics_window{0};
+    Resources hpa_node_allocatable{};
+    /// The most nodes the HPA baseline's Cluster Autoscaler may run in its pool.
+    int hpa_pool_max_nodes = 10;
     Duration tick = 1s;
     /// The Heartbeat's cycle (Table 1: 30 s ramp, 2 min peak, 30 s ramp, 1 min trough), which the
     /// Workload Planning Agent is told, as a Prophet user declares `add_seasonality(period=...)`
@@ -66,6 +74,11 @@ struct Seed004Parameters {
     /// \throws InvalidArgument when heartbeat_cycle is negative, not a multiple of control_period or
     ///         shorter than two periods, or control_period <= 0.
     void validate() const {
+        if (hpa_sync_period < Duration{0} || hpa_metrics_window < Duration{0}) {
+            throw InvalidArgument(fmt::format("seed 004: hpa_sync_period ({} ms) and hpa_metrics_window ({} ms) must be >= 0", hpa_sync_period.count(),
+                                              hpa_metrics_window.count()));
+        }
+        if (hpa_pool_max_nodes < 1) throw InvalidArgument(fmt::format("seed 004: hpa_pool_max_nodes must be >= 1, got {}", hpa_pool_max_nodes));
         if (control_period <= Duration{0}) throw InvalidArgument(fmt::format("seed 004: control_period must be > 0, got {} ms", control_period.count()));
         if (heartbeat_cycle < Duration{0} || (heartbeat_cycle > Duration{0} && (heartbeat_cycle % control_period != Duration{0} || heartbeat_cycle < 2 * control_period))) {
             throw InvalidArgument(fmt::format("seed 004: heartbeat_cycle must be 0 or a multiple (>= 2) of control_period ({} ms), got {} ms",
@@ -119,7 +132,10 @@ inline Scenario seed004_scenario(const Seed004Parameters& p, const LoadProfile& 
         s.pools.push_back(make_pool(cheap.node_pool, cheap.node_type, 1, "COST_SAVING: e2-medium"));
         s.pools.push_back(make_pool(fast.node_pool, fast.node_type, 0, "PERFORMANCE: n2-standard-2"));
     } else {
-        s.pools.push_back(make_pool("default-pool", cheap.node_type, 1, "HPA baseline's CA node pool: e2-medium"));
+        auto type = cheap.node_type;
+        if (!p.hpa_node_allocatable.empty()) type.capacity = p.hpa_node_allocatable;
+        s.pools.push_back(make_pool("default-pool", type, 1, "HPA baseline's CA node pool: e2-medium"));
+        s.pools.back().max_size = p.hpa_pool_max_nodes;
     }
     s.namespaces.push_back({"web", std::nullopt});
     DeploymentSpec d;
@@ -136,6 +152,7 @@ inline Scenario seed004_scenario(const Seed004Parameters& p, const LoadProfile& 
     s.config.tick = p.tick;
     s.config.scheduling = SchedulingPolicy::least_allocated;  // kube-scheduler's default
     s.config.pending_timeout = 10min;
+    s.config.initial_pods_ready = true;  // the paper load-tests a running Nginx: one Ready pod at 0 s
     return s;
 }
 
@@ -185,7 +202,8 @@ inline Seed004Report replay_seed004(const Seed004Parameters& p = {}) {
         };
         {
             Simulator sim(seed004_scenario(p, vus, false));
-            auto hpa = adapters::HpaAdapter("nginx", adapters::HpaAdapter::cpu_spec(1, p.max_replicas, p.hpa_target_percent), p.control_period);
+            auto hpa = adapters::HpaAdapter("nginx", adapters::HpaAdapter::cpu_spec(1, p.max_replicas, p.hpa_target_percent),
+                                            p.hpa_sync_period.count() > 0 ? p.hpa_sync_period : p.control_period, p.hpa_metrics_window);
             ClusterAutoscalerConfig ca;
             ca.pools = {"default-pool"};
             report.rows.push_back(summarise("HPA + CA", sim.run(Combined(std::move(hpa), ClusterAutoscaler(ca)))));

@@ -61,8 +61,10 @@ public:
         return decision;
     }
 
-    /// ScaleInTracker::decide. \throws InvalidArgument as ScaleInTracker::decide.
-    ScaleInDecision scale_in(std::span<const VirtualNode> nodes, Time now) { return tracker_.decide(nodes, now); }
+    /// ScaleInTracker::decide (with the workloads' disruption budgets, if any). \throws InvalidArgument as ScaleInTracker::decide.
+    ScaleInDecision scale_in(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets = {}) {
+        return tracker_.decide(nodes, now, budgets);
+    }
 
     /// Nodes were added at `when` by something else than scale_out.
     void observe_scale_out(Time when) { tracker_.observe_scale_out(when); }

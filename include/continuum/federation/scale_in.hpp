@@ -2,13 +2,16 @@
 // scale-down work?", simulator/utilization/info.go): a virtual node is unneeded when its
 // utilisation (max of cpu and memory requested / allocatable; GPU nodes by GPU) is below a
 // threshold (0.5) and its pods fit elsewhere; it is released once unneeded for 10 minutes and
-// nothing was added in the last 10 minutes. ScaleInTracker keeps the timers; time is passed in.
+// nothing was added in the last 10 minutes. With workload budgets (PodDisruptionBudgets) a node is
+// also kept when evicting its pods would exceed one. ScaleInTracker keeps the timers; time is passed in.
 #pragma once
 
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/federation/virtual_node.hpp>
+#include <continuum/packing/disruption_budget.hpp>
+#include <continuum/packing/drain.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -122,6 +125,37 @@ inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t
     return true;
 }
 
+/// The workload a pod belongs to: the budget whose name, followed by '-' or '/', starts the pod's
+/// name (a ReplicaSet names its pods <deployment>-<hash>-<suffix>); nullptr when none does.
+inline const packing::WorkloadAvailability* owner_of(const PlacedPod& pod, std::span<const packing::WorkloadAvailability> budgets) {
+    for (const auto& w : budgets) {
+        if (pod.name.size() > w.name.size() && pod.name.compare(0, w.name.size(), w.name) == 0 && (pod.name[w.name.size()] == '-' || pod.name[w.name.size()] == '/')) return &w;
+    }
+    return nullptr;
+}
+
+/// Whether evicting every pod of `node` stays within `allowed` (disruptions left per workload);
+/// when `take`, the evictions are taken from it. On refusal `blocker` says which budget.
+inline bool within_budgets(const VirtualNode& node, std::span<const packing::WorkloadAvailability> budgets, std::map<std::string, std::int64_t>& allowed,
+                           std::string& blocker, bool take) {
+    std::map<std::string, std::int64_t> evicted;
+    for (const auto& pod : node.pods) {
+        if (const auto* w = owner_of(pod, budgets)) ++evicted[w->name];
+    }
+    for (const auto& w : budgets) {
+        const auto it = evicted.find(w.name);
+        if (it != evicted.end() && it->second > allowed[w.name]) {
+            blocker = fmt::format("evicting {} pod(s) of {} exceeds its budget: {} disruption(s) allowed by {} ({} desired, {} ready)", it->second, w.name,
+                                  allowed[w.name], w.budget.to_string(), w.desired, w.healthy);
+            return false;
+        }
+    }
+    if (take) {
+        for (const auto& [name, n] : evicted) allowed[name] -= n;
+    }
+    return true;
+}
+
 }  // namespace detail
 
 /// Everything a ScaleInTracker remembers: since when each node has been unneeded, the last
@@ -178,8 +212,20 @@ public:
     /// the remaining room: a node that receives pods is kept, a released node receives nothing.
     /// \throws InvalidArgument on invalid nodes (see plan_scale_out) or when `now` is before an
     ///         earlier call's time.
-    ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now) {
+    ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now) { return decide(nodes, now, {}); }
+
+    /// As decide(nodes, now), and a node is unneeded only when evicting its pods fits every
+    /// workload's disruption budget (`budgets`: desired and ready pods, the PDB; a pod belongs to
+    /// the budget whose name followed by '-' or '/' starts its own). Budgets are shared by the
+    /// releases of one decision. \throws InvalidArgument also on an invalid or duplicate budget.
+    ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets) {
         detail::validate_virtual_nodes(nodes);
+        std::map<std::string, std::int64_t> allowed;
+        for (const auto& w : budgets) {
+            w.budget.validate();
+            if (w.desired < 0 || w.healthy < 0) throw InvalidArgument(fmt::format("scale-in: budget {}: desired {} and healthy {} must be >= 0", w.name, w.desired, w.healthy));
+            if (!allowed.emplace(w.name, w.budget.disruptions_allowed(w.desired, w.healthy)).second) throw InvalidArgument(fmt::format("scale-in: duplicate budget \"{}\"", w.name));
+        }
         if (last_decision_ && now < *last_decision_) {
             throw InvalidArgument(fmt::format("scale-in: now = {} ms is before the previous decision at {} ms", now.count(), last_decision_->count()));
         }
@@ -210,7 +256,8 @@ public:
             std::vector<PodMove> moves;
             std::vector<std::size_t> targets;
             std::string blocker;
-            if (!detail::simulate_drain(i, by_name, nodes, free, moves, targets, blocker, false)) {
+            if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
+                !detail::simulate_drain(i, by_name, nodes, free, moves, targets, blocker, false)) {
                 status.reason = fmt::format("utilization {:.3f} < {} but {}", status.utilization, threshold, blocker);
                 continue;
             }
@@ -262,10 +309,12 @@ public:
             std::vector<PodMove> moves;
             std::vector<std::size_t> targets;
             std::string blocker;
-            if (!detail::simulate_drain(i, destinations, nodes, free, moves, targets, blocker, true)) {
+            if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
+                !detail::simulate_drain(i, destinations, nodes, free, moves, targets, blocker, true)) {
                 status.reason = fmt::format("unneeded, but after this decision's other releases {}", blocker);
                 continue;
             }
+            detail::within_budgets(nodes[i], budgets, allowed, blocker, true);
             released[i] = true;
             for (const auto j : targets) receiving[j] = true;
             status.released = true;

@@ -15,6 +15,8 @@
 #include <continuum/core/time.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/forecaster.hpp>
+#include <continuum/packing/disruption_budget.hpp>
+#include <continuum/packing/drain.hpp>
 #include <continuum/packing/exact.hpp>
 #include <continuum/packing/model.hpp>
 #include <continuum/packing/vector_heuristics.hpp>
@@ -28,6 +30,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -51,8 +54,22 @@ struct ApplicationState {
     std::int64_t replicas = 0;
     /// The pool the Deployment's pods are pinned to now; empty = the active policy's pool.
     std::string node_pool;
-    /// Ready pods per pool (only read during a migration).
+    /// Ready pods per pool (read during a migration, and summed as the healthy count of a drain).
     std::map<std::string, std::int64_t> ready_replicas;
+    /// How many pods a node removal may evict (a PodDisruptionBudget); the default keeps the ready
+    /// pods at or above the planned replicas.
+    packing::DisruptionBudget disruption_budget;
+};
+
+/// One node of a pool and the managed pods bound to it: what a scale-in must drain.
+struct PoolNodeState {
+    std::string name;
+    bool ready = true;
+    /// Requests of every pod bound to it (managed or not).
+    Resources requested;
+    /// Bound pods of each managed application (by ApplicationState::name). The rest of `requested`
+    /// is taken to be node-bound (DaemonSet-like) and leaves with the node.
+    std::map<std::string, std::int64_t> application_pods;
 };
 
 /// Pods the scaler does not manage but that occupy a pool (DaemonSets, system pods, other teams).
@@ -72,6 +89,10 @@ struct NodePoolState {
     std::int64_t max_size = packing::unlimited;
     /// The pool's node type; needed only for pools that no policy names but that host workloads.
     std::optional<packing::NodeType> node_type;
+    /// The pool's nodes. When given, a scale-in outside a migration removes only nodes whose pods
+    /// reschedule onto the remaining nodes within the applications' disruption budgets, and names
+    /// them (ResizeNodePool::remove_nodes); when empty, the pool is resized by count alone.
+    std::vector<PoolNodeState> nodes;
 };
 
 /// What the host hands the scaler each cycle.
@@ -120,6 +141,8 @@ struct ResizeNodePool {
     std::string pool;
     std::int64_t size = 0;
     std::string reason;
+    /// A shrink: the ready nodes to drain and delete (the rest of it cancels nodes not yet ready).
+    std::vector<std::string> remove_nodes;
 };
 
 struct ApplicationPlan {
@@ -353,9 +376,14 @@ public:
                 plan.reason = fmt::format("{} pod(s) pack into {} {} node(s){}", p.pods, p.nodes, p.node_type.empty() ? "-" : p.node_type,
                                           bound_note(pool, p.nodes));
             }
+            std::vector<std::string> remove_nodes;
+            if (plan.planned_size < pool.size && !pool.nodes.empty() && !pool_targets.contains(pool.name)) {
+                remove_nodes = drain_for_shrink(snapshot, out, pool, plan);
+            }
             if (plan.planned_size != pool.size) {
                 out.resize_node_pools.push_back({pool.name, plan.planned_size,
-                                                 fmt::format("{}: {} -> {} nodes; {}", policy.name, pool.size, plan.planned_size, plan.reason)});
+                                                 fmt::format("{}: {} -> {} nodes; {}", policy.name, pool.size, plan.planned_size, plan.reason),
+                                                 std::move(remove_nodes)});
             }
             out.pools.push_back(std::move(plan));
         }
@@ -514,19 +542,7 @@ private:
         }
         result.node_type = type->name;
         result.cost = type->cost;
-        std::vector<std::size_t> unplaced;
-        if (config_.node_planner == NodePlanner::exact) {
-            auto exact = packing::solve_exact(pods, type->capacity, config_.exact_budget);
-            result.nodes = static_cast<std::int64_t>(exact.num_bins());
-            result.lower_bound = exact.lower_bound;
-            result.optimal = exact.optimal;
-            unplaced = std::move(exact.unplaced);
-        } else {
-            auto ffd = packing::first_fit_decreasing(pods, type->capacity, config_.order);
-            result.nodes = static_cast<std::int64_t>(ffd.num_bins());
-            result.lower_bound = result.nodes;
-            unplaced = std::move(ffd.unplaced);
-        }
+        std::vector<std::size_t> unplaced = plan_nodes(pods, type->capacity, result);
         std::map<std::size_t, std::int64_t> oversized;
         for (std::size_t index : unplaced) ++oversized[owner[index]];
         for (const auto& [item, count] : oversized) {
@@ -535,9 +551,26 @@ private:
         return result;
     }
 
+    /// The Node Planning Agent's packing of `pods` into nodes of `capacity` with the configured
+    /// planner (FFD, or the exact solver within its budget): sets nodes, lower_bound and optimal of
+    /// `result`, returns the indices of pods larger than a node.
+    std::vector<std::size_t> plan_nodes(const std::vector<Resources>& pods, const Resources& capacity, Packed& result) const {
+        if (config_.node_planner == NodePlanner::exact) {
+            auto exact = packing::solve_exact(pods, capacity, config_.exact_budget);
+            result.nodes = static_cast<std::int64_t>(exact.num_bins());
+            result.lower_bound = exact.lower_bound;
+            result.optimal = exact.optimal;
+            return std::move(exact.unplaced);
+        }
+        auto ffd = packing::first_fit_decreasing(pods, capacity, config_.order);
+        result.nodes = static_cast<std::int64_t>(ffd.num_bins());
+        result.lower_bound = result.nodes;
+        return std::move(ffd.unplaced);
+    }
+
     /// Provisioning phase: for each application pinned to a pool other than the policy's whose
     /// plan exceeds its replicas, the largest count in (replicas, planned] that, with everything
-    /// else pinned to that pool, first-fit-decreasing packs into the pool's current nodes.
+    /// else pinned to that pool, the configured node planner packs into the pool's current nodes.
     void scale_up_on_old_pools(const ClusterSnapshot& snapshot, const policy::Policy& policy, HierarchicalDecision& out) const {
         std::map<std::string, std::int64_t> counts;  // application -> replicas on its old pool (raised as we go)
         for (const auto& app : snapshot.applications) counts[app.name] = app.replicas;
@@ -558,8 +591,8 @@ private:
                 for (const auto& other : snapshot.other_workloads) {
                     if (other.node_pool == pool.name) pods.insert(pods.end(), static_cast<std::size_t>(other.count), other.request);
                 }
-                const auto ffd = packing::first_fit_decreasing(pods, type->capacity, config_.order);
-                return ffd.unplaced.empty() && static_cast<std::int64_t>(ffd.num_bins()) <= pool.size;
+                Packed packed;
+                return plan_nodes(pods, type->capacity, packed).empty() && packed.nodes <= pool.size;
             };
             std::int64_t lo = app.replicas, hi = plan.planned_replicas;  // invariant: lo fits (or is the current count), hi + 1 does not
             while (lo < hi) {
@@ -577,6 +610,69 @@ private:
                  fmt::format("{}: {} -> {} replicas on {} while {} provisions ({} planned; {} node(s) of {} hold {}); {}", policy.name, app.replicas,
                              lo, app.node_pool, policy.node_pool, plan.planned_replicas, pool.size, type->name, lo, plan.reason)});
         }
+    }
+
+    /// A scale-in outside a migration, as the Cluster Autoscaler drains: nodes not yet ready are
+    /// cancelled first, then ready nodes (fewest managed pods first) are removed only while their
+    /// pods reschedule onto the remaining ready nodes and every application's disruption budget,
+    /// counted on min(ready, planned) healthy pods (the ReplicaSet may delete surplus pods elsewhere),
+    /// allows the evictions. Lowers `plan.planned_size` by what can go; returns the nodes to remove.
+    [[nodiscard]] std::vector<std::string> drain_for_shrink(const ClusterSnapshot& snapshot, const HierarchicalDecision& out, const NodePoolState& pool,
+                                                            PoolPlan& plan) const {
+        const std::int64_t wanted = pool.size - plan.planned_size;
+        std::vector<packing::DrainNode> nodes;
+        std::vector<packing::DrainPod> pods;
+        std::vector<std::size_t> candidates;
+        std::int64_t not_ready = std::max<std::int64_t>(0, pool.size - static_cast<std::int64_t>(pool.nodes.size()));
+        for (const auto& node : pool.nodes) {
+            if (!node.ready) ++not_ready;
+        }
+        const std::int64_t cancelled = std::min(wanted, not_ready);
+        for (const auto& node : pool.nodes) {
+            if (!node.ready) continue;
+            nodes.push_back({node.name, node_capacity(pool), node.requested, true});
+            for (const auto& entry : node.application_pods) {  // not a structured binding: clang 14 cannot capture those
+                const std::string& app = entry.first;
+                const std::int64_t count = entry.second;
+                const auto it = std::find_if(snapshot.applications.begin(), snapshot.applications.end(), [&](const ApplicationState& a) { return a.name == app; });
+                if (it == snapshot.applications.end()) {
+                    throw InvalidArgument(fmt::format("node pool \"{}\": node {} lists pods of unknown application \"{}\"", pool.name, node.name, app));
+                }
+                for (std::int64_t k = 0; k < count; ++k) pods.push_back({nodes.size() - 1, app, it->pod_request, true});
+            }
+        }
+        std::vector<packing::WorkloadAvailability> workloads;
+        for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
+            const auto& app = snapshot.applications[a];
+            std::int64_t ready = 0;
+            for (const auto& [where, count] : app.ready_replicas) ready += count;
+            const std::int64_t planned = out.applications[a].planned_replicas;
+            workloads.push_back({app.name, planned, std::min(ready, planned), app.disruption_budget});
+        }
+        std::vector<std::int64_t> load(nodes.size(), 0);
+        for (const auto& pod : pods) ++load[pod.node];
+        candidates.resize(nodes.size());
+        std::iota(candidates.begin(), candidates.end(), std::size_t{0});
+        std::stable_sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+            if (load[a] != load[b]) return load[a] < load[b];
+            return nodes[a].requested.cpu_millis() < nodes[b].requested.cpu_millis();
+        });
+        const auto drained = packing::plan_drains(nodes, pods, workloads, candidates, static_cast<std::size_t>(wanted - cancelled));
+        std::vector<std::string> names;
+        for (const auto i : drained.removed) names.push_back(nodes[i].name);
+        const std::int64_t removed = cancelled + static_cast<std::int64_t>(names.size());
+        if (removed < wanted) {
+            plan.planned_size = pool.size - removed;
+            plan.reason += fmt::format("; scale-in held at {} node(s): {}", plan.planned_size, drained.summary().empty() ? "no node can be drained" : drained.summary());
+        }
+        if (!names.empty()) plan.reason += fmt::format("; drain {}", fmt::join(names, ", "));
+        return names;
+    }
+
+    [[nodiscard]] Resources node_capacity(const NodePoolState& pool) const {
+        const auto type = node_type_of(pool);
+        if (!type) throw InvalidArgument(fmt::format("node pool \"{}\" lists nodes but neither a policy nor NodePoolState.node_type gives its node type", pool.name));
+        return type->capacity;
     }
 
     static std::int64_t bounded_size(const NodePoolState& pool, std::int64_t nodes) {
@@ -629,6 +725,14 @@ private:
             if (pool.max_size != packing::unlimited && (pool.max_size < 0 || pool.max_size < pool.min_size)) {
                 throw InvalidArgument(fmt::format("node pool \"{}\": max_size {} must be unlimited (-1) or >= min_size {}", pool.name, pool.max_size, pool.min_size));
             }
+            for (const auto& node : pool.nodes) {
+                if (node.name.empty() || node.requested.any_negative()) {
+                    throw InvalidArgument(fmt::format("node pool \"{}\": node \"{}\" needs a name and non-negative requests, got {}", pool.name, node.name, node.requested));
+                }
+                for (const auto& [app, count] : node.application_pods) {
+                    if (count < 0) throw InvalidArgument(fmt::format("node pool \"{}\": node {} has application_pods[{}] = {} < 0", pool.name, node.name, app, count));
+                }
+            }
         }
         std::set<std::string> names;
         for (const auto& app : snapshot.applications) {
@@ -647,6 +751,11 @@ private:
             }
             for (const auto& [pool, ready] : app.ready_replicas) {
                 if (ready < 0) throw InvalidArgument(fmt::format("application \"{}\": ready_replicas[{}] = {} is negative", app.name, pool, ready));
+            }
+            try {
+                app.disruption_budget.validate();
+            } catch (const InvalidArgument& e) {
+                throw InvalidArgument(fmt::format("application \"{}\": {}", app.name, e.what()));
             }
         }
         for (const auto& other : snapshot.other_workloads) {

@@ -1,11 +1,15 @@
 // A Cluster-Autoscaler-like reactive node scaler for the simulator: the baseline the seed papers
 // compare against. Scale-up when pods are unschedulable (first-fit estimate on the chosen pool's node
 // template, after what provisioning nodes will absorb); scale-down of nodes below 50 % requested for
-// 10 minutes whose pods fit elsewhere, not within 10 minutes of a scale-up (CA's documented defaults).
+// 10 minutes whose pods fit elsewhere, pod by pod, within the deployments' disruption budget (CA's
+// PDB check), not within 10 minutes of a scale-up (CA's documented defaults).
 #pragma once
 
 #include <continuum/core/error.hpp>
+#include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
+#include <continuum/packing/disruption_budget.hpp>
+#include <continuum/packing/drain.hpp>
 #include <continuum/sim/decision.hpp>
 #include <continuum/sim/scaler.hpp>
 #include <continuum/sim/snapshot.hpp>
@@ -51,6 +55,8 @@ struct ClusterAutoscalerConfig {
     Duration scale_down_unneeded_time = std::chrono::minutes(10);      ///< --scale-down-unneeded-time
     Duration scale_down_delay_after_add = std::chrono::minutes(10);    ///< --scale-down-delay-after-add
     int max_empty_bulk_delete = 10;                                    ///< empty nodes removed per scan
+    /// The PodDisruptionBudget every deployment has (default: ready pods never below desired).
+    packing::DisruptionBudget disruption_budget;
     bool scale_down_enabled = true;
 };
 
@@ -66,6 +72,7 @@ public:
         if (config_.scale_down_unneeded_time.count() < 0 || config_.scale_down_delay_after_add.count() < 0) {
             throw InvalidArgument("cluster autoscaler: scale_down_unneeded_time and scale_down_delay_after_add must be >= 0");
         }
+        config_.disruption_budget.validate();
         if (config_.max_empty_bulk_delete < 1) throw InvalidArgument(fmt::format("cluster autoscaler: max_empty_bulk_delete must be >= 1, got {}", config_.max_empty_bulk_delete));
     }
 
@@ -180,6 +187,7 @@ private:
     }
 
     Decision scale_down(const Snapshot& snap, const std::vector<std::size_t>& managed) {
+        blocked_.clear();
         const auto is_managed = [&](std::size_t pool) { return std::find(managed.begin(), managed.end(), pool) != managed.end(); };
         // Track how long each node has been unneeded.
         std::map<std::string, Time> still_unneeded;
@@ -208,22 +216,23 @@ private:
             }
         }
         if (d.releases.empty()) {
-            // One non-empty node whose pods fit on the other ready nodes (by aggregate requests, first fit
-            // of the node's whole load on one other node or spread by free capacity).
-            for (const auto* node : candidates) {
-                if (!can_remove(*node)) continue;
-                std::int64_t free_cpu = 0;
-                std::int64_t free_memory = 0;
-                for (const auto& other : snap.nodes) {
-                    if (&other == node || !other.ready()) continue;
-                    free_cpu += other.cpu_capacity - other.cpu_requested;
-                    free_memory += other.memory_capacity - other.memory_requested;
-                }
-                if (node->cpu_requested <= free_cpu && node->memory_requested <= free_memory) {
-                    d.releases.push_back({node->name});
-                    break;
-                }
+            // One non-empty node whose pods reschedule, pod by pod, onto the other ready nodes and
+            // whose evictions every deployment's disruption budget allows (packing::plan_drains).
+            std::vector<packing::DrainNode> nodes;
+            for (const auto& node : snap.nodes) nodes.push_back({node.name, node.capacity(), node.requested(), node.ready()});
+            std::vector<packing::DrainPod> pods;
+            for (const auto& pod : snap.bound) {
+                pods.push_back({pod.node, snap.deployments[pod.deployment].name, Resources::from_units({{"cpu", pod.cpu}, {"memory", pod.memory}}), true});
             }
+            std::vector<packing::WorkloadAvailability> workloads;
+            for (const auto& dep : snap.deployments) workloads.push_back({dep.name, dep.desired, std::min(dep.ready, dep.desired), config_.disruption_budget});
+            std::vector<std::size_t> order;
+            for (const auto* node : candidates) {
+                if (can_remove(*node)) order.push_back(static_cast<std::size_t>(node - snap.nodes.data()));
+            }
+            const auto plan = packing::plan_drains(nodes, pods, workloads, order, 1);
+            for (const auto i : plan.removed) d.releases.push_back({snap.nodes[i].name});
+            blocked_ = plan.summary();
         }
         if (!d.releases.empty()) {
             d.reason = fmt::format("cluster autoscaler: {} node(s) below {:.0f} % requested for {} s", d.releases.size(),
@@ -233,7 +242,13 @@ private:
         return d;
     }
 
+public:
+    /// Why the last scale-down pass kept its unneeded non-empty candidates (empty when none was kept).
+    [[nodiscard]] const std::string& scale_down_blocked() const { return blocked_; }
+
+private:
     ClusterAutoscalerConfig config_;
+    std::string blocked_;
     std::optional<Time> last_scan_;
     std::optional<Time> last_scale_up_;
     std::map<std::string, Time> unneeded_since_;

@@ -91,6 +91,10 @@ struct SimulationConfig {
     /// Deployment maxSurge in percent of the desired replicas, rounded up (at least 1 pod), with
     /// maxUnavailable 0 — old pods are deleted only while Ready pods exceed the desired count.
     int rollout_max_surge_percent = 25;
+    /// Pods bound in the first tick (time 0) start Ready: the deployments were running before the
+    /// experiment began, as the initial nodes are (seed 004 load-tests a deployed Nginx). False:
+    /// they start like any other pod (pod_startup), as seed 001's deployments are measured.
+    bool initial_pods_ready = false;
     RecordOptions record;
 };
 

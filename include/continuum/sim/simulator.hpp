@@ -397,7 +397,7 @@ private:
     }
 
     void schedule() {
-        const Duration startup = scenario_.config.pod_startup;
+        const Duration startup = now_ == Time{0} && scenario_.config.initial_pods_ready ? Duration{0} : scenario_.config.pod_startup;
         for (auto& pod : pods_) {
             if (!pod.alive) continue;
             if (pod.phase == PodPhase::waiting_quota) {

@@ -61,6 +61,8 @@ struct FederatedAdapterConfig {
     /// Scale-out options (NAT, packing budget, price tiers) and CA's scale-in rules.
     federation::ScaleOutOptions scale_out{};
     federation::ScaleInOptions scale_in{};
+    /// The PodDisruptionBudget every deployment has (default: ready pods never below desired).
+    packing::DisruptionBudget disruption_budget{};
 };
 
 /// FederatedClusterScaler behind the simulator's Scaler concept. Each scan (scan_interval):
@@ -218,7 +220,10 @@ private:
             ready.push_back(nodes_[n]);
             if (removable[snap.nodes[n].pool] <= 0) ready.back().pods.push_back({snap.nodes[n].name + "/not-managed", Resources{}, false});
         }
-        const auto decision = scaler_.scale_in(ready, snap.now);
+        // Pods are named <deployment>/bound-<k>: each deployment's budget covers its own.
+        std::vector<packing::WorkloadAvailability> budgets;
+        for (const auto& dep : snap.deployments) budgets.push_back({dep.name, dep.desired, std::min(dep.ready, dep.desired), config_.disruption_budget});
+        const auto decision = scaler_.scale_in(ready, snap.now, budgets);
         Decision d;
         for (const auto& name : decision.nodes_to_release) {
             const auto it = std::find_if(snap.nodes.begin(), snap.nodes.end(), [&](const NodeStatus& node) { return node.name == name; });

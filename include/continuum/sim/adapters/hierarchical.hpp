@@ -1,7 +1,7 @@
 // Adapter running continuum's MAS-H² hierarchical scaler (scalers::HierarchicalScaler, seed 004) in
 // the simulator: every control period it samples each managed deployment's CPU usage into a demand
 // history, hands the pools and a policy override schedule to the scaler, and applies its
-// PatchDeployment / ResizeNodePool actions.
+// PatchDeployment / ResizeNodePool actions (a shrink's named nodes become node releases).
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -70,13 +70,28 @@ public:
             pool.node_type = packing::NodeType{spec.name, spec.capacity, spec.cost_per_minute * 60.0, pool.max_size};
             cs.node_pools.push_back(std::move(pool));
         }
+        // Nodes and the managed pods on them, so that a scale-in drains as the Cluster Autoscaler does.
+        for (std::size_t n = 0; n < snap.nodes.size(); ++n) {
+            const auto& node = snap.nodes[n];
+            cs.node_pools[node.pool].nodes.push_back({node.name, node.ready(), node.requested(), {}});
+        }
+        for (const auto& pod : snap.bound) {
+            const auto& node = snap.nodes[pod.node];
+            auto& pool = cs.node_pools[node.pool];
+            const auto it = std::find_if(pool.nodes.begin(), pool.nodes.end(), [&](const scalers::PoolNodeState& s) { return s.name == node.name; });
+            const auto& name = snap.deployments[pod.deployment].name;
+            if (std::find(deployments_.begin(), deployments_.end(), name) != deployments_.end()) it->application_pods[name] += 1;
+        }
         for (const auto& s : switches_) {
             if (s.at <= snap.now) cs.context.override_policy = s.policy;
         }
         last_decision_ = scaler_.decide(cs, snap.now);
         Decision out;
         for (const auto& patch : last_decision_.patch_deployments) out.replicas.push_back({patch.name, static_cast<int>(patch.replicas), patch.node_pool});
-        for (const auto& resize : last_decision_.resize_node_pools) out.pools.push_back({resize.pool, static_cast<int>(resize.size)});
+        for (const auto& resize : last_decision_.resize_node_pools) {
+            for (const auto& node : resize.remove_nodes) out.releases.push_back({node});
+            out.pools.push_back({resize.pool, static_cast<int>(resize.size)});
+        }
         if (!out.empty()) out.reason = "hierarchical: " + last_decision_.reason;
         return out;
     }

@@ -1,6 +1,7 @@
 // Adapter running continuum's Kubernetes HPA (scalers::Hpa) in the simulator: each sync period the
 // deployment's pods become per-pod CPU samples (ready pods share the measured usage, starting pods
-// are not yet ready, unscheduled pods are Pending) and the HPA's desired replicas are patched.
+// are not yet ready, unscheduled pods are Pending; usage optionally averaged over a metrics window)
+// and the HPA's desired replicas are patched.
 #pragma once
 
 #include <continuum/core/error.hpp>
@@ -25,9 +26,13 @@ namespace continuum::sim::adapters {
 class HpaAdapter {
 public:
     /// \throws InvalidArgument as scalers::Hpa for an invalid spec, or a non-positive sync period.
-    HpaAdapter(std::string deployment, scalers::HpaSpec spec, Duration sync_period = std::chrono::seconds(15))
-        : deployment_(std::move(deployment)), hpa_(std::move(spec)), period_(sync_period) {
+    /// `metrics_window`: the CPU usage the HPA reads is the mean over this window (metrics-server
+    /// reports a rate over its scrape window; 0 = this tick's usage).
+    /// \throws InvalidArgument also for a negative metrics window.
+    HpaAdapter(std::string deployment, scalers::HpaSpec spec, Duration sync_period = std::chrono::seconds(15), Duration metrics_window = Duration{0})
+        : deployment_(std::move(deployment)), hpa_(std::move(spec)), period_(sync_period), window_(metrics_window) {
         if (period_.count() <= 0) throw InvalidArgument(fmt::format("hpa adapter: sync_period must be > 0, got {} ms", period_.count()));
+        if (window_.count() < 0) throw InvalidArgument(fmt::format("hpa adapter: metrics_window must be >= 0, got {} ms", window_.count()));
     }
 
     /// A plain cpu-utilisation HPA: min/max replicas and a target percentage, Kubernetes' default behaviour.
@@ -44,12 +49,23 @@ public:
 
     /// \throws InvalidArgument when the deployment is unknown; as Hpa::decide.
     Decision decide(const Snapshot& snap) {
+        const auto& d = snap.deployments[snap.deployment_index(deployment_)];
+        if (window_.count() > 0) {
+            // Per-pod usage samples of the window (ticks with ready pods).
+            if (d.ready > 0) samples_.emplace_back(snap.now, d.cpu_used_cores / d.ready);
+            std::erase_if(samples_, [&](const std::pair<Time, double>& s) { return snap.now - s.first >= window_; });
+        }
         if (last_ && snap.now - *last_ < period_) return {};
         last_ = snap.now;
-        const auto& d = snap.deployments[snap.deployment_index(deployment_)];
         scalers::HpaMetric metric = hpa_.spec().metrics.front();
         metric.pods.clear();
-        const auto per_pod = d.ready > 0 ? static_cast<std::int64_t>(std::llround(d.cpu_used_cores * 1000.0 / d.ready)) : 0;
+        double cores_per_pod = d.ready > 0 ? d.cpu_used_cores / d.ready : 0.0;
+        if (window_.count() > 0 && !samples_.empty()) {
+            double sum = 0;
+            for (const auto& s : samples_) sum += s.second;
+            cores_per_pod = sum / static_cast<double>(samples_.size());
+        }
+        const auto per_pod = d.ready > 0 ? static_cast<std::int64_t>(std::llround(cores_per_pod * 1000.0)) : 0;
         for (int i = 0; i < d.ready; ++i) metric.pods.push_back({fmt::format("ready-{}", i), scalers::PodPhase::running, false, true, per_pod, d.pod_cpu});
         for (int i = 0; i < d.starting; ++i) metric.pods.push_back({fmt::format("starting-{}", i), scalers::PodPhase::running, false, false, std::nullopt, d.pod_cpu});
         for (int i = 0; i < d.pending; ++i) metric.pods.push_back({fmt::format("pending-{}", i), scalers::PodPhase::pending, false, false, std::nullopt, d.pod_cpu});
@@ -72,6 +88,8 @@ private:
     std::string deployment_;
     scalers::Hpa hpa_;
     Duration period_;
+    Duration window_;
+    std::vector<std::pair<Time, double>> samples_;
     std::optional<Time> last_;
     scalers::HpaDecision last_decision_;
 };
