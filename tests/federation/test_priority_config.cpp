@@ -113,6 +113,7 @@ TEST_CASE("priority: a double-quoted YAML pattern is unescaped before RE2 reads 
     CHECK(odd.highest_match("pool-5") == 16);
     CHECK(odd.highest_match("anything") == 8);  // "" (from ~) matches every id, as in Go
     CHECK(PriorityTiers::parse("9000000000:\n  - x\n").highest_match("x") == 9000000000);  // Go's int is 64-bit
+    CHECK(PriorityTiers::parse("!!int 12: [x]\n").highest_match("x") == 12);
     // Comments only or null: no tiers, so nothing matches and every option is kept.
     const auto comments = PriorityTiers::parse("# nothing yet\n");
     CHECK(comments.configured());

@@ -78,8 +78,9 @@ public:
             const YAML::Node& key = entry.first;
             const YAML::Node& value = entry.second;
             std::int64_t priority = 0;
-            // yaml.v2 resolves only plain scalars to integers: a quoted "10" is a string and fails.
-            if (!key.IsScalar() || key.Tag() != "?" || !YAML::convert<std::int64_t>::decode(key, priority)) {
+            // yaml.v2 resolves only plain (or !!int-tagged) scalars to integers: a quoted "10" is a string and fails.
+            const bool integer_tag = key.Tag() == "?" || key.Tag() == "tag:yaml.org,2002:int";
+            if (!key.IsScalar() || !integer_tag || !YAML::convert<std::int64_t>::decode(key, priority)) {
                 throw ParseError(fmt::format("priority expander: {}: priority \"{}\" is not an integer", where(key), key.IsScalar() ? key.Scalar() : describe(key)));
             }
             std::vector<std::string> patterns;
