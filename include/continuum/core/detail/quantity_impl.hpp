@@ -205,7 +205,7 @@ inline Quantity Quantity::parse(std::string_view text) {
     using detail::throw_quantity_parse_error;
     if (text.empty()) throw_quantity_parse_error(text, "empty string");
     const detail::ScannedQuantity scanned = detail::scan_quantity(text);
-    if (!scanned.ok) throw_quantity_parse_error(text, "does not match [+-]digits[.digits]suffix");
+    if (!scanned.ok) throw_quantity_parse_error(text, "not [+-]digits[.digits] and a suffix (n u m k M G T P E, Ki Mi Gi Ti Pi Ei, e<int>)");
     const detail::QuantitySuffix suffix = detail::interpret_quantity_suffix(text, scanned.suffix);
     Quantity result;
     if (text == "0") return result;  // upstream's shortcut: DecimalSI
