@@ -1,5 +1,6 @@
 // Fuzzes the Kubernetes quantity parser and printer: no crash, no UB, and for every accepted text
-// the canonical form re-parses to the same value (print/parse round trip), and scaled values agree.
+// the String() and canonical forms re-parse to the same value (print/parse round trip), scaled
+// values agree, and the exact arithmetic either throws InvalidArgument or is consistent.
 #include <continuum/core/quantity.hpp>
 
 #include <cstdint>
@@ -27,6 +28,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (q.sign() < 0 && a >= 0) std::abort();
         } catch (const continuum::InvalidArgument&) {
         }
+    }
+    if (!(continuum::Quantity::parse(q.canonical_string()) == q) || !(continuum::Quantity::from_json(q.to_json()) == q)) std::abort();
+    try {
+        const continuum::Quantity twice = q + q;
+        if (!(twice - q == q) || !(twice == q * 2) || (q.sign() != 0 && twice.cmp(q) != q.sign())) std::abort();
+        if (!(-(-q) == q)) std::abort();
+    } catch (const continuum::InvalidArgument&) {
     }
     return 0;
 }

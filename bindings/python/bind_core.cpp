@@ -70,9 +70,9 @@ power of ten; an operation whose exact result has none raises instead of roundin
         .def_property_readonly("milli_value", &Quantity::milli_value, "Thousandths, rounded away from zero.")
         .def_property_readonly("format", &Quantity::format)
         .def_property_readonly("mantissa", &Quantity::mantissa, "The value is mantissa * 10**exponent (no trailing zeros).")
-        .def_property_readonly("exponent", &Quantity::exponent)
+        .def_property_readonly("exponent", &Quantity::exponent, "The power of ten of the value (see mantissa).")
         .def("sign", &Quantity::sign, "-1, 0 or 1.")
-        .def("is_zero", &Quantity::is_zero)
+        .def("is_zero", &Quantity::is_zero, "True when the value is zero, whatever its format.")
         .def("cmp", &Quantity::cmp, py::arg("other"), "-1, 0 or 1 as self is below, equal to or above other (Cmp).")
         .def("as_int64", &Quantity::as_int64, "The value when it is an integer in int64, else None (AsInt64).")
         .def("as_approximate_float64", &Quantity::as_approximate_float64,

@@ -14,6 +14,12 @@ int main() {
     CHECK(Quantity::parse("0.0001").milli_value() == 1);  // rounded away from zero
     CHECK(parse_quantity("250m", scale::milli) == 250);
     CHECK(format_quantity(1610612736, scale::unit, QuantityFormat::binary_si) == "1536Mi");
+    // Ordering and exact arithmetic, as resource.Quantity's Cmp, Add, Mul, RoundUp and MarshalJSON.
+    const Quantity request = Quantity::parse("250m") * 3 + Quantity::parse("0.5");
+    CHECK(request.to_string() == "1250m");
+    CHECK(request < Quantity::parse("2"));
+    CHECK(Quantity::parse("9.01").round_up(scale::unit).quantity.to_string() == "10");
+    CHECK(Quantity::parse("1Mi").to_json() == "\"1Mi\"");
 
     // Resources: exact, sparse, canonical units (millicores, bytes, counts).
     const Resources node{{"cpu", "4"}, {"memory", "16Gi"}};

@@ -6,6 +6,11 @@ assert str(continuum.Quantity("1.5Gi")) == "1536Mi"
 assert continuum.Quantity("0.0001").milli_value == 1  # rounded away from zero
 assert continuum.parse_quantity("250m", -3) == 250
 assert continuum.format_quantity(1610612736, 0, continuum.QuantityFormat.binary_si) == "1536Mi"
+# Ordering and exact arithmetic, as resource.Quantity's Cmp, Add, Mul and RoundUp.
+request = continuum.Quantity("250m") * 3 + continuum.Quantity("0.5")
+assert str(request) == "1250m" and request < continuum.Quantity("2")
+assert continuum.Quantity("9.01").round_up(0) == (continuum.Quantity("10"), False)
+assert int(continuum.Quantity("1.5Gi")) == 1610612736 and float(continuum.Quantity("1500m")) == 1.5
 
 # Resources: strings are quantities; r["cpu"] is canonical (millicores).
 node = continuum.Resources({"cpu": "4", "memory": "16Gi"})

@@ -6,10 +6,7 @@
 
 #include <continuum/core/quantity.hpp>
 
-#include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <system_error>
+#include <cstdlib>
 
 namespace continuum::detail {
 
@@ -165,15 +162,17 @@ inline std::string_view trim_go_space(std::string_view text) {
     return text;
 }
 
+/// strtod is correctly rounded (glibc) and, with no decimal point in the text, locale-independent.
 inline double nearest_double(std::int64_t mantissa, std::int64_t exponent) {
     const std::string text = fmt::format("{}e{}", mantissa, exponent);
-    double out = 0.0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), out);
-    if (result.ec == std::errc::result_out_of_range) {
-        const double magnitude = exponent > 0 ? std::numeric_limits<double>::infinity() : 0.0;
-        return mantissa < 0 ? -magnitude : magnitude;
+    return std::strtod(text.c_str(), nullptr);  // +-HUGE_VAL (inf) beyond the range, +-0 below it
+}
+
+inline bool any_nonzero(const std::uint8_t* begin, const std::uint8_t* end) {
+    for (; begin != end; ++begin) {
+        if (*begin != 0) return true;
     }
-    return out;
+    return false;
 }
 
 inline QuantityWide wide_power_of_ten(std::int64_t digits) {
@@ -206,7 +205,7 @@ inline Quantity Quantity::parse(std::string_view text) {
     using detail::throw_quantity_parse_error;
     if (text.empty()) throw_quantity_parse_error(text, "empty string");
     const detail::ScannedQuantity scanned = detail::scan_quantity(text);
-    if (!scanned.ok) throw_quantity_parse_error(text, "does not match [+-]digits[.digits]suffix");
+    if (!scanned.ok) throw_quantity_parse_error(text, "not [+-]digits[.digits] and a suffix (n u m k M G T P E, Ki Mi Gi Ti Pi Ei, e<int>)");
     const detail::QuantitySuffix suffix = detail::interpret_quantity_suffix(text, scanned.suffix);
     Quantity result;
     if (text == "0") return result;  // upstream's shortcut: DecimalSI
@@ -229,9 +228,8 @@ inline Quantity Quantity::parse(std::string_view text) {
         if (drop >= static_cast<std::int64_t>(digits.digits.size())) {
             digits.digits.assign(1, 1);
         } else {
-            const auto kept = digits.digits.begin() + drop;
-            bool carry = std::any_of(digits.digits.begin(), kept, [](std::uint8_t d) { return d != 0; });
-            digits.digits.erase(digits.digits.begin(), kept);
+            bool carry = detail::any_nonzero(digits.digits.data(), digits.digits.data() + drop);
+            digits.digits.erase(digits.digits.begin(), digits.digits.begin() + drop);
             for (std::size_t i = 0; carry; ++i) {  // add one, carrying
                 if (i == digits.digits.size()) digits.digits.push_back(0);
                 carry = ++digits.digits[i] == 10;
@@ -249,7 +247,7 @@ inline Quantity Quantity::parse(std::string_view text) {
             static constexpr std::string_view max_digits = "9223372036854775807";
             const std::string integer_part = digits.text().substr(0, 19);
             above = integer_part > max_digits ||
-                    (integer_part == max_digits && std::any_of(digits.digits.begin(), digits.digits.end() - 19, [](std::uint8_t d) { return d != 0; }));
+                    (integer_part == max_digits && detail::any_nonzero(digits.digits.data(), digits.digits.data() + digits.digits.size() - 19));
         }
         if (above) throw_quantity_parse_error(text, "binary quantity above 2^63-1 (apimachinery silently caps it at 9223372036854775807)");
     }
@@ -338,9 +336,9 @@ inline Quantity Quantity::add(const Quantity& a, const Quantity& b, bool subtrac
         out.upstream_scale_ = b.upstream_scale_;
         return out;
     }
-    out.upstream_scale_ = std::min(a.upstream_scale_, b.upstream_scale_);
-    const std::int64_t low = std::min(a.exponent_, b.exponent_);
-    const std::int64_t spread = std::max(a.exponent_, b.exponent_) - low;
+    out.upstream_scale_ = a.upstream_scale_ < b.upstream_scale_ ? a.upstream_scale_ : b.upstream_scale_;
+    const std::int64_t low = a.exponent_ < b.exponent_ ? a.exponent_ : b.exponent_;
+    const std::int64_t spread = (a.exponent_ < b.exponent_ ? b.exponent_ : a.exponent_) - low;
     // With the exponents 20 or more apart the sum has >= 20 significant digits.
     bool ok = spread <= 19;
     if (ok) {
@@ -391,7 +389,7 @@ inline double Quantity::as_approximate_float64() const {
     const double base = shift == 0 ? static_cast<double>(mantissa_) : detail::nearest_double(mantissa_, shift);
     if (upstream_scale_ == 0) return base;
     const double out = base * detail::go_pow10(upstream_scale_);
-    return std::isnan(out) ? as_float64() : out;  // inf * 0 upstream; never NaN here
+    return out != out ? as_float64() : out;  // inf * 0 is NaN upstream; never NaN here
 }
 
 inline std::string Quantity::canonical_string() const {
@@ -406,8 +404,8 @@ inline std::string Quantity::canonical_string() const {
         if (!below_1024 && detail::decimal_digit_count(magnitude) + exponent_ <= 4096) {
             static constexpr std::array<std::string_view, 7> binary_suffixes = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
             const std::int64_t twos_in_mantissa = __builtin_ctzll(magnitude);
-            const std::int64_t powers_of_1024 = std::min<std::int64_t>(6, (twos_in_mantissa + exponent_) / 10);
-            const std::int64_t from_mantissa = std::min(twos_in_mantissa, 10 * powers_of_1024);
+            const std::int64_t powers_of_1024 = (twos_in_mantissa + exponent_) / 10 < 6 ? (twos_in_mantissa + exponent_) / 10 : 6;
+            const std::int64_t from_mantissa = twos_in_mantissa < 10 * powers_of_1024 ? twos_in_mantissa : 10 * powers_of_1024;
             const std::int64_t from_tens = 10 * powers_of_1024 - from_mantissa;  // 10^e / 2^r = 5^r x 10^(e-r)
             detail::DecimalDigits digits;
             for (std::uint64_t rest = magnitude >> from_mantissa; rest > 0; rest /= 10) digits.digits.push_back(static_cast<std::uint8_t>(rest % 10));
