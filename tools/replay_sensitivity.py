@@ -1,10 +1,10 @@
-"""How the seed replays' headline figures depend on our readings of the papers (docs/sim.md,
-docs/papers.md): seed 000's median CPU efficiency (eta) -- what moves the cost-aware median between
-the paper's ~75 % and our 100 % -- running the seed 000 scenario (sim/replay/seed000.hpp) from Python
-with continuum.sim.FederatedClusterAdapter, one change at a time (including the stress-ng
-deployment's disruption budget for scale-in); seed 001's QSR / DFR by run length, QSR reading and
-quota-level spacing; and seed 004's HPA + CA baseline by node allocatable, pool bound, boot time,
-HPA sync and metrics window. Prints five Markdown tables.
+"""How the seed replays' headline figures depend on our readings of the papers (docs/sim.md):
+seed 000's median CPU efficiency (eta) -- what moves the cost-aware median between the paper's ~75 %
+and our 100 % -- running the seed 000 scenario (examples/demo/replay/seed000.hpp) from Python with
+continuum.sim.FederatedClusterAdapter, one change at a time; and seed 001's QSR / DFR by run length
+and QSR reading; since issue 22 (docs/papers.md) also the stress-ng deployment's disruption budget
+for scale-in, seed 001's quota-level spacing and seed 004's HPA + CA baseline (node allocatable,
+pool bound, boot time, HPA sync, metrics window). Prints five Markdown tables.
 
     PYTHONPATH=build/python /usr/bin/python3 tools/replay_sensitivity.py
 """
