@@ -4,6 +4,8 @@
 
 #include <continuum/packing.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,27 @@ using namespace continuum;
 using namespace continuum::packing;
 
 namespace {
+
+/// A PDB field from Python: None, an int (a count) or "N%" (a percentage).
+std::optional<CountOrPercent> count_or_percent(const py::object& value, const char* name) {
+    if (value.is_none()) return std::nullopt;
+    if (!py::isinstance<py::str>(value)) return CountOrPercent::count(py::cast<std::int64_t>(value));
+    const auto text = py::cast<std::string>(value);
+    std::size_t used = 0;
+    long long number = -1;
+    try {
+        number = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used + 1 != text.size() || text.back() != '%') throw InvalidArgument(std::string(name) + " must be None, an int or \"N%\", got \"" + text + "\"");
+    return CountOrPercent::percentage(number);
+}
+
+py::dict item_dict(const py::handle& item, const char* what, std::size_t index) {
+    if (!py::isinstance<py::dict>(item)) throw InvalidArgument(std::string(what) + "[" + std::to_string(index) + "] must be a dict");
+    return py::reinterpret_borrow<py::dict>(item);
+}
 
 Resources to_resources(const py::handle& value, const std::string& argument) {
     if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
@@ -352,6 +375,47 @@ void bind_packing(py::module_& root) {
         .def_readonly("moves", &ConsolidationPlan::moves)
         .def_readonly("saved_cost", &ConsolidationPlan::saved_cost)
         .def_readonly("reason", &ConsolidationPlan::reason);
+    py::class_<DisruptionBudget>(m, "DisruptionBudget", R"pbdoc(
+A PodDisruptionBudget for scale-in: min_available or max_unavailable (not both), each None, an int or "N%" of the
+desired replicas (rounded up). Neither: ready pods never below the desired count.)pbdoc")
+        .def(py::init([](const py::object& min_available, const py::object& max_unavailable) {
+                 DisruptionBudget b{count_or_percent(min_available, "min_available"), count_or_percent(max_unavailable, "max_unavailable")};
+                 b.validate();
+                 return b;
+             }),
+             py::arg("min_available") = py::none(), py::arg("max_unavailable") = py::none())
+        .def("desired_healthy", &DisruptionBudget::desired_healthy, py::arg("desired"), "Pods that must stay healthy when `desired` replicas are wanted.")
+        .def("disruptions_allowed", &DisruptionBudget::disruptions_allowed, py::arg("desired"), py::arg("healthy"),
+             "healthy - desired_healthy(desired), at least 0.")
+        .def("__repr__", [](const DisruptionBudget& b) { return "DisruptionBudget(" + b.to_string() + ")"; });
+    m.def(
+        "plan_drains",
+        [](const py::list& nodes, const py::list& pods, const py::list& workloads, const std::vector<std::size_t>& candidates, std::size_t max_removals) {
+            std::vector<DrainNode> n;
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+                const auto d = item_dict(nodes[i], "nodes", i);
+                n.push_back({py::cast<std::string>(d["name"]), to_resources(d["allocatable"], "allocatable"),
+                             d.contains("requested") ? to_resources(d["requested"], "requested") : Resources{}, d.contains("ready") ? py::cast<bool>(d["ready"]) : true});
+            }
+            std::vector<DrainPod> p;
+            for (std::size_t i = 0; i < pods.size(); ++i) {
+                const auto d = item_dict(pods[i], "pods", i);
+                p.push_back({py::cast<std::size_t>(d["node"]), d.contains("workload") ? py::cast<std::string>(d["workload"]) : std::string{},
+                             to_resources(d["request"], "request"), d.contains("movable") ? py::cast<bool>(d["movable"]) : true});
+            }
+            std::vector<WorkloadAvailability> w;
+            for (std::size_t i = 0; i < workloads.size(); ++i) {
+                const auto d = item_dict(workloads[i], "workloads", i);
+                w.push_back({py::cast<std::string>(d["name"]), py::cast<std::int64_t>(d["desired"]), py::cast<std::int64_t>(d["healthy"]),
+                             d.contains("budget") && !d["budget"].is_none() ? py::cast<DisruptionBudget>(d["budget"]) : DisruptionBudget{}});
+            }
+            const auto plan = plan_drains(n, p, w, candidates, max_removals);
+            return py::dict(py::arg("removed") = plan.removed, py::arg("blocked") = plan.blocked);
+        },
+        py::arg("nodes"), py::arg("pods"), py::arg("workloads"), py::arg("candidates"), py::arg("max_removals"),
+        "The Cluster Autoscaler's drain rules: which candidates (node indices, tried in order) may go, at most max_removals. nodes: "
+        "[{name, allocatable, requested, ready}], pods: [{node, workload, request, movable}], workloads: [{name, desired, healthy, "
+        "budget: DisruptionBudget}]. Returns {removed: [node index], blocked: [why each kept candidate stays]}.");
     m.def(
         "plan_consolidation",
         [](const std::vector<NodeState>& nodes, std::int64_t node_limit, std::optional<double> time_limit_ms) {

@@ -265,26 +265,11 @@ adapters::QuotaTarget quota_target(std::string namespace_name, std::string waiti
     return {std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes};
 }
 
-/// A PodDisruptionBudget from Python: None = ready pods never below desired; an int or "N%" = maxUnavailable.
+/// A PodDisruptionBudget from Python: None = ready pods never below desired; an int or "N%" = maxUnavailable
+/// (parsed by continuum.packing.DisruptionBudget).
 packing::DisruptionBudget disruption_budget(const py::object& max_unavailable) {
-    packing::DisruptionBudget b;
-    if (max_unavailable.is_none()) return b;
-    if (py::isinstance<py::str>(max_unavailable)) {
-        const auto text = py::cast<std::string>(max_unavailable);
-        std::size_t used = 0;
-        long long value = -1;
-        try {
-            value = std::stoll(text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used + 1 != text.size() || text.back() != '%') throw InvalidArgument(fmt::format("max_unavailable must be None, an int or \"N%\", got \"{}\"", text));
-        b.max_unavailable = packing::CountOrPercent::percentage(value);
-    } else {
-        b.max_unavailable = packing::CountOrPercent::count(py::cast<std::int64_t>(max_unavailable));
-    }
-    b.validate();
-    return b;
+    if (max_unavailable.is_none()) return {};
+    return py::cast<packing::DisruptionBudget>(py::module_::import("continuum._core").attr("packing").attr("DisruptionBudget")(py::arg("max_unavailable") = max_unavailable));
 }
 
 federation::ScaleInOptions scale_in_options(double threshold, double unneeded_s, double delay_after_add_s) {

@@ -254,6 +254,37 @@ TEST_CASE("scale-in: delay after add, timers reset, unmovable pods, GPU nodes") 
     CHECK_THROWS_AS(FederatedClusterScaler{}.scale_in(dup, Time{0}), InvalidArgument);
 }
 
+TEST_CASE("scale-in: disruption budgets keep ready pods at the desired count; pods belong to the longest matching name") {
+    using packing::CountOrPercent;
+    using packing::WorkloadAvailability;
+    // web-abc-1 is web's (2 desired, 2 ready, default budget: no eviction); web-api-1 is web-api's
+    // (maxUnavailable 1), not web's; c is empty.
+    const std::vector<VirtualNode> nodes = {node("a", "2", {{"web-abc-1", "500m"}}), node("b", "2", {{"web-api-1", "400m"}}), node("c", "2", {})};
+    const std::vector<WorkloadAvailability> budgets = {{"web", 2, 2, {}}, {"web-api", 1, 1, {std::nullopt, CountOrPercent::count(1)}}};
+    FederatedClusterScaler scaler;
+    (void)scaler.scale_in(nodes, Time{0}, budgets);
+    const auto d = scaler.scale_in(nodes, Time{10min}, budgets);
+    CHECK(d.nodes[0].reason == "utilization 0.250 < 0.5 but evicting 1 pod(s) of web exceeds its budget: 0 disruption(s) allowed by ready >= desired (2 desired, 2 ready)");
+    CHECK(d.nodes_to_release == std::vector<std::string>{"c", "b"});  // lowest utilisation first; b's pod goes to a
+    // Without budgets a is unneeded too (kept only because b's pod lands on it).
+    FederatedClusterScaler free;
+    (void)free.scale_in(nodes, Time{0});
+    const auto f = free.scale_in(nodes, Time{10min});
+    CHECK(f.nodes[0].unneeded);
+    CHECK(f.nodes[0].reason == "unneeded, but it receives pods from a node released in this decision");
+
+    // One budget shared by a decision's releases: maxUnavailable 1 lets x go, then not y.
+    const std::vector<VirtualNode> pair = {node("a-big", "4", {{"other-1", "2"}}), node("x", "2", {{"db-1", "300m"}}), node("y", "2", {{"db-2", "300m"}})};
+    const std::vector<WorkloadAvailability> db = {{"db", 2, 2, {std::nullopt, CountOrPercent::count(1)}}};
+    FederatedClusterScaler shared;
+    (void)shared.scale_in(pair, Time{0}, db);
+    const auto s = shared.scale_in(pair, Time{10min}, db);
+    CHECK(s.nodes_to_release == std::vector<std::string>{"x"});
+    CHECK(s.nodes[2].reason == "unneeded, but after this decision's other releases evicting 1 pod(s) of db exceeds its budget: 0 disruption(s) allowed by maxUnavailable 1 (2 desired, 2 ready)");
+    const std::vector<WorkloadAvailability> twice = {{"db", 2, 2, {}}, {"db", 1, 1, {}}};
+    CHECK_THROWS_WITH_AS(FederatedClusterScaler{}.scale_in(pair, Time{0}, twice), "scale-in: duplicate budget \"db\"", InvalidArgument);
+}
+
 TEST_CASE("scaler: scale_out starts the delay-after-add cool-down") {
     FederatedClusterScaler scaler;
     const auto offers = table1();

@@ -80,10 +80,10 @@ TEST_CASE("drain: pods must reschedule, budgets are shared, a receiving node is 
     plan = plan_drains(nodes, pinned, {}, a_then_b, 1);
     CHECK(plan.removed == std::vector<std::size_t>{1});
     CHECK(plan.blocked[0] == "a kept: a pod of w cannot move");
-    // Room: b full (1000m) cannot take a's pods.
+    // Room: b full (1000m) cannot take a's pods; b's one pod then fits in a's 400m.
     const std::vector<DrainNode> full{node("a", "600m"), node("b", "1")};
     plan = plan_drains(full, pods, {}, a_then_b, 1);
-    CHECK(plan.removed.empty());
+    CHECK(plan.removed == std::vector<std::size_t>{1});
     CHECK(plan.blocked[0] == "a kept: a pod of w (request {cpu: 300m, memory: 100Mi}) fits on no other ready node");
     // Bad input is named.
     const std::vector<DrainPod> stray{{5, "w", pod300, true}};

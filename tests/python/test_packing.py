@@ -117,3 +117,31 @@ def test_cheapest_node_mix_onto_existing():
     assert only.existing_items == [[0]]
     assert [u.item for u in only.unplaceable] == [1]
     assert only.cost == 0
+
+
+def test_disruption_budget_and_plan_drains():
+    strict = packing.DisruptionBudget()
+    assert repr(strict) == "DisruptionBudget(ready >= desired)"
+    assert strict.disruptions_allowed(5, 7) == 2
+    half = packing.DisruptionBudget(min_available="50%")
+    assert repr(half) == "DisruptionBudget(minAvailable 50%)"
+    assert half.desired_healthy(5) == 3  # 2.5 rounds up
+    one = packing.DisruptionBudget(max_unavailable=1)
+    assert one.disruptions_allowed(3, 3) == 1
+    with pytest.raises(continuum.InvalidArgument, match="not both"):
+        packing.DisruptionBudget(min_available=1, max_unavailable=1)
+    with pytest.raises(continuum.InvalidArgument, match="max_unavailable"):
+        packing.DisruptionBudget(max_unavailable="x%")
+    # tests/packing/test_drain.cpp's case: b's pod moves to a, a then receives and is kept.
+    nodes = [{"name": "a", "allocatable": {"cpu": "1", "memory": "1Gi"}, "requested": {"cpu": "600m"}},
+             {"name": "b", "allocatable": {"cpu": "1", "memory": "1Gi"}, "requested": {"cpu": "300m"}},
+             {"name": "c", "allocatable": {"cpu": "1", "memory": "1Gi"}, "ready": False}]
+    pod = {"cpu": "300m", "memory": "100Mi"}
+    pods = [{"node": 0, "workload": "w", "request": pod}, {"node": 0, "workload": "w", "request": pod}, {"node": 1, "workload": "w", "request": pod}]
+    plan = packing.plan_drains(nodes, pods, [{"name": "w", "desired": 3, "healthy": 3, "budget": one}], [1, 0], 2)
+    assert plan["removed"] == [1]
+    assert plan["blocked"] == ["a kept: it receives pods from a node removed before it"]
+    plan = packing.plan_drains(nodes, pods, [{"name": "w", "desired": 3, "healthy": 3}], [1, 0], 2)
+    assert plan["removed"] == []
+    with pytest.raises(continuum.InvalidArgument, match="pods\\[0\\].node = 5"):
+        packing.plan_drains(nodes, [{"node": 5, "request": pod}], [], [0], 1)

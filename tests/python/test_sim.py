@@ -64,7 +64,8 @@ def test_replay_seed000_claims():
     table = sim.replay_seed000()
     rows = {r["configuration"]: r for r in table["rows"]}
     assert rows["cost-aware"]["cost_reduction_pct"] >= 60.0
-    assert rows["cost-unaware"]["cost_reduction_pct"] >= 60.0
+    # Scale-in keeps ready pods at the desired count: 57.3 % (the paper's CA, evicting freely: 60.3 %).
+    assert 55.0 < rows["cost-unaware"]["cost_reduction_pct"] < 60.0
     assert rows["cost-unaware"]["max_remote_nodes"] <= 2
     assert rows["baseline"]["median_efficiency_pct"] < rows["cost-aware"]["median_efficiency_pct"]
 
@@ -97,6 +98,31 @@ def test_replay_seed004_heartbeat_cycle():
         sim.replay_seed004(heartbeat_cycle_s=50)
     with pytest.raises(continuum.InvalidArgument, match="heartbeat_cycle_s"):
         sim.replay_seed004(heartbeat_cycle_s=float("nan"))
+
+
+def test_replay_knobs_of_the_sensitivity_sweeps():
+    # Seed 004: with GKE's e2-medium allocatable (940m) and a one-node CA pool the HPA sits at 3
+    # ready pods above 80 %, the paper's baseline (docs/papers.md).
+    hpa = sim.replay_seed004(hpa_node_cpu="940m", hpa_pool_max_nodes=1)["rows"][0]
+    assert hpa["configuration"] == "HPA + CA"
+    assert hpa["max_replicas"] == 3
+    assert hpa["peak_utilisation_pct"] > 80.0
+    assert sim.replay_seed004(hpa_metrics_window_s=60.0)["rows"][0]["max_replicas"] > 5
+    with pytest.raises(continuum.InvalidArgument, match="hpa_pool_max_nodes"):
+        sim.replay_seed004(hpa_pool_max_nodes=0)
+    with pytest.raises(continuum.InvalidArgument, match="cold_vm_latency_s"):
+        sim.replay_seed004(cold_vm_latency_s=-1.0)
+    # Seed 001: finer quota levels lower the hybrid QSR.
+    coarse = {r["configuration"]: r for r in sim.replay_seed001(duration_h=2.0)["rows"]}
+    fine = {r["configuration"]: r for r in sim.replay_seed001(duration_h=2.0, level_step_cores=1)["rows"]}
+    assert 100.0 <= fine["hybrid"]["qsr_pct"] < coarse["hybrid"]["qsr_pct"]
+    with pytest.raises(continuum.InvalidArgument, match="level_step_cores"):
+        sim.replay_seed001(level_step_cores=0)
+    # Seed 000: letting scale-in evict any pod (no budget, the paper's CA) unpeers sooner: cheaper.
+    strict = {r["configuration"]: r for r in sim.replay_seed000()["rows"]}["cost-unaware"]
+    free = seed000_simulator().run(sim.FederatedClusterAdapter("cost_unaware", max_unavailable="100%"))
+    assert free["total_cost"] < strict["cost"]
+    assert seed000_simulator().run(sim.FederatedClusterAdapter("cost_unaware", max_unavailable=None))["total_cost"] == pytest.approx(strict["cost"])
 
 
 # ---------------- built-in scalers (sim adapters) ----------------
@@ -216,6 +242,12 @@ def test_adapters_reject_bad_arguments():
         sim.ClusterAutoscaler(expander="random")
     with pytest.raises(continuum.InvalidArgument, match="sync_period"):
         sim.HpaAdapter("web", sync_period_s=0.0)
+    with pytest.raises(continuum.InvalidArgument, match="metrics_window_s"):
+        sim.HpaAdapter("web", metrics_window_s=-1.0)
+    with pytest.raises(continuum.InvalidArgument, match="max_unavailable"):
+        sim.FederatedClusterAdapter("cost_aware", max_unavailable="x%")
+    with pytest.raises(continuum.InvalidArgument, match="max_unavailable"):
+        sim.ClusterAutoscaler(max_unavailable="120%")
     with pytest.raises(continuum.InvalidArgument, match="forecaster"):
         sim.HybridQuotaAdapter("service", "waiting", 42, [1.0])
     with pytest.raises(continuum.InvalidArgument, match="levels"):

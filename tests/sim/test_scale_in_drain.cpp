@@ -30,6 +30,7 @@ struct ShrinkWatch {
     std::vector<int> ready;
     int shrinks = 0;
     int violations = 0;
+    bool report = true;  ///< print each violation
 
     void check(const Snapshot& snap) {
         std::vector<int> nodes_now(snap.pools.size());
@@ -43,7 +44,7 @@ struct ShrinkWatch {
                     const auto& dep = snap.deployments[d];
                     if (dep.ready < std::min(ready[d], dep.desired)) {
                         ++violations;
-                        MESSAGE("t = ", to_seconds(snap.now), " s: ", dep.name, " ready ", dep.ready, " < min(", ready[d], ", desired ", dep.desired, ")");
+                        if (report) MESSAGE("t = ", to_seconds(snap.now), " s: ", dep.name, " ready ", dep.ready, " < min(", ready[d], ", desired ", dep.desired, ")");
                     }
                 }
             }
@@ -114,17 +115,29 @@ ClusterAutoscalerConfig quick_ca(const std::string& pool) {
 
 TEST_CASE("property: HPA + Cluster Autoscaler scale-in keeps ready pods at the desired count") {
     int shrinks = 0;
+    int violations_evicting_freely = 0;
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
         const auto s = random_scenario(seed, "pool", Resources{{"cpu", "2"}, {"memory", "4Gi"}}, 2);
-        ShrinkWatch watch;
-        Combined both(Combined(adapters::HpaAdapter("web0", adapters::HpaAdapter::cpu_spec(1, 20, 60)),
-                               adapters::HpaAdapter("web1", adapters::HpaAdapter::cpu_spec(1, 20, 60))),
-                      ClusterAutoscaler(quick_ca("pool")));
-        Simulator(s).run(watched(std::move(both), watch));
-        CHECK(watch.violations == 0);
-        shrinks += watch.shrinks;
+        for (const bool budget : {true, false}) {
+            auto ca = quick_ca("pool");
+            // Without a budget (maxUnavailable 100 %) the CA evicts as the old aggregate check did.
+            if (!budget) ca.disruption_budget.max_unavailable = packing::CountOrPercent::percentage(100);
+            ShrinkWatch watch;
+            watch.report = budget;
+            Combined both(Combined(adapters::HpaAdapter("web0", adapters::HpaAdapter::cpu_spec(1, 20, 60)),
+                                   adapters::HpaAdapter("web1", adapters::HpaAdapter::cpu_spec(1, 20, 60))),
+                          ClusterAutoscaler(ca));
+            Simulator(s).run(watched(std::move(both), watch));
+            if (budget) {
+                CHECK(watch.violations == 0);
+                shrinks += watch.shrinks;
+            } else {
+                violations_evicting_freely += watch.violations;
+            }
+        }
     }
-    CHECK(shrinks > 0);  // the property was exercised
+    CHECK(shrinks > 0);                      // the property was exercised
+    CHECK(violations_evicting_freely > 0);   // and it fails without the budget
 }
 
 TEST_CASE("property: the hierarchical scaler's scale-in keeps ready pods at the desired count") {

@@ -307,12 +307,12 @@ TEST_CASE("property: random scenarios keep the invariants and are deterministic"
 }
 
 TEST_CASE("initial_pods_ready: pods bound at time 0 start Ready (a deployment running before the experiment)") {
-    Scenario s = scaler_deployment("2", "web", "250m", 0.3, 2);
+    Scenario s = scaler_deployment("2", "nginx", "250m", 0.3, 2);
     s.config.duration = 10s;
     const auto ready_at = [&](bool initial_ready) {
         s.config.initial_pods_ready = initial_ready;
         const auto result = Simulator(s).run(StaticScaler{});
-        return result.series.column("ready_web");
+        return result.series.column("ready_nginx");
     };
     const auto cold = ready_at(false);
     CHECK(cold[0] == 0);  // pod_startup 3 s: Ready from t = 3 s
@@ -323,5 +323,5 @@ TEST_CASE("initial_pods_ready: pods bound at time 0 start Ready (a deployment ru
     CHECK(warm[1] == 2);
     // 0.3 cores over two ready 250m pods from the first tick: 60 % each.
     s.config.initial_pods_ready = true;
-    CHECK(Simulator(s).run(StaticScaler{}).series.column("utilisation_pct_web")[0] == doctest::Approx(60.0));
+    CHECK(Simulator(s).run(StaticScaler{}).series.column("utilisation_pct_nginx")[0] == doctest::Approx(60.0));
 }

@@ -125,13 +125,17 @@ inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t
     return true;
 }
 
-/// The workload a pod belongs to: the budget whose name, followed by '-' or '/', starts the pod's
-/// name (a ReplicaSet names its pods <deployment>-<hash>-<suffix>); nullptr when none does.
+/// The workload a pod belongs to: the budget with the longest name that, followed by '-' or '/',
+/// starts the pod's name (a ReplicaSet names its pods <deployment>-<hash>-<suffix>, so "web-api-x"
+/// belongs to "web-api", not "web"); nullptr when none does.
 inline const packing::WorkloadAvailability* owner_of(const PlacedPod& pod, std::span<const packing::WorkloadAvailability> budgets) {
+    const packing::WorkloadAvailability* owner = nullptr;
     for (const auto& w : budgets) {
-        if (pod.name.size() > w.name.size() && pod.name.compare(0, w.name.size(), w.name) == 0 && (pod.name[w.name.size()] == '-' || pod.name[w.name.size()] == '/')) return &w;
+        const bool prefix = pod.name.size() > w.name.size() && pod.name.compare(0, w.name.size(), w.name) == 0 &&
+                            (pod.name[w.name.size()] == '-' || pod.name[w.name.size()] == '/');
+        if (prefix && (!owner || w.name.size() > owner->name.size())) owner = &w;
     }
-    return nullptr;
+    return owner;
 }
 
 /// Whether evicting every pod of `node` stays within `allowed` (disruptions left per workload);
