@@ -244,7 +244,7 @@ TEST_CASE("E55 ExpanderChain::choose: option with negative node_count -> Invalid
     options[0].node_count = -1;
     CHECK_THROWS_INVALID_ARGUMENT_ONLY(federation::ExpanderChain::parse("most-pods").choose(options, {}));
 }
-TEST_CASE("E56 Ledger::reserve: does not fit -> Infeasible; unknown provider -> InvalidArgument") {
+TEST_CASE("E56 Ledger::reserve: does not fit -> Infeasible, unknown provider -> InvalidArgument") {
     federation::Ledger ledger;
     ledger.set_capacity("a", cpu(1000));
     CHECK_THROWS_AS((void)ledger.reserve("c", "a", cpu(2000)), Infeasible);
@@ -285,7 +285,7 @@ TEST_CASE("E60 Hpa::decide: time going backwards or negative counts -> InvalidAr
 }
 
 // ---- sim ----
-TEST_CASE("E61 load_csv_column: missing file -> InvalidArgument; missing column, non-numeric or NaN cell -> ParseError") {
+TEST_CASE("E61 load_csv_column: missing file -> InvalidArgument, missing column, non-numeric or NaN cell -> ParseError") {
     CHECK_THROWS_INVALID_ARGUMENT_ONLY(sim::load_csv_column("/nonexistent/trace.csv", "", std::chrono::seconds(30)));
     const std::string path = (std::filesystem::temp_directory_path() / "continuum-errors-catalogue-trace.csv").string();
     const auto write = [&](const char* text) { std::ofstream(path) << text; };

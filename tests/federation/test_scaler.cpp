@@ -106,7 +106,7 @@ TEST_CASE("scale-out: existing virtual nodes first, and they use up their offer"
     CHECK(plan_scale_out(pods(3), nodes, offers, fresh).cost == 2.0);
 }
 
-TEST_CASE("scale-out: unit-priced offers reserve what is placed; pod slots count") {
+TEST_CASE("scale-out: unit-priced offers reserve what is placed, pod slots count") {
     Offer unit;
     unit.cluster_id = "unit";
     unit.capacity = Resources{{"cpu", "8"}, {"memory", "16Gi"}, {"pods", "3"}};

@@ -22,7 +22,7 @@ constexpr double z95 = 1.959963984540054;
 std::vector<double> series(std::initializer_list<double> values) { return values; }
 }  // namespace
 
-TEST_CASE("naive repeats the last value; interval grows with sqrt(h)") {
+TEST_CASE("naive repeats the last value, interval grows with sqrt(h)") {
     const auto y = series({1, 3, 2, 5});
     fc::Naive model;
     model.fit(SeriesView(y));

@@ -62,7 +62,7 @@ TEST_CASE("the portfolio scores every candidate and selects by validation") {
     CHECK(portfolio.forecast(1).horizon() == 1);
 }
 
-TEST_CASE("extra candidates join the portfolio; bad options and short series are refused") {
+TEST_CASE("extra candidates join the portfolio, bad options and short series are refused") {
     std::vector<double> y;
     for (int t = 0; t < 100; ++t) y.push_back(double(t));
     fc::PortfolioOptions options;

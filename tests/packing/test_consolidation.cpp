@@ -26,7 +26,7 @@ TEST_CASE("seed 001: 3 and 4 units on two nodes of capacity 10 consolidate onto 
     CHECK(plan.reason == "release 1 of 2 nodes (node-a) by moving 1 pod; saves 1 per unit time (proved maximal)");
 }
 
-TEST_CASE("unmovable pods pin their node; overfull nodes release nothing") {
+TEST_CASE("unmovable pods pin their node, overfull nodes release nothing") {
     const std::vector<NodeState> pinned{{"node-a", units(10), 1.0, {{"db", units(3), false}}},
                                         {"node-b", units(10), 1.0, {{"web", units(4), true}}}};
     const auto plan = plan_consolidation(pinned);

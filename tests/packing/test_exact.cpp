@@ -109,7 +109,7 @@ TEST_CASE("exact on vector items") {
     CHECK(p.optimal);
 }
 
-TEST_CASE("BPPLIB instances: FFD, BFD and L2 match optima.csv; exact proves the optimum within a node budget") {
+TEST_CASE("BPPLIB instances: FFD, BFD and L2 match optima.csv, exact proves the optimum within a node budget") {
     const std::string dir = std::string(CONTINUUM_TEST_FIXTURES) + "/packing/bpp/";
     std::ifstream csv(dir + "optima.csv");
     REQUIRE(csv.good());
@@ -310,7 +310,7 @@ TEST_CASE("consistent neighbourhood search: swaps with the unassigned items save
     }
 }
 
-TEST_CASE("exact: few items per bin (Scholl 2 N3W1B3R1) is closed by the local search; node budgets are deterministic") {
+TEST_CASE("exact: few items per bin (Scholl 2 N3W1B3R1) is closed by the local search, node budgets are deterministic") {
     // About three items per bin: FFD and MBS' give 67 bins, L2 = 66 is the optimum (BPPLIB), so
     // only a better packing proves it. Before the local search this took 60,247 nodes (LP diving);
     // the search finds it in a fraction of that (12,480 nodes on the 200,000 budget).

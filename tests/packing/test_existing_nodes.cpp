@@ -91,7 +91,7 @@ TEST_CASE("onto existing: best fit picks the tightest existing node, never a new
     CHECK(ffd.existing == Bins{{1}, {0}, {2, 3}});
 }
 
-TEST_CASE("onto existing: over-committed nodes receive nothing; large items fit a large existing node") {
+TEST_CASE("onto existing: over-committed nodes receive nothing, large items fit a large existing node") {
     // c is over-committed on memory (2Gi allocated on 1Gi): even a cpu-only pod does not go there.
     const std::vector<ExistingNode> existing{{"c", pod(4000, 1024), pod(1000, 2048)}, {"big", pod(16000, 65536), {}}};
     const std::vector<Resources> items{cpu(1000), cpu(8000), cpu(32000)};

@@ -77,7 +77,7 @@ TEST_CASE("node mix bad input") {
     CHECK(none.optimal);
 }
 
-TEST_CASE("property: random node mixes are valid; small ones are proved optimal") {
+TEST_CASE("property: random node mixes are valid, small ones are proved optimal") {
     std::mt19937_64 rng(3);
     for (int trial = 0; trial < 60; ++trial) {
         std::vector<NodeType> types;

@@ -94,7 +94,7 @@ Bins naive_bfd(const std::vector<std::int64_t>& sizes, std::int64_t capacity) {
 
 }  // namespace
 
-TEST_CASE("property: tree FFD and set BFD equal the naive references; every item placed once, no bin over capacity") {
+TEST_CASE("property: tree FFD and set BFD equal the naive references, every item placed once, no bin over capacity") {
     std::mt19937_64 rng(20240601);
     for (int trial = 0; trial < 300; ++trial) {
         const std::int64_t capacity = std::uniform_int_distribution<std::int64_t>(1, 200)(rng);

@@ -99,7 +99,7 @@ Bins naive_vector_ffd(const std::vector<std::int64_t>& sizes, std::size_t d, con
 }
 }  // namespace
 
-TEST_CASE("property: vector FFD equals a naive FFD; every order places each item once within capacity") {
+TEST_CASE("property: vector FFD equals a naive FFD, every order places each item once within capacity") {
     std::mt19937_64 rng(99);
     for (int trial = 0; trial < 200; ++trial) {
         const std::size_t d = std::uniform_int_distribution<std::size_t>(1, 4)(rng);

@@ -106,7 +106,7 @@ TEST_CASE("selector precedence: override, signals, time windows, default") {
     CHECK_THROWS_WITH_AS((void)selector.select(forced), doctest::Contains("TURBO"), InvalidArgument);
 }
 
-TEST_CASE("selector time windows wrap around the period; negative times work") {
+TEST_CASE("selector time windows wrap around the period, negative times work") {
     PolicySelector selector({cost_saving(), performance()}, "PERFORMANCE");
     selector.add_time_window({"COST_SAVING", hours(22), hours(6), hours(24)});
     SelectionContext c;

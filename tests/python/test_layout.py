@@ -70,3 +70,11 @@ def test_areas_only_include_areas_above_them():
             if len(inc_parts) < 3 or inc_parts[1] not in rank:
                 continue
             assert rank[inc_parts[1]] <= rank[area], f"{header}: {area} must not include {inc}"
+
+
+def test_doctest_names_can_be_ctest_names():
+    # Each doctest test case is a ctest entry (doctest_discover_tests), whose CMake script splits the
+    # list of names on ';': a name with a ';' would become two tests that run nothing.
+    for source in sorted((ROOT / "tests").rglob("test_*.cpp")):
+        for name in re.findall(r'TEST_CASE(?:_TEMPLATE)?\("([^"]*)"', source.read_text()):
+            assert ";" not in name, f"{source}: test case name with ';': {name}"

@@ -23,7 +23,7 @@ TEST_CASE("the Karmada docs' example: overall cpu 100 over capacities 2:5:3 -> 2
     CHECK(split_across_clusters(Resources{{"cpu", "100"}}, big)[1].hard == Resources{{"cpu", "50"}});
 }
 
-TEST_CASE("remainders go to the largest fractional parts; shares add up exactly") {
+TEST_CASE("remainders go to the largest fractional parts, shares add up exactly") {
     const std::vector<MemberCluster> clusters{{"a", Resources{{"cpu", "1"}}}, {"b", Resources{{"cpu", "1"}}}, {"c", Resources{{"cpu", "1"}}}};
     const auto split = split_across_clusters(Resources::from_units({{"cpu", 100}}), clusters);  // 100m over 3
     CHECK(split[0].hard.cpu_millis() == 34);

@@ -134,7 +134,7 @@ TEST_CASE("reactive events: raise by the shortfall (case 2) or resume waiting no
     }
 }
 
-TEST_CASE("many namespaces over capacity: priority, then proportional to demand; the decision says who was cut") {
+TEST_CASE("many namespaces over capacity: priority, then proportional to demand, the decision says who was cut") {
     HybridQuotaScaler scaler(LastValueForecaster{}, paper_config(10));
     // A: quota 60, uses 30, predicted 60 (hold). B: quota 40, uses 40, predicted 70 (raise).
     // Wanted 130 on a 100-CPU cluster without waiting nodes.
@@ -225,7 +225,7 @@ TEST_CASE("bad input: duplicates, time going backwards, NaN forecasts, mismatche
     CHECK_THROWS_AS(HybridQuotaScaler(LastValueForecaster{}, bad), InvalidArgument);
 }
 
-TEST_CASE("refit_every refits on the kept history; max_history bounds it") {
+TEST_CASE("refit_every refits on the kept history, max_history bounds it") {
     HybridConfig config = paper_config(2);
     config.refit_every = 3;
     config.max_history = 4;
@@ -237,7 +237,7 @@ TEST_CASE("refit_every refits on the kept history; max_history bounds it") {
     }
 }
 
-TEST_CASE("property: quotas never exceed what the cluster plus resumed nodes back; uncut namespaces get what they want") {
+TEST_CASE("property: quotas never exceed what the cluster plus resumed nodes back, uncut namespaces get what they want") {
     std::mt19937_64 rng(99);
     std::uniform_int_distribution<std::int64_t> amount(0, 20'000);
     std::uniform_int_distribution<int> priority(0, 2);

@@ -294,7 +294,7 @@ TEST_CASE("property: the federation ledger never over-commits a provider") {
     CHECK(refused > 0);
 }
 
-TEST_CASE("property: the simulator conserves pods (each desired pod exists once; bound pods add up per node)") {
+TEST_CASE("property: the simulator conserves pods (each desired pod exists once, bound pods add up per node)") {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         std::mt19937_64 rng(seed);
         sim::Scenario s;

@@ -154,7 +154,7 @@ TEST_CASE("hierarchical: one strict cycle with hand-packed nodes") {
     CHECK(e.pools[0].lower_bound == 3);
 }
 
-TEST_CASE("hierarchical: forecasts drive proactive plans; oversized pods are reported") {
+TEST_CASE("hierarchical: forecasts drive proactive plans, oversized pods are reported") {
     PolicySelector selector({policy::cost_saving()}, "COST_SAVING");
     HierarchicalScaler<Trend> scaler(selector, Trend{}, no_filter());
     ClusterSnapshot snapshot;
@@ -350,7 +350,7 @@ TEST_CASE("hierarchical: make-before-break migration, step by step") {
     CHECK(host.total_ready() == 8);
 }
 
-TEST_CASE("hierarchical: migration waits for nodes and pods; a switch meanwhile is deferred") {
+TEST_CASE("hierarchical: migration waits for nodes and pods, a switch meanwhile is deferred") {
     PolicySelector selector({policy::cost_saving(), policy::performance()}, "COST_SAVING");
     HierarchicalScaler<LastValue> scaler(selector, LastValue{}, no_filter());
     ClusterSnapshot s;

@@ -224,7 +224,7 @@ TEST_CASE("hpa object and external metrics") {
     CHECK_FALSE(metric_replicas(object, {4, 4, 4}).valid);
 }
 
-TEST_CASE("hpa takes the largest proposal; a failed metric blocks only scale-down") {
+TEST_CASE("hpa takes the largest proposal, a failed metric blocks only scale-down") {
     HpaSpec spec;
     spec.max_replicas = 50;
     spec.metrics = {cpu_utilization(50, cpu_pods(4, 75, 100)),            // 150% -> 6
@@ -377,7 +377,7 @@ TEST_CASE("hpa selectPolicy Min and Disabled, and the legacy path") {
     CHECK(legacy.decide(at(1), t(2)).desired_replicas == 4);
 }
 
-TEST_CASE("keda activation: activation wins over scaling; scale to zero after the cooldown") {
+TEST_CASE("keda activation: activation wins over scaling, scale to zero after the cooldown") {
     HpaSpec spec;
     spec.min_replicas = 1;
     spec.max_replicas = 100;

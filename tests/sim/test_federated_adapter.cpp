@@ -84,7 +84,7 @@ TEST_CASE("one pending pod: cost-aware peers the cheap node, cost-unaware the la
     }
 }
 
-TEST_CASE("peering latency is the pool's provisioning latency; pods that upcoming nodes host trigger nothing") {
+TEST_CASE("peering latency is the pool's provisioning latency, pods that upcoming nodes host trigger nothing") {
     // 5 pods: 2 on the local node, 3 x 500m pending at t = 0: one 2-core low-cost node holds them.
     Simulator sim(federation_scenario({5}, 5min));
     auto adapter = adapters::make_federated_adapter(adapters::OfferRanking::cost_aware);
@@ -96,7 +96,7 @@ TEST_CASE("peering latency is the pool's provisioning latency; pods that upcomin
     CHECK(r.deployments_succeeded == 5);
 }
 
-TEST_CASE("pods pinned to a pool only use its offers; unbounded pools are offered; bad configuration throws") {
+TEST_CASE("pods pinned to a pool only use its offers, unbounded pools are offered, bad configuration throws") {
     Scenario s = federation_scenario({6}, 5min);
     s.pools[1].max_size = unlimited_nodes;  // "low" unbounded
     s.deployments[0].node_pool = "high";

@@ -57,7 +57,7 @@ Scenario quota_scenario() {
 const adapters::QuotaTarget target{"svc", "waiting", true};
 }  // namespace
 
-TEST_CASE("reactive: rejected pods raise the quota and resume a waiting node; they wait for it") {
+TEST_CASE("reactive: rejected pods raise the quota and resume a waiting node, they wait for it") {
     Simulator sim(quota_scenario());
     adapters::ReactiveQuotaAdapter reactive(target);
     const auto r = sim.run(reactive);
@@ -100,7 +100,7 @@ TEST_CASE("hybrid: a wrong forecast is corrected by the reactive step between pe
     CHECK(r.deployment_delay.max == doctest::Approx(43.0));
 }
 
-TEST_CASE("proactive alone follows the forecast; bad configuration throws") {
+TEST_CASE("proactive alone follows the forecast, bad configuration throws") {
     Simulator sim(quota_scenario());
     const Series history(std::vector<double>{2, 6, 2, 6}, 1min);
     adapters::ProactiveQuotaAdapter<SeasonalNaive2> proactive(target, SeasonalNaive2{}, history);

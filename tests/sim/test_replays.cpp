@@ -70,7 +70,7 @@ TEST_CASE("seed 000: the idle time in the window drives the cost-aware median, a
     CHECK(unaware.median_efficiency_pct == doctest::Approx(100.0));  // two of five nodes are never peered
 }
 
-TEST_CASE("seed 001: fixed quota over-provisions and fails; reactive and hybrid never fail; hybrid is faster in bursts") {
+TEST_CASE("seed 001: fixed quota over-provisions and fails, reactive and hybrid never fail, hybrid is faster in bursts") {
     replay::Seed001Parameters p;
     p.workload.duration = 3h;  // shorter than the demo's 6 h, same shape
     const auto report = replay::replay_seed001(p);

@@ -144,7 +144,7 @@ TEST_CASE("quota admission and the 60 s pending timeout give QSR and DFR") {
     CHECK(result.pending_pod_seconds == doctest::Approx(600.0 - 9.0));  // one pod pending except the 9 recreation gaps
 }
 
-TEST_CASE("provisioning latency delays pods; scaler decisions resize pools") {
+TEST_CASE("provisioning latency delays pods, scaler decisions resize pools") {
     Scenario s;
     s.pools.push_back(pool("vm", "2", 0.5, 0, 3, NodeSource::cold_vm));
     s.namespaces.push_back({"app", std::nullopt});

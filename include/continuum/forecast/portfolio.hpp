@@ -83,7 +83,10 @@ struct PortfolioState {
     friend bool operator==(const PortfolioState&, const PortfolioState&) = default;
 };
 
-class Portfolio {
+/// Use it as `Portfolio`. A class template only so that its candidates (Holt-Winters' fitting above
+/// all) compile in the units that use a portfolio, not in every unit that includes forecast.
+template <typename = void>
+class BasicPortfolio {
 public:
     using State = PortfolioState;
 
@@ -135,9 +138,9 @@ public:
     /// Default candidates, built at fit() time from the options and the history.
     /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2 or
     ///         recency_decay is outside (0, 1].
-    explicit Portfolio(PortfolioOptions options = {}) : options_(std::move(options)) { validate(); }
+    explicit BasicPortfolio(PortfolioOptions options = {}) : options_(std::move(options)) { validate(); }
     /// The default candidates plus `extra` (e.g. an LSTM forecaster wrapped in AnyForecaster).
-    Portfolio(PortfolioOptions options, std::vector<AnyForecaster> extra) : options_(std::move(options)), extra_(std::move(extra)) {
+    BasicPortfolio(PortfolioOptions options, std::vector<AnyForecaster> extra) : options_(std::move(options)), extra_(std::move(extra)) {
         validate();
         for (const auto& e : extra_) {
             if (e.empty()) throw InvalidArgument("portfolio: an extra candidate is an empty AnyForecaster");
@@ -427,11 +430,13 @@ private:
     bool fitted_ = false;
 };
 
+using Portfolio = BasicPortfolio<>;
 static_assert(Forecaster<Portfolio>);
 
 /// Fits and returns a Portfolio with default candidates for the given season lengths.
 /// \throws InvalidArgument as Portfolio::fit and Portfolio's constructor.
-inline Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
+template <typename = void>  // compiled only where called, as BasicPortfolio
+Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
     PortfolioOptions options;
     options.season_lengths = std::move(season_lengths);
     Portfolio portfolio(std::move(options));

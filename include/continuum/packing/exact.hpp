@@ -113,8 +113,9 @@ inline bool local_search(ConsistentNeighbourhoodSearch& search, ExactPacking& ou
     return improved;
 }
 
-/// The exact pipeline over dense items (any dimension).
-inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int64_t> capacity, const Budget& budget) {
+/// The exact pipeline over dense items (any dimension). A template for the reason ColumnGeneration is.
+template <typename Real = double>
+ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int64_t> capacity, const Budget& budget) {
     budget.validate();
     BudgetTracker tracker(budget);
     ExactPacking out;
@@ -186,7 +187,7 @@ inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const s
     // a short consistent neighbourhood search towards the combinatorial bound: it often reaches
     // the optimum when bins hold few items, before the LP costs anything.
     {
-        ColumnGeneration cg(items, capacity, placeable, tracker);
+        ColumnGeneration<Real> cg(items, capacity, placeable, tracker);
         ConsistentNeighbourhoodSearch cns(items.sizes, capacity[0]);
         {
             auto mbs = cg.start(static_cast<std::int64_t>(out.bins.size()));
@@ -250,27 +251,30 @@ inline ExactPacking solve_exact_dense(const DenseItems& items, std::span<const s
 /// deadline). Returns the best packing found (never worse than FFD or BFD), a proved lower bound,
 /// `optimal` and the gap. Items larger than `capacity` are reported in `unplaced`.
 /// \throws InvalidArgument when capacity <= 0, a size <= 0, the sum overflows, or the budget is invalid.
-inline ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::int64_t capacity, const Budget& budget = {}) {
+template <typename Real = double>  // compiled only where called (see detail::ColumnGeneration)
+ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::int64_t capacity, const Budget& budget = {}) {
     detail::validate_one_dimensional(sizes, capacity);
     detail::DenseItems items;
     items.n = sizes.size();
     items.d = 1;
     items.sizes.assign(sizes.begin(), sizes.end());
     const std::int64_t cap[1] = {capacity};
-    return detail::solve_exact_dense(items, cap, budget);
+    return detail::solve_exact_dense<Real>(items, cap, budget);
 }
 
 /// Minimum number of identical bins of `capacity` for vector items, within `budget`.
 /// \throws InvalidArgument on a negative amount, an all-zero item or capacity, or an invalid budget.
-inline ExactPacking solve_exact(std::span<const Resources> items, const Resources& capacity, const Budget& budget = {}) {
+template <typename Real = double>  // compiled only where called (see detail::ColumnGeneration)
+ExactPacking solve_exact(std::span<const Resources> items, const Resources& capacity, const Budget& budget = {}) {
     const auto p = detail::dense_problem(items, capacity);
-    return detail::solve_exact_dense(p.items, p.capacity, budget);
+    return detail::solve_exact_dense<Real>(p.items, p.capacity, budget);
 }
 
 /// Minimum number of identical bins for a dense row-major matrix of n × `dimensions` sizes.
 /// \throws InvalidArgument as first_fit_decreasing on dense input, or on an invalid budget.
-inline ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity, const Budget& budget = {}) {
-    return detail::solve_exact_dense(detail::dense_view(sizes, dimensions, capacity), capacity, budget);
+template <typename Real = double>  // compiled only where called (see detail::ColumnGeneration)
+ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity, const Budget& budget = {}) {
+    return detail::solve_exact_dense<Real>(detail::dense_view(sizes, dimensions, capacity), capacity, budget);
 }
 
 }  // namespace continuum::packing

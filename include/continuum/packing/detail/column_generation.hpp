@@ -11,7 +11,8 @@
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/knapsack.hpp>
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
+#include <Eigen/LU>
 
 #include <algorithm>
 #include <cmath>
@@ -30,8 +31,14 @@ struct ColumnGenerationResult {
     std::vector<std::vector<std::size_t>> bins;  // a packing better than the upper bound, if found
 };
 
+/// A template (Real is the LP's floating type, double) only so that Eigen's LU and products are
+/// compiled in the units that run the exact solver, not in every unit that includes packing.
+template <typename Real = double>
 class ColumnGeneration {
 public:
+    using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+    using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
+    using RowVector = Eigen::Matrix<Real, 1, Eigen::Dynamic>;
     using Pattern = std::vector<std::int64_t>;                            // copies per item type
     using SparsePattern = std::vector<std::pair<std::size_t, std::int64_t>>;  // (type, copies), copies > 0
 
@@ -176,8 +183,8 @@ private:
         for (std::size_t r = 0; r < rows.size(); ++r) row_of[rows[r]] = static_cast<std::int64_t>(r);
         // Basis: -1 - r for surplus of row r, otherwise a pool column. Start with homogeneous patterns.
         std::vector<std::int64_t> basis(rows.size());
-        Eigen::MatrixXd binv = Eigen::MatrixXd::Zero(m, m);
-        Eigen::VectorXd rhs(m), x(m);
+        Matrix binv = Matrix::Zero(m, m);
+        Vector rhs(m), x(m);
         for (std::size_t r = 0; r < rows.size(); ++r) {
             const auto j = rows[r];
             Pattern p(b.size(), 0);
@@ -188,7 +195,7 @@ private:
         }
         x = binv * rhs;
         const auto column = [&](std::int64_t id) {
-            Eigen::VectorXd a = Eigen::VectorXd::Zero(m);
+            Vector a = Vector::Zero(m);
             if (id < 0) {
                 a(-1 - id) = -1.0;
             } else {
@@ -208,9 +215,9 @@ private:
         const auto refactor_period = static_cast<int>(std::max<Eigen::Index>(64, 2 * m));
         const double eps = 1e-9;
         // Duals y = B^-T c_B, recomputed at every refactorisation and updated by each pivot in O(m).
-        Eigen::VectorXd y(m), u(m);
+        Vector y(m), u(m);
         const auto refresh_duals = [&] {
-            Eigen::VectorXd cb(m);
+            Vector cb(m);
             for (Eigen::Index r = 0; r < m; ++r) cb(r) = cost(basis[static_cast<std::size_t>(r)]);
             y.noalias() = binv.transpose() * cb;
         };
@@ -313,14 +320,14 @@ private:
             if (leave < 0) break;  // unbounded cannot happen (costs >= 0); numerical trouble
             x -= step * u;
             x(leave) = step;
-            const Eigen::RowVectorXd pivot_row = binv.row(leave) / u(leave);
+            const RowVector pivot_row = binv.row(leave) / u(leave);
             binv.noalias() -= u * pivot_row;  // rank-1 update (column-major friendly)
             binv.row(leave) = pivot_row;
             y += reduced * pivot_row.transpose();
             basis[static_cast<std::size_t>(leave)] = entering;
             if (++since_refactor >= refactor_period) {
                 since_refactor = 0;
-                Eigen::MatrixXd basis_matrix(m, m);
+                Matrix basis_matrix(m, m);
                 for (Eigen::Index r = 0; r < m; ++r) basis_matrix.col(r) = column(basis[static_cast<std::size_t>(r)]);
                 binv = basis_matrix.partialPivLu().inverse();
                 x = binv * rhs;
