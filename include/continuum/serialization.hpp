@@ -6,3 +6,4 @@
 #include <continuum/serialization/federation.hpp>
 #include <continuum/serialization/forecast.hpp>
 #include <continuum/serialization/quota.hpp>
+#include <continuum/serialization/scalers.hpp>

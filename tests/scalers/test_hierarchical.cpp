@@ -1,6 +1,8 @@
 // Tests of scalers/workload_planning.hpp and scalers/hierarchical.hpp: the replica formula, the
 // noise filter, one full strategic -> planning -> execution cycle with hand-packed nodes, and the
 // make-before-break migration step by step against a simulated host.
+#include "hierarchical_host.hpp"
+
 #include <continuum/scalers/hierarchical.hpp>
 
 #include <doctest/doctest.h>
@@ -205,71 +207,6 @@ TEST_CASE("hierarchical: chatter does not flap the plan") {
     CHECK(d.patch_deployments[0].replicas == 20);
 }
 
-namespace {
-
-/// A simulated host: applies actions with a one-step delay for node readiness and pod readiness,
-/// and rolls deployments over with maxUnavailable = 0 (old pods leave only as new ones are ready).
-struct SimulatedHost {
-    struct Pool {
-        std::int64_t size = 0;
-        std::int64_t ready = 0;
-    };
-    std::map<std::string, Pool> pools;
-    std::string app_pool;
-    std::int64_t replicas = 0;
-    std::map<std::string, std::int64_t> ready_pods;    // per pool
-    std::map<std::string, std::int64_t> pending_pods;  // created, not ready yet
-    std::int64_t pods_per_node = 4;
-
-    [[nodiscard]] std::int64_t total_ready() const {
-        std::int64_t n = 0;
-        for (const auto& [p, c] : ready_pods) n += c;
-        return n;
-    }
-
-    ClusterSnapshot snapshot(const std::vector<double>& demand) const {
-        ClusterSnapshot s;
-        ApplicationState a = app("web", "500m", "512Mi", demand, replicas, app_pool);
-        a.ready_replicas = ready_pods;
-        s.applications = {a};
-        for (const auto& [name, p] : pools) s.node_pools.push_back(pool(name, p.size, p.ready));
-        return s;
-    }
-
-    void apply(const HierarchicalDecision& d) {
-        for (const auto& r : d.resize_node_pools) {
-            auto& p = pools[r.pool];
-            p.size = r.size;
-            p.ready = std::min(p.ready, p.size);
-            // Pods on removed nodes die.
-            ready_pods[r.pool] = std::min(ready_pods[r.pool], p.size * pods_per_node);
-        }
-        for (const auto& patch : d.patch_deployments) {
-            app_pool = patch.node_pool;
-            replicas = patch.replicas;
-        }
-    }
-
-    /// Time passes: nodes come up, pending pods become ready, the rollout retires old pods.
-    void tick() {
-        for (auto& [name, p] : pools) p.ready = p.size;
-        for (auto& [name, n] : pending_pods) {
-            ready_pods[name] += n;
-            n = 0;
-        }
-        // Create missing pods on the target pool, within its ready capacity.
-        const std::int64_t capacity = pools[app_pool].ready * pods_per_node;
-        const std::int64_t want = std::min(replicas, capacity) - ready_pods[app_pool] - pending_pods[app_pool];
-        if (want > 0) pending_pods[app_pool] += want;
-        if (ready_pods[app_pool] > replicas) ready_pods[app_pool] = replicas;
-        // maxUnavailable 0: old pods go only once the new ones cover the replicas.
-        for (auto& [name, n] : ready_pods) {
-            if (name != app_pool) n = std::max<std::int64_t>(0, std::min(n, replicas - ready_pods[app_pool]));
-        }
-    }
-};
-
-}  // namespace
 
 TEST_CASE("hierarchical: make-before-break migration, step by step") {
     Policy cost = policy::cost_saving();
@@ -279,7 +216,7 @@ TEST_CASE("hierarchical: make-before-break migration, step by step") {
     HierarchicalScaler<LastValue> scaler(selector, LastValue{}, no_filter());
     const std::vector<double> demand = {1.6, 1.6, 1.6};  // COST: ceil(1600/400) = 4; PERF: ceil(1600/200) = 8
 
-    SimulatedHost host;
+    testing::SimulatedHost host;
     host.pools["mas-h2-staging-pool"] = {1, 1};
     host.pools["performance-pool"] = {0, 0};
     host.app_pool = "mas-h2-staging-pool";

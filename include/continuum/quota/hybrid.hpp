@@ -301,6 +301,8 @@ public:
     /// The pending decrease of a namespace, if any. \throws InvalidArgument for an unknown name.
     [[nodiscard]] const std::optional<PendingDecrease>& pending(std::string_view name) const { return states_[lookup(name)].pending; }
     [[nodiscard]] const HybridConfig& config() const { return config_; }
+    /// The forecaster every namespace's models are copied from.
+    [[nodiscard]] const F& prototype() const { return prototype_; }
 
     /// Observes usage, forecasts, and decides (see the class comment).
     /// \throws InvalidArgument for bad snapshots (negative amounts, duplicate names, time going

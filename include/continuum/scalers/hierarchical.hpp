@@ -205,9 +205,72 @@ struct HierarchicalDecision {
 
 /// The hierarchical (MAS-H²) scaler over any Forecaster. Keeps the noise filter's memory and the
 /// migration state between decisions; time is passed in.
+/// A make-before-break migration in flight: its phase, the pools it leaves, the pool it fills and
+/// the policy that started it (the active one while it runs).
+struct HierarchicalMigration {
+    MigrationPhase phase = MigrationPhase::none;
+    std::vector<std::string> from;
+    std::string to;
+    std::string policy;
+
+    friend bool operator==(const HierarchicalMigration&, const HierarchicalMigration&) = default;
+};
+
+/// Everything a HierarchicalScaler remembers: each application's noise-filter samples and the
+/// migration in flight. (Its forecaster is refitted on the snapshot's demand every cycle.)
+struct HierarchicalScalerState {
+    std::map<std::string, std::vector<ReplicaStabilizer::Sample>> stabilizers;
+    HierarchicalMigration migration;
+
+    friend bool operator==(const HierarchicalScalerState&, const HierarchicalScalerState&) = default;
+};
+
 template <forecast::Forecaster F = forecast::AnyForecaster>
 class HierarchicalScaler {
 public:
+    using State = HierarchicalScalerState;
+
+    /// The scaler with this configuration as it was when `state` was taken (a migration in flight
+    /// continues where it was).
+    /// \throws InvalidArgument on an invalid config, or naming the field: a negative replica count
+    ///         in a stabilizer, a migration whose policy is not one of the selector's or whose `to`
+    ///         is not that policy's node pool, a migration without source pools, or leftovers of a
+    ///         finished one.
+    HierarchicalScaler(policy::PolicySelector selector, F forecaster, HierarchicalConfig config, const HierarchicalScalerState& state)
+        : HierarchicalScaler(std::move(selector), std::move(forecaster), std::move(config)) {
+        std::unordered_map<std::string, ReplicaStabilizer> stabilizers;
+        for (const auto& [name, samples] : state.stabilizers) {
+            try {
+                stabilizers.emplace(name, ReplicaStabilizer(samples));
+            } catch (const InvalidArgument& e) {
+                throw InvalidArgument(fmt::format("hierarchical restore: state.stabilizers[\"{}\"]: {}", name, e.what()));
+            }
+        }
+        const auto& m = state.migration;
+        if (m.phase == MigrationPhase::none) {
+            if (!m.from.empty() || !m.to.empty() || !m.policy.empty()) {
+                throw InvalidArgument("hierarchical restore: state.migration.phase is none but from, to or policy is set");
+            }
+        } else {
+            const auto& policies = selector_.policies();
+            const auto it = std::find_if(policies.begin(), policies.end(), [&](const policy::Policy& p) { return p.name == m.policy; });
+            if (it == policies.end()) throw InvalidArgument(fmt::format("hierarchical restore: state.migration.policy \"{}\" is not one of the selector's policies", m.policy));
+            if (it->node_pool != m.to) {
+                throw InvalidArgument(fmt::format("hierarchical restore: state.migration.to = \"{}\" but policy {} uses node pool \"{}\"", m.to, m.policy, it->node_pool));
+            }
+            if (m.from.empty()) throw InvalidArgument("hierarchical restore: state.migration.from is empty during a migration");
+        }
+        stabilizers_ = std::move(stabilizers);
+        migration_ = {m.phase, m.from, m.to, m.policy};
+    }
+
+    [[nodiscard]] HierarchicalScalerState state() const {
+        HierarchicalScalerState out;
+        for (const auto& [name, stabilizer] : stabilizers_) out.stabilizers.emplace(name, stabilizer.samples());
+        out.migration = {migration_.phase, migration_.from, migration_.to, migration_.policy};
+        return out;
+    }
+
     /// \throws InvalidArgument on an invalid config (the selector validated its policies).
     HierarchicalScaler(policy::PolicySelector selector, F forecaster, HierarchicalConfig config = {})
         : selector_(std::move(selector)), prototype_(std::move(forecaster)), config_(std::move(config)) {
@@ -216,6 +279,8 @@ public:
 
     [[nodiscard]] const policy::PolicySelector& selector() const { return selector_; }
     [[nodiscard]] const HierarchicalConfig& config() const { return config_; }
+    /// The forecaster fitted (a copy of it) on each application's demand every cycle.
+    [[nodiscard]] const F& prototype() const { return prototype_; }
     [[nodiscard]] MigrationPhase migration_phase() const { return migration_.phase; }
     /// Forgets the noise filter's memory and any migration in progress.
     void reset() {

@@ -131,6 +131,8 @@ struct HpaDecision {
     std::string reason;
 };
 
+struct HpaState;
+
 /// The Kubernetes HPA controller for one scale target. Call decide() once per sync period (15 s
 /// by default) with the fresh observation; it records the recommendation and, when it scales, the
 /// scale event, as the controller does after a successful update.
@@ -152,6 +154,14 @@ public:
         validate(spec);
         spec_ = std::move(spec);
     }
+
+    // State (issue 17): HpaState and these two are defined after the class, in one block.
+    using State = HpaState;
+    /// The HPA with `spec` as it was when `state` was taken. \throws InvalidArgument on an invalid
+    ///         spec, or naming the field of the state: a negative replica count, a time after state.last_now.
+    Hpa(HpaSpec spec, const HpaState& state);
+    /// The recorded recommendations, scale events and times.
+    [[nodiscard]] HpaState state() const;
 
     /// Replaces the metric samples of the spec (same metrics, fresh values) and decides.
     /// \throws InvalidArgument when `metrics` does not have one entry per spec metric or is
@@ -583,5 +593,49 @@ private:
     std::optional<Time> last_active_;
     std::optional<Time> last_now_;
 };
+
+// ---- State (issue 17): what an Hpa remembers, for a host that restarts.
+
+inline bool operator==(const Hpa::TimedValue& a, const Hpa::TimedValue& b) { return a.replicas == b.replicas && a.time == b.time; }
+inline bool operator==(const Hpa::ScaleEvent& a, const Hpa::ScaleEvent& b) {
+    return a.replicas == b.replicas && a.time == b.time && a.outdated == b.outdated;
+}
+
+/// Everything an Hpa remembers between decisions: the unstabilised recommendations still inside a
+/// stabilisation window, the scale-up and scale-down events (behavior rate limits), when KEDA
+/// activation last saw the target active, and the last decision's time.
+struct HpaState {
+    std::vector<Hpa::TimedValue> recommendations;
+    std::vector<Hpa::ScaleEvent> scale_up_events;    // with the controller's sticky `outdated` flag
+    std::vector<Hpa::ScaleEvent> scale_down_events;
+    std::optional<Time> last_active;
+    std::optional<Time> last_now;
+
+    friend bool operator==(const HpaState&, const HpaState&) = default;
+};
+
+inline Hpa::Hpa(HpaSpec spec, const HpaState& state) : Hpa(std::move(spec)) {
+    const auto check = [&](const auto& values, std::string_view field) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (values[i].replicas < 0) throw InvalidArgument(fmt::format("hpa restore: state.{}[{}].replicas = {} must be >= 0", field, i, values[i].replicas));
+            if (!state.last_now || values[i].time > *state.last_now) {
+                throw InvalidArgument(fmt::format("hpa restore: state.{}[{}].time = {} ms is after the last decision", field, i, values[i].time.count()));
+            }
+        }
+    };
+    check(state.recommendations, "recommendations");
+    check(state.scale_up_events, "scale_up_events");
+    check(state.scale_down_events, "scale_down_events");
+    if (state.last_active && (!state.last_now || *state.last_active > *state.last_now)) {
+        throw InvalidArgument(fmt::format("hpa restore: state.last_active = {} ms is after the last decision", state.last_active->count()));
+    }
+    recommendations_ = state.recommendations;
+    scale_up_events_ = state.scale_up_events;
+    scale_down_events_ = state.scale_down_events;
+    last_active_ = state.last_active;
+    last_now_ = state.last_now;
+}
+
+inline HpaState Hpa::state() const { return {recommendations_, scale_up_events_, scale_down_events_, last_active_, last_now_}; }
 
 }  // namespace continuum::scalers

@@ -15,6 +15,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -82,6 +83,23 @@ struct NoiseFilter {
 /// One application's plan memory for the scale-down window and dead band.
 class ReplicaStabilizer {
 public:
+    /// One recorded plan: its state (the samples still inside the scale-down window).
+    struct Sample {
+        std::int64_t replicas;
+        Time time;
+
+        friend bool operator==(const Sample&, const Sample&) = default;
+    };
+
+    ReplicaStabilizer() = default;
+    /// A filter that remembers `samples` (its state). \throws InvalidArgument on a negative replica count.
+    explicit ReplicaStabilizer(std::vector<Sample> samples) : samples_(std::move(samples)) {
+        for (std::size_t i = 0; i < samples_.size(); ++i) {
+            if (samples_[i].replicas < 0) throw InvalidArgument(fmt::format("replica stabilizer: samples[{}].replicas = {} must be >= 0", i, samples_[i].replicas));
+        }
+    }
+    [[nodiscard]] const std::vector<Sample>& samples() const { return samples_; }
+
     /// The filtered plan for `raw` given the current replica count; records `raw` at `now`.
     /// `why` receives a short explanation when the filter changed the plan.
     std::int64_t apply(std::int64_t raw, std::int64_t current, Time now, const NoiseFilter& filter, std::string& why) {
@@ -103,10 +121,6 @@ public:
     }
 
 private:
-    struct Sample {
-        std::int64_t replicas;
-        Time time;
-    };
     std::vector<Sample> samples_;
 };
 

@@ -1,0 +1,19 @@
+// Fuzzes the federation state documents (Ledger, ScaleInTracker, FederatedClusterScaler): see
+// state_fuzz_support.hpp for the invariants.
+#include "state_fuzz_support.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+using namespace continuum;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    fuzzing::check_document<federation::LedgerState>(text, [](const federation::LedgerState& s) {
+        const federation::Ledger ledger(s);
+        if (!ledger.audit().empty() || !(ledger.state() == s || ledger.state().reservations.size() == s.reservations.size())) std::abort();
+    });
+    fuzzing::check_document<federation::ScaleInTrackerState>(text, [](const auto& s) { (void)federation::ScaleInTracker({}, s); });
+    fuzzing::check_document<federation::FederatedClusterScalerState>(text, [](const auto& s) { (void)federation::FederatedClusterScaler({}, {}, s); });
+    return 0;
+}
