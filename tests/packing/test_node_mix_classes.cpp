@@ -242,3 +242,18 @@ TEST_CASE("property: up to 200 pods of two to five shapes over node-type sets; v
         CHECK(full.lower_bound <= starved.cost + 1e-9);
     }
 }
+
+TEST_CASE("many distinct shapes on large nodes: a valid packing within one node of the cpu bound") {
+    // 14 shapes x 6 replicas on 64-cpu nodes: many maximal patterns (the class search may have to
+    // generate columns instead of listing them); every pod placed once, a valid bound.
+    const std::vector<NodeType> types{{"big", pod(64000, 256), 10.0, unlimited}, {"half", pod(32000, 128), 5.5, unlimited}};
+    std::vector<Resources> items;
+    for (std::int64_t s = 0; s < 14; ++s) {
+        for (int r = 0; r < 6; ++r) items.push_back(pod(700 + 310 * s, 1 + (s * 7) % 13));
+    }
+    const auto mix = cheapest_node_mix(items, types, Budget{2'000'000, std::nullopt});
+    check_valid(mix, items, types);
+    // cpu: 6 x sum(700 + 310 s) = 6 x 38,010 = 228,060 millicores; 10 per 64 cpu => bound >= 35.63
+    CHECK(mix.lower_bound >= 228060.0 / 64000.0 * 10.0 - 1e-9);
+    CHECK(mix.cost <= 40.0);  // 4 big nodes hold 256 cpu: the packing is within one node of the cpu bound
+}

@@ -28,9 +28,15 @@ struct CoveringLp {
     [[nodiscard]] std::size_t columns() const { return cost.size(); }
 };
 
-/// Duals of the cover rows at the end of the simplex (optimal unless `tracker` ran out or the
-/// iteration limit was hit); each >= 0. Empty when the LP has no column.
-inline std::vector<double> covering_lp_duals(const CoveringLp& lp, BudgetTracker& tracker, std::size_t max_iterations = 2000) {
+/// The simplex's last basis: duals of the cover rows (each >= 0) and the value of each column.
+struct CoveringLpSolution {
+    std::vector<double> duals;
+    std::vector<double> primal;
+};
+
+/// Solves `lp` (optimal unless `tracker` ran out or the iteration limit was hit). Empty vectors when
+/// the LP has no column.
+inline CoveringLpSolution solve_covering_lp(const CoveringLp& lp, BudgetTracker& tracker, std::size_t max_iterations = 2000) {
     const std::size_t m = lp.classes, rows = m + lp.limit.size(), n = lp.columns();
     if (n == 0 || m == 0) return {};
     double largest_cost = 1.0;
@@ -118,9 +124,12 @@ inline std::vector<double> covering_lp_duals(const CoveringLp& lp, BudgetTracker
         for (std::size_t k = 0; k < rows; ++k) s += cost_of(basis[k]) * inverse[k * rows + r];
         y[r] = s;
     }
-    std::vector<double> duals(m);
-    for (std::size_t c = 0; c < m; ++c) duals[c] = std::isfinite(y[c]) ? std::max(0.0, y[c]) : 0.0;
-    return duals;
+    CoveringLpSolution out{std::vector<double>(m), std::vector<double>(n, 0.0)};
+    for (std::size_t c = 0; c < m; ++c) out.duals[c] = std::isfinite(y[c]) ? std::max(0.0, y[c]) : 0.0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        if (basis[r] < n) out.primal[basis[r]] = std::max(0.0, value[r]);
+    }
+    return out;
 }
 
 }  // namespace continuum::packing::detail
