@@ -260,7 +260,11 @@ void bind_packing(py::module_& root) {
         .def_readonly("gap", &NodeMix::gap)
         .def_readonly("unplaceable", &NodeMix::unplaceable)
         .def_readonly("count_per_type", &NodeMix::count_per_type)
-        .def_readonly("existing_items", &NodeMix::existing_items);
+        .def_readonly("existing_items", &NodeMix::existing_items)
+        .def("__repr__", [](const NodeMix& mix) {
+            return fmt::format("NodeMix(nodes={}, cost={:.6g}, lower_bound={:.6g}, optimal={}, unplaceable={})", mix.nodes.size(), mix.cost, mix.lower_bound,
+                               mix.optimal ? "True" : "False", mix.unplaceable.size());
+        });
     m.def(
         "cheapest_node_mix",
         [](const py::iterable& items, const std::vector<NodeType>& types, std::int64_t node_limit, std::optional<double> time_limit_ms) {
