@@ -283,7 +283,11 @@ void bind_packing(py::module_& root) {
         .def_readonly("gap", &NodeMix::gap)
         .def_readonly("unplaceable", &NodeMix::unplaceable)
         .def_readonly("count_per_type", &NodeMix::count_per_type)
-        .def_readonly("existing_items", &NodeMix::existing_items);
+        .def_readonly("existing_items", &NodeMix::existing_items)
+        .def("__repr__", [](const NodeMix& mix) {
+            return fmt::format("NodeMix(nodes={}, cost={:.6g}, lower_bound={:.6g}, optimal={}, unplaceable={})", mix.nodes.size(), mix.cost, mix.lower_bound,
+                               mix.optimal ? "True" : "False", mix.unplaceable.size());
+        });
     m.def(
         "cheapest_node_mix",
         [](const py::iterable& items, const std::vector<NodeType>& types, std::int64_t node_limit, std::optional<double> time_limit_ms) {
@@ -292,8 +296,10 @@ void bind_packing(py::module_& root) {
             py::gil_scoped_release release;
             return cheapest_node_mix(list, types, budget);
         },
-        py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
-        "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts); exact for small instances.");
+        py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit,
+        py::arg("time_limit_ms") = static_cast<double>(continuum::per_tick_deadline.count()),
+        "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts): heuristics, then an exact search over "
+        "item classes (equal requests) within node_limit and time_limit_ms (default 40 ms; None: no deadline). Returns NodeMix.");
 
     py::class_<ExistingNode>(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.")
         .def(py::init([](std::string name, const py::object& capacity, const py::object& allocated) {
@@ -342,7 +348,8 @@ void bind_packing(py::module_& root) {
             py::gil_scoped_release release;
             return cheapest_node_mix_onto_existing(list, existing_nodes, types, budget);
         },
-        py::arg("items"), py::arg("existing_nodes"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
+        py::arg("items"), py::arg("existing_nodes"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit,
+        py::arg("time_limit_ms") = static_cast<double>(continuum::per_tick_deadline.count()),
         "Cheapest new nodes (list of NodeType) for what does not fit on existing_nodes (free residual capacity). "
         "Returns NodeMix; .existing_items lists the items added to each existing node; cost counts new nodes only.");
 

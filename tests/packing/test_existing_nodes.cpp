@@ -265,7 +265,8 @@ TEST_CASE("property: node mix onto existing is valid and never costs more than w
 TEST_CASE("node mix onto many existing nodes: heuristics only, still valid and existing capacity used") {
     // 200 existing nodes with 1 cpu free each, 30 pods of 1.5 cpu: none fits an existing node, so
     // all go to new nodes (4 cpu, cost 1: two pods each -> 15 nodes); 20 pods of 1 cpu fill
-    // existing nodes. More existing nodes than the exact search takes: the heuristics answer.
+    // existing nodes. More existing nodes than the search over single items takes, but only two
+    // classes of pods: the class search proves 15 (the 1.5-cpu pods fit only new nodes, two each).
     std::vector<ExistingNode> existing;
     for (int e = 0; e < 200; ++e) existing.push_back(ExistingNode{"n" + std::to_string(e), cpu(4000), cpu(3000)});
     std::vector<Resources> items(30, cpu(1500));
@@ -275,7 +276,8 @@ TEST_CASE("node mix onto many existing nodes: heuristics only, still valid and e
     check_mix(mix, items, existing, types);
     CHECK(mix.nodes.size() == 15);
     CHECK(mix.cost == doctest::Approx(15.0));
-    CHECK(mix.lower_bound == doctest::Approx(11.25));  // 45 cpu x 1/4 per cpu: the fractional bound
+    CHECK(mix.lower_bound == doctest::Approx(15.0));  // the fractional bound alone says 45 cpu x 1/4 = 11.25
+    CHECK(mix.optimal);
     std::size_t on_existing = 0;
     for (const auto& bin : mix.existing_items) on_existing += bin.size();
     CHECK(on_existing == 20);

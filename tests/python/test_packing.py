@@ -71,6 +71,20 @@ def test_cheapest_node_mix():
     assert [(u.item, u.reason) for u in mix.unplaceable] == [(10, "needs 16 cpu but the largest node type offers 8")]
 
 
+def test_cheapest_node_mix_replicas_proved_with_the_default_deadline():
+    # 25 replicas of 1 cpu / 1Gi: 3 large (8 each, 3.5) + 1 small (2, 1.0) = 11.5, proved by the class
+    # search (the LP bound 25 x 3.5/8 = 10.94 rounds up to 11 in units of 0.5; the search closes the rest).
+    types = [
+        packing.NodeType("small", {"cpu": "2", "memory": "4Gi"}, cost=1.0),
+        packing.NodeType("large", {"cpu": "8", "memory": "16Gi"}, cost=3.5),
+    ]
+    mix = packing.cheapest_node_mix([{"cpu": "1", "memory": "1Gi"}] * 25, types, time_limit_ms=None)
+    assert mix.cost == pytest.approx(11.5)
+    assert list(mix.count_per_type) == [1, 3]
+    assert mix.optimal and mix.lower_bound == pytest.approx(11.5)
+    assert repr(mix) == "NodeMix(nodes=4, cost=11.5, lower_bound=11.5, optimal=True, unplaceable=0)"
+
+
 def test_plan_consolidation_seed_001():
     nodes = [
         packing.NodeState("node-a", {"cpu": 10}, cost=1.0, pods=[packing.PlacedPod("web-1", {"cpu": 3})]),

@@ -31,6 +31,18 @@ struct Budget {
     }
 };
 
+/// Default deadline of the calls a scaler makes every tick (cheapest_node_mix, plan_scale_out, the
+/// hierarchical scaler's exact node planner): they return their best answer and an honest bound
+/// when it passes, so no tick waits longer than this for a packing.
+inline constexpr Duration per_tick_deadline{40};
+
+/// The default budget of a per-tick call: the default node limit and per_tick_deadline.
+inline Budget per_tick_budget() {
+    Budget budget;
+    budget.time_limit = per_tick_deadline;
+    return budget;
+}
+
 /// Tracks a Budget during one call: count() each explored node, and stop when exhausted().
 /// The clock is read only every 1024 counted nodes, so checking is cheap in inner loops.
 class BudgetTracker {

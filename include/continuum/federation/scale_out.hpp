@@ -16,6 +16,7 @@
 #include <continuum/packing/node_types.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cmath>
 #include <cstdint>
@@ -38,7 +39,7 @@ namespace continuum::federation {
 struct ScaleOutOptions {
     bool allow_nat = true;          ///< false: never peer with offers behind a NAT
     bool use_existing_nodes = true; ///< place pods on the free room of existing virtual nodes first
-    Budget budget = {};             ///< for the exact part of cheapest_node_mix
+    Budget budget = per_tick_budget();  ///< for the exact part of cheapest_node_mix (one deadline for the whole call)
     std::int64_t price_tiers = 8;   ///< node types per distinct offer capacity (>= 1); see plan_scale_out
 };
 
@@ -220,6 +221,16 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     options.budget.validate();
     if (options.price_tiers < 1) throw InvalidArgument(fmt::format("scale-out: price_tiers must be >= 1, got {}", options.price_tiers));
 
+    // One deadline for the whole call: each group's packing gets what the groups before it left.
+    const auto start = std::chrono::steady_clock::now();
+    const auto group_budget = [&] {
+        Budget budget = options.budget;
+        if (budget.time_limit) {
+            const auto spent = std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - start);
+            budget.time_limit = std::max(Duration{0}, *budget.time_limit - spent);
+        }
+        return budget;
+    };
     ScaleOutDecision out;
     std::unordered_map<std::string_view, std::size_t> offer_by_id;
     offer_by_id.reserve(offers.size() * 2);
@@ -394,7 +405,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             types = std::move(kept_types);
             slots = std::move(kept_slots);
         }
-        const auto mix = packing::cheapest_node_mix(items, types, options.budget);
+        const auto mix = packing::cheapest_node_mix(items, types, group_budget());
         out.lower_bound += mix.lower_bound;
         out.optimal = out.optimal && mix.optimal && exact_prices;
         // Opened nodes of a type go to its offers, cheapest first.

@@ -15,6 +15,7 @@
 #include <continuum/packing/detail/column_generation.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/local_search.hpp>
+#include <continuum/packing/detail/vector_local_search.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/model.hpp>
 #include <continuum/packing/one_dimensional.hpp>
@@ -94,10 +95,11 @@ inline void complete_bins(const DenseItems& items, std::int64_t capacity, const 
     }
 }
 
-/// Consistent neighbourhood search (1-D) from `out.bins` towards `out.lower_bound` bins: windows
+/// Consistent neighbourhood search (1-D or vector) from `out.bins` towards `out.lower_bound` bins: windows
 /// of `share` of the budget (nodes and time, also bounded by `tracker`), a new window after each
 /// bin saved, at most `windows`. True when it improved.
-inline bool local_search(ConsistentNeighbourhoodSearch& search, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share, int windows) {
+template <typename Search>
+bool local_search(Search& search, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share, int windows) {
     Budget part;
     part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
     if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
@@ -189,13 +191,15 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
     {
         ColumnGeneration<Real> cg(items, capacity, placeable, tracker);
         ConsistentNeighbourhoodSearch cns(items.sizes, capacity[0]);
+        VectorNeighbourhoodSearch vns(items, capacity);
         {
             auto mbs = cg.start(static_cast<std::int64_t>(out.bins.size()));
             if (!mbs.empty() && mbs.size() < out.bins.size()) out.bins = std::move(mbs);
             finish(out);
         }
-        if (items.d == 1 && !out.optimal && !tracker.exhausted()) {
-            if (local_search(cns, out, budget, tracker, 0.1, 6)) cg.adopt(out.bins);
+        if (!out.optimal && !tracker.exhausted()) {
+            // Vectors: a shorter first window (the root LP is dearer there, and the L2 bound weaker).
+            if (items.d == 1 ? local_search(cns, out, budget, tracker, 0.1, 6) : local_search(vns, out, budget, tracker, 0.04, 6)) cg.adopt(out.bins);
         }
         if (out.optimal) {
             out.nodes = tracker.nodes();
@@ -209,9 +213,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             out.nodes = tracker.nodes();
             return out;
         }
-        // 1-D: consistent neighbourhood search towards the LP bound on a share of the budget.
-        if (items.d == 1 && !tracker.exhausted()) {
-            if (local_search(cns, out, budget, tracker, 0.1, 4)) cg.adopt(out.bins);
+        // Consistent neighbourhood search towards the LP bound on a share of the budget.
+        if (!tracker.exhausted()) {
+            if (items.d == 1 ? local_search(cns, out, budget, tracker, 0.1, 4) : local_search(vns, out, budget, tracker, 0.1, 4)) cg.adopt(out.bins);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;

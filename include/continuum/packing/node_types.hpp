@@ -12,6 +12,7 @@
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/node_mix.hpp>
+#include <continuum/packing/detail/node_mix_solve.hpp>
 #include <continuum/packing/model.hpp>
 
 #include <cstddef>
@@ -76,13 +77,17 @@ inline NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& sol
 }  // namespace detail
 
 /// Cheapest mix of new nodes that holds `items`. Runs the heuristics (cost-efficiency greedy,
-/// typed FFD over each type order, downsizing); for instances with at most
-/// `detail::node_mix_exact_items` placeable items it then runs an exact branch and bound within
-/// `budget` (explored nodes / deadline). Items that fit no type are reported, never dropped.
+/// typed FFD over each type order, downsizing), then an exact search within `budget` (explored
+/// nodes / deadline; by default per_tick_budget(), a 40 ms deadline): over item classes with
+/// multiplicities (equal requests, e.g. replicas of a Deployment) whenever their maximal node
+/// patterns are few (detail::node_mix_class_patterns), else over single items for at most
+/// `detail::node_mix_exact_items` placeable items. The covering LP bound (dual of the classes'
+/// relaxation) keeps the lower bound honest when the budget runs out. Items that fit no type are
+/// reported, never dropped.
 /// \throws InvalidArgument when `types` is empty, a type has a negative or non-finite cost, a
 ///         max_count below -1, a negative or all-zero capacity; an item has a negative amount or
 ///         is all zero; or the budget is invalid.
-inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<const NodeType> types, const Budget& budget = {}) {
+inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<const NodeType> types, const Budget& budget = per_tick_budget()) {
     budget.validate();
     const auto problem = detail::node_mix_problem(items, types);
     return detail::to_node_mix(problem, detail::solve_node_mix(problem, budget));
@@ -92,15 +97,15 @@ inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<con
 /// residual capacity (capacity − allocated) is free, new nodes of `types` cost. The heuristics fill
 /// the existing nodes first (first fit, largest items first) and then open new nodes as
 /// cheapest_node_mix does; downsizing may also move a new node's items onto an existing node that
-/// holds them all. Up to `detail::node_mix_exact_items` placeable items and
-/// `detail::node_mix_exact_existing` existing nodes, an exact branch and bound (existing nodes open
-/// from the start) proves the optimum within `budget`. `cost`, `lower_bound`
+/// holds them all. The exact search runs as in cheapest_node_mix (each existing node is a type of
+/// cost 0 and count 1 to the class search; the search over single items takes at most
+/// `detail::node_mix_exact_existing` existing nodes) within `budget`. `cost`, `lower_bound`
 /// and `gap` count new nodes only; `existing_items[e]` lists the items added to existing node e.
 /// `types` may be empty (existing nodes only: what does not fit is reported as unplaceable).
 /// \throws InvalidArgument as cheapest_node_mix, and on an existing node's capacity that is empty or
 ///         has a negative amount, or a negative allocated amount.
 inline NodeMix cheapest_node_mix_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes, std::span<const NodeType> types,
-                                               const Budget& budget = {}) {
+                                               const Budget& budget = per_tick_budget()) {
     budget.validate();
     if (existing_nodes.empty() && types.empty()) throw InvalidArgument("existing_nodes and types are both empty; nothing can hold the items");
     const auto problem = detail::node_mix_problem(items, types, existing_nodes);

@@ -116,8 +116,8 @@ struct HierarchicalConfig {
     NoiseFilter noise;
     NodePlanner node_planner = NodePlanner::first_fit_decreasing;
     packing::VectorOrder order = packing::VectorOrder::sum_normalized;
-    /// Budget of the exact node planner.
-    Budget exact_budget;
+    /// Budget of the exact node planner (per pool and tick; default: the per-tick deadline).
+    Budget exact_budget = per_tick_budget();
 
     /// \throws InvalidArgument on horizon < 1, a non-positive step or an invalid noise filter/budget.
     void validate() const {

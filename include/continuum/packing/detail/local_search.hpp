@@ -19,6 +19,102 @@
 
 namespace continuum::packing::detail {
 
+/// The two bins an attempt empties into U: the two least filled on the first attempt, then two
+/// random ones among the 2 + attempt least filled (ties: lower index first).
+template <typename Fill>
+std::pair<std::size_t, std::size_t> bins_to_empty(const std::vector<Fill>& fills, int attempt, std::mt19937_64& rng) {
+    std::vector<std::size_t> order(fills.size());
+    for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t c) { return fills[a] < fills[c]; });
+    std::size_t first = order[0], second = order[1];
+    if (attempt > 0) {
+        const std::size_t pool = std::min<std::size_t>(order.size(), 2 + static_cast<std::size_t>(attempt));
+        std::uniform_int_distribution<std::size_t> pick(0, pool - 1);
+        first = order[pick(rng)];
+        do {
+            second = order[pick(rng)];
+        } while (second == first);
+    }
+    return {first, second};
+}
+
+/// The two trackers of a local search (its window and the whole budget): each scanned bin counts
+/// on both.
+struct WindowAndWhole {
+    BudgetTracker* share = nullptr;
+    BudgetTracker* whole = nullptr;
+    bool count() const {
+        const bool in_share = share->count();
+        return whole->count() && in_share;
+    }
+    bool exhausted() const { return share->exhausted() || whole->exhausted(); }
+};
+
+/// Repeats `attempt(bins, attempt_number, next)` (true when `next` has fewer bins) while `bins` has
+/// more than `target` bins and the trackers allow; the attempt number restarts at 0 after each
+/// success. True when `bins` improved.
+template <typename Attempt>
+bool improve_by_attempts(std::vector<std::vector<std::size_t>>& bins, std::int64_t target, WindowAndWhole trackers, bool once, int& attempt_number, Attempt attempt) {
+    bool improved = false;
+    while (static_cast<std::int64_t>(bins.size()) > target && bins.size() >= 2 && !trackers.exhausted()) {
+        std::vector<std::vector<std::size_t>> next;
+        if (attempt(bins, attempt_number++, next)) {
+            bins = std::move(next);
+            improved = true;
+            attempt_number = 0;
+            if (once) break;
+        }
+    }
+    return improved;
+}
+
+/// Tabu (item, bin) pairs with an expiry iteration: an item swapped out of a bin may not return soon.
+class TabuPairs {
+public:
+    void reset(std::size_t items) { list_.assign(items, {}); }
+    [[nodiscard]] bool contains(std::size_t item, std::size_t bin, std::int64_t iteration) {
+        auto& list = list_[item];
+        std::erase_if(list, [&](const auto& entry) { return entry.second < iteration; });
+        return std::any_of(list.begin(), list.end(), [&](const auto& entry) { return entry.first == bin; });
+    }
+    void add(std::size_t item, std::size_t bin, std::int64_t until) { list_[item].emplace_back(bin, until); }
+
+private:
+    std::vector<std::vector<std::pair<std::size_t, std::int64_t>>> list_;
+};
+
+/// Takes a random item out of a random bin (the kick when no swap helps); npos when the chosen bin
+/// is empty. `bin` receives the bin drawn.
+inline std::size_t take_random_item(std::vector<std::vector<std::size_t>>& bins, std::mt19937_64& rng, std::size_t& bin) {
+    std::uniform_int_distribution<std::size_t> pick_bin(0, bins.size() - 1);
+    bin = pick_bin(rng);
+    if (bins[bin].empty()) return static_cast<std::size_t>(-1);
+    std::uniform_int_distribution<std::size_t> pick_item(0, bins[bin].size() - 1);
+    const std::size_t pos = pick_item(rng);
+    const std::size_t item = bins[bin][pos];
+    bins[bin].erase(bins[bin].begin() + static_cast<std::ptrdiff_t>(pos));
+    return item;
+}
+
+/// Exchanges items between a bin and U: positions a0 < a1 of `bin` (npos: none) leave it, positions
+/// c0 < c1 of `unassigned` (c1 npos: one item) enter it. Returns {entering, leaving}; the caller
+/// moves the leaving items to U and updates loads and weights.
+inline std::pair<std::vector<std::size_t>, std::vector<std::size_t>> exchange(std::vector<std::size_t>& bin, std::vector<std::size_t>& unassigned, std::size_t a0,
+                                                                              std::size_t a1, std::size_t c0, std::size_t c1) {
+    constexpr auto none = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> leaving, entering;
+    if (a1 != none) leaving.push_back(bin[a1]);
+    if (a0 != none) leaving.push_back(bin[a0]);
+    if (c1 != none) entering.push_back(unassigned[c1]);
+    entering.push_back(unassigned[c0]);
+    if (a1 != none) bin.erase(bin.begin() + static_cast<std::ptrdiff_t>(a1));
+    if (a0 != none) bin.erase(bin.begin() + static_cast<std::ptrdiff_t>(a0));
+    if (c1 != none) unassigned.erase(unassigned.begin() + static_cast<std::ptrdiff_t>(c1));
+    unassigned.erase(unassigned.begin() + static_cast<std::ptrdiff_t>(c0));
+    bin.insert(bin.end(), entering.begin(), entering.end());
+    return {std::move(entering), std::move(leaving)};
+}
+
 class ConsistentNeighbourhoodSearch {
 public:
     ConsistentNeighbourhoodSearch(const std::vector<std::int64_t>& sizes, std::int64_t capacity) : sizes_(sizes), capacity_(capacity) {}
@@ -28,31 +124,12 @@ public:
     /// after the first improvement when `once`. Returns true when it found a packing with fewer
     /// bins (then in `bins`).
     bool improve(std::vector<std::vector<std::size_t>>& bins, std::int64_t target, BudgetTracker& share, BudgetTracker& whole, bool once = false) {
-        share_ = &share;
-        whole_ = &whole;
-        Both tracker{this};
-        bool improved = false;
-        while (static_cast<std::int64_t>(bins.size()) > target && bins.size() >= 2 && !tracker.exhausted()) {
-            std::vector<std::vector<std::size_t>> next;
-            if (reduce_once(bins, rng_, attempt_++, tracker, next)) {
-                bins = std::move(next);
-                improved = true;
-                attempt_ = 0;
-                if (once) break;
-            }
-        }
-        return improved;
+        const WindowAndWhole tracker{&share, &whole};
+        return improve_by_attempts(bins, target, tracker, once, attempt_, [&](const auto& start, int attempt, auto& next) { return reduce_once(start, rng_, attempt, tracker, next); });
     }
 
 private:
-    struct Both {
-        ConsistentNeighbourhoodSearch* self;
-        bool count() const {
-            const bool share = self->share_->count();
-            return self->whole_->count() && share;
-        }
-        bool exhausted() const { return self->share_->exhausted() || self->whole_->exhausted(); }
-    };
+    using Both = WindowAndWhole;
 
     [[nodiscard]] std::int64_t fill(const std::vector<std::size_t>& bin) const {
         std::int64_t s = 0;
@@ -64,21 +141,9 @@ private:
     bool reduce_once(const std::vector<std::vector<std::size_t>>& start, std::mt19937_64& rng, int attempt, Both tracker,
                      std::vector<std::vector<std::size_t>>& out) {
         if (!tracker.count()) return false;  // every attempt costs a node, even one with no bin left to scan
-        // Remove two bins: the emptiest pair on the first attempt, then random low-fill ones.
-        std::vector<std::size_t> order(start.size());
-        for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
         std::vector<std::int64_t> fills(start.size());
         for (std::size_t b = 0; b < start.size(); ++b) fills[b] = fill(start[b]);
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t c) { return fills[a] < fills[c]; });
-        std::size_t first = order[0], second = order[1];
-        if (attempt > 0) {
-            const std::size_t pool = std::min<std::size_t>(order.size(), 2 + static_cast<std::size_t>(attempt));
-            std::uniform_int_distribution<std::size_t> pick(0, pool - 1);
-            first = order[pick(rng)];
-            do {
-                second = order[pick(rng)];
-            } while (second == first);
-        }
+        const auto [first, second] = bins_to_empty(fills, attempt, rng);
         bins_.clear();
         load_.clear();
         unassigned_.clear();
@@ -91,7 +156,7 @@ private:
             }
         }
         const std::size_t n = sizes_.size();
-        tabu_list_.assign(n, {});
+        tabu_.reset(n);
         std::int64_t u_weight = fill(unassigned_);
         std::int64_t best_weight = u_weight;
         std::int64_t since_best = 0;
@@ -168,16 +233,12 @@ private:
             if (!best.valid) {
                 // Stuck: kick a random item of a random bin into U.
                 if (bins_.empty()) return false;
-                std::uniform_int_distribution<std::size_t> pick_bin(0, bins_.size() - 1);
-                const std::size_t b = pick_bin(rng);
-                if (bins_[b].empty()) {
+                std::size_t b = 0;
+                const std::size_t item = take_random_item(bins_, rng, b);
+                if (item == npos) {
                     ++since_best;
                     continue;
                 }
-                std::uniform_int_distribution<std::size_t> pick_item(0, bins_[b].size() - 1);
-                const std::size_t pos = pick_item(rng);
-                const std::size_t item = bins_[b][pos];
-                bins_[b].erase(bins_[b].begin() + static_cast<std::ptrdiff_t>(pos));
                 load_[b] -= sizes_[item];
                 unassigned_.push_back(item);
                 u_weight += sizes_[item];
@@ -186,19 +247,8 @@ private:
                 continue;
             }
             // Apply the swap.
-            auto& bin = bins_[best.bin];
-            std::vector<std::size_t> leaving;
-            if (best.a1 != npos) leaving.push_back(bin[best.a1]);
-            if (best.a0 != npos) leaving.push_back(bin[best.a0]);
-            std::vector<std::size_t> entering;
-            if (best.c1 != npos) entering.push_back(unassigned_[best.c1]);
-            entering.push_back(unassigned_[best.c0]);
-            if (best.a1 != npos) bin.erase(bin.begin() + static_cast<std::ptrdiff_t>(best.a1));
-            if (best.a0 != npos) bin.erase(bin.begin() + static_cast<std::ptrdiff_t>(best.a0));
-            if (best.c1 != npos) unassigned_.erase(unassigned_.begin() + static_cast<std::ptrdiff_t>(best.c1));
-            unassigned_.erase(unassigned_.begin() + static_cast<std::ptrdiff_t>(best.c0));
+            const auto [entering, leaving] = exchange(bins_[best.bin], unassigned_, best.a0, best.a1, best.c0, best.c1);
             for (const auto i : entering) {
-                bin.push_back(i);
                 load_[best.bin] += sizes_[i];
                 u_weight -= sizes_[i];
             }
@@ -266,23 +316,17 @@ private:
 
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-    [[nodiscard]] bool is_tabu(std::size_t item, std::size_t bin, std::int64_t iteration) {
-        auto& list = tabu_list_[item];
-        std::erase_if(list, [&](const auto& entry) { return entry.second < iteration; });
-        return std::any_of(list.begin(), list.end(), [&](const auto& entry) { return entry.first == bin; });
-    }
-    void set_tabu(std::size_t item, std::size_t bin, std::int64_t until) { tabu_list_[item].emplace_back(bin, until); }
+    [[nodiscard]] bool is_tabu(std::size_t item, std::size_t bin, std::int64_t iteration) { return tabu_.contains(item, bin, iteration); }
+    void set_tabu(std::size_t item, std::size_t bin, std::int64_t until) { tabu_.add(item, bin, until); }
 
     const std::vector<std::int64_t>& sizes_;
     std::int64_t capacity_;
     std::mt19937_64 rng_{0x5eedc0ffeeULL};  // kept across calls: a second call goes on from the first
     int attempt_ = 0;
-    BudgetTracker* share_ = nullptr;
-    BudgetTracker* whole_ = nullptr;
     std::vector<std::vector<std::size_t>> bins_;
     std::vector<std::int64_t> load_;
     std::vector<std::size_t> unassigned_;
-    std::vector<std::vector<std::pair<std::size_t, std::int64_t>>> tabu_list_;
+    TabuPairs tabu_;
 };
 
 }  // namespace continuum::packing::detail

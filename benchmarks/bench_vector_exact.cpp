@@ -1,0 +1,142 @@
+// Exact vector bin packing on the shared Panigrahy classes (../shared/data/vbp/panigrahy, d = 3, 5,
+// 10): solve_exact with a budget per instance, single thread; prints per class the instances, the
+// proved optima, the total bins against the best known (OPT of the summary where known, else the
+// best published heuristic's count: classes 4 and 5 have no known optima), the gap in per cent
+// (negative: fewer bins than the best known), that of the best published heuristic (best_overall
+// of Mommessin et al.) and of FFD for scale, and median / max time.
+// Usage: bench_vector_exact [vbp_dir] [time_limit_ms] [max_n] [instance stride] [node_limit]
+// time_limit_ms 0 = no deadline; node_limit 0 = the Budget default. With a node limit and no
+// deadline the results do not depend on the machine's load.
+// (a plain program, not a Google Benchmark registration: each instance runs exactly once).
+#include <continuum/packing/exact.hpp>
+#include <continuum/packing/vector_heuristics.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Known {
+    std::string name;
+    long long lower = -1, opt = -1, best = -1;
+};
+
+std::vector<Known> read_summary(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);  // header: instance_name LB OPT best_overall ...
+    std::vector<Known> out;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        Known k;
+        std::string lb, opt, best;
+        std::getline(fields, k.name, '\t');
+        std::getline(fields, lb, '\t');
+        std::getline(fields, opt, '\t');
+        std::getline(fields, best, '\t');
+        const auto number = [](const std::string& s) { return s.empty() || s == "NA" || s == "-" ? -1LL : std::stoll(s); };
+        k.lower = number(lb);
+        k.opt = number(opt);
+        k.best = number(best);
+        out.push_back(k);
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string dir = argc > 1 ? argv[1] : std::string(CONTINUUM_SHARED_DIR) + "/data/vbp";
+    const long long limit_ms = argc > 2 ? std::stoll(argv[2]) : 1000;
+    const long long max_n = argc > 3 ? std::stoll(argv[3]) : 120;
+    const std::size_t stride = argc > 4 ? static_cast<std::size_t>(std::stoul(argv[4])) : 1;
+    const long long node_limit = argc > 5 ? std::stoll(argv[5]) : 0;
+    const auto known = read_summary(dir + "/panigrahy_summary_known.tsv");
+    if (known.empty()) {
+        std::fprintf(stderr, "no summary in %s\n", dir.c_str());
+        return 1;
+    }
+    struct Stats {
+        int total = 0, proved = 0, at_best = 0, wrong = 0;
+        long long bins = 0, best = 0, ffd = 0, heuristic = 0;
+        std::vector<double> times;
+    };
+    std::map<std::string, Stats> per_class;
+    std::size_t seen = 0;
+    for (const auto& k : known) {
+        const auto cls = k.name.substr(0, k.name.find('_'));
+        const auto n = std::stoll(k.name.substr(cls.size() + 1, k.name.find('_', cls.size() + 1) - cls.size() - 1));
+        if (n > max_n || k.best < 0) continue;
+        const long long reference = k.opt >= 0 ? k.opt : k.best;
+        if (seen++ % stride != 0) continue;
+        std::ifstream in(dir + "/panigrahy/" + cls + "/" + k.name + ".vbp");
+        if (!in) continue;
+        std::size_t d = 0, types = 0;
+        in >> d;
+        std::vector<std::int64_t> capacity(d);
+        for (auto& c : capacity) in >> c;
+        in >> types;
+        std::vector<std::int64_t> sizes;
+        for (std::size_t t = 0; t < types; ++t) {
+            std::vector<std::int64_t> row(d);
+            for (auto& w : row) in >> w;
+            long long q = 0;
+            in >> q;
+            for (long long c = 0; c < q; ++c) sizes.insert(sizes.end(), row.begin(), row.end());
+        }
+        continuum::Budget budget;
+        budget.time_limit.reset();
+        if (limit_ms > 0) budget.time_limit = continuum::Duration(limit_ms);
+        if (node_limit > 0) budget.node_limit = node_limit;
+        const auto ffd = continuum::packing::first_fit_decreasing(sizes, d, capacity);
+        const auto start = std::chrono::steady_clock::now();
+        const auto result = continuum::packing::solve_exact(sizes, d, capacity, budget);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        auto& s = per_class[cls];
+        ++s.total;
+        s.times.push_back(seconds);
+        s.bins += static_cast<long long>(result.num_bins());
+        s.best += reference;
+        s.heuristic += k.best;
+        s.ffd += static_cast<long long>(ffd.num_bins());
+        if (result.optimal) ++s.proved;
+        if (static_cast<long long>(result.num_bins()) <= reference) ++s.at_best;
+        if ((k.opt >= 0 && (result.lower_bound > k.opt || static_cast<long long>(result.num_bins()) < k.opt)) ||
+            (k.best >= 0 && result.lower_bound > k.best)) {
+            ++s.wrong;
+            std::fprintf(stderr, "INCONSISTENT %s: bins %zu lb %lld opt %lld best %lld\n", k.name.c_str(), result.num_bins(), static_cast<long long>(result.lower_bound), k.opt, k.best);
+        }
+        if (std::getenv("VERBOSE") && static_cast<long long>(result.num_bins()) > reference) {
+            std::fprintf(stderr, "above opt %s: bins %zu lb %lld opt %lld %.2fs\n", k.name.c_str(), result.num_bins(), static_cast<long long>(result.lower_bound), k.opt, seconds);
+        }
+    }
+    std::printf("%-8s %5s %7s %7s %8s %8s %7s %7s %7s %9s %9s %6s\n", "class", "inst", "proved", "at_best", "bins", "best", "gap_%", "heur_%", "ffd_%", "median_s", "max_s", "wrong");
+    Stats all;
+    for (auto& [cls, s] : per_class) {
+        std::sort(s.times.begin(), s.times.end());
+        const double median = s.times.empty() ? 0 : s.times[s.times.size() / 2];
+        const auto percent = [&](long long v) { return 100.0 * static_cast<double>(v - s.best) / static_cast<double>(s.best); };
+        std::printf("%-8s %5d %7d %7d %8lld %8lld %7.2f %7.2f %7.2f %9.3f %9.3f %6d\n", cls.c_str(), s.total, s.proved, s.at_best, s.bins, s.best, percent(s.bins),
+                    percent(s.heuristic), percent(s.ffd), median,
+                    s.times.empty() ? 0 : s.times.back(), s.wrong);
+        all.total += s.total;
+        all.proved += s.proved;
+        all.at_best += s.at_best;
+        all.bins += s.bins;
+        all.best += s.best;
+        all.ffd += s.ffd;
+        all.heuristic += s.heuristic;
+        all.wrong += s.wrong;
+    }
+    const auto percent = [&](long long v) { return all.best ? 100.0 * static_cast<double>(v - all.best) / static_cast<double>(all.best) : 0.0; };
+    std::printf("%-8s %5d %7d %7d %8lld %8lld %7.2f %7.2f %7.2f %9s %9s %6d   budget %lld ms, %lld nodes (0 = none / default), n <= %lld, stride %zu\n", "all", all.total, all.proved, all.at_best,
+                all.bins, all.best, percent(all.bins), percent(all.heuristic), percent(all.ffd), "", "", all.wrong, limit_ms, node_limit, max_n, stride);
+    return 0;
+}

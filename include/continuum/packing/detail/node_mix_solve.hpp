@@ -1,0 +1,128 @@
+// Internal: cheapest_node_mix's driver. Heuristics first (typed first fit over type orders, the
+// cost-efficiency greedy, downsizing) and their bound; then, within the budget, the class search
+// (items with multiplicities: node_mix_classes.hpp) whenever its patterns are few, else the search
+// over single items for small instances. The answer is always the best packing found and a valid bound.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/detail/node_mix.hpp>
+#include <continuum/packing/detail/node_mix_classes.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace continuum::packing::detail {
+
+/// Improves `best` (heuristic packing of every placeable item, with its bound) by exact search
+/// within what `tracker` allows: raises its lower bound, lowers its cost, proves it optimal when
+/// the search ends.
+inline void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution& best) {
+    NodeMixClassSearch classes(p, tracker);
+    if (classes.build()) {
+        best.lower_bound = std::min(best.cost, std::max(best.lower_bound, classes.root_bound()));
+        if (best.lower_bound >= best.cost) return;
+        const bool complete = classes.run(best.cost);
+        if (classes.found()) {
+            auto bins = classes.best_bins();
+            downsize(p, bins);
+            if (const double cost = solution_cost(p, bins); cost < best.cost) {
+                best.bins = std::move(bins);
+                best.cost = cost;
+            }
+        }
+        best.lower_bound = complete ? best.cost : std::min(best.lower_bound, best.cost);
+        return;
+    }
+    if (p.placeable.size() > node_mix_exact_items || p.existing() > node_mix_exact_existing || tracker.exhausted()) return;
+    NodeMixSearch search(p, tracker, best.bins, best.cost);
+    const bool complete = search.run();
+    best.bins = search.best();
+    best.cost = search.best_cost();
+    if (complete) best.lower_bound = best.cost;
+    best.lower_bound = std::min(best.lower_bound, best.cost);
+}
+
+inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget) {
+    BudgetTracker tracker(budget);  // the deadline counts from the start of the call
+    MixSolution best;
+    best.unplaceable = p.unplaceable;
+    if (p.placeable.empty()) {
+        best.optimal = true;
+        return best;
+    }
+    // Candidates: each type first (then by efficiency), pure efficiency order, and the greedy.
+    std::vector<std::vector<MixBin>> candidates;
+    std::vector<std::vector<std::size_t>> left_outs;
+    const auto efficiency = types_by_efficiency(p);
+    {
+        std::vector<std::size_t> left;
+        candidates.push_back(typed_first_fit(p, efficiency, left));
+        left_outs.push_back(std::move(left));
+    }
+    for (const auto t : efficiency) {
+        std::vector<std::size_t> order{t};
+        for (const auto u : efficiency) {
+            if (u != t) order.push_back(u);
+        }
+        std::vector<std::size_t> left;
+        candidates.push_back(typed_first_fit(p, order, left));
+        left_outs.push_back(std::move(left));
+    }
+    if (p.placeable.size() <= node_mix_greedy_items) {
+        std::vector<std::size_t> left;
+        candidates.push_back(efficiency_greedy(p, left));
+        left_outs.push_back(std::move(left));
+    }
+    std::size_t chosen = 0;
+    double chosen_cost = 0;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        downsize(p, candidates[c]);
+        const double cost = solution_cost(p, candidates[c]);
+        const bool better = c == 0 || left_outs[c].size() < left_outs[chosen].size() ||
+                            (left_outs[c].size() == left_outs[chosen].size() &&
+                             (cost < chosen_cost || (cost == chosen_cost && candidates[c].size() < candidates[chosen].size())));
+        if (better) {
+            chosen = c;
+            chosen_cost = cost;
+        }
+    }
+    best.bins = std::move(candidates[chosen]);
+    best.cost = chosen_cost;
+    for (const auto i : left_outs[chosen]) {
+        best.unplaceable.emplace_back(i, p.existing() > 0 ? "no existing node has room left for it and every node type that can hold it has reached its max_count"
+                                                          : "every node type that can hold it has reached its max_count");
+    }
+    std::sort(best.unplaceable.begin(), best.unplaceable.end());
+    // Lower bound over the items actually placed; existing nodes' residuals are free capacity.
+    const std::size_t d = p.items.d;
+    std::vector<WideAmount> demand(d, 0), free_capacity(d, 0), must_be_new(d, 0), nothing(d, 0);
+    for (std::size_t t = p.new_types; t < p.types(); ++t) {
+        if (std::any_of(p.capacity[t].begin(), p.capacity[t].end(), [](std::int64_t r) { return r < 0; })) continue;
+        for (std::size_t k = 0; k < d; ++k) free_capacity[k] += p.capacity[t][k];
+    }
+    double single = 0;
+    for (const auto& bin : best.bins) {
+        for (const auto i : bin.items) {
+            const auto* row = p.items.row(i);
+            for (std::size_t k = 0; k < d; ++k) demand[k] += row[k];
+            bool fits_existing = false;
+            for (std::size_t t = p.new_types; t < p.types() && !fits_existing; ++t) fits_existing = fits(row, p.capacity[t].data(), d);
+            if (fits_existing) continue;
+            for (std::size_t k = 0; k < d; ++k) must_be_new[k] += row[k];  // fits no existing node: goes on a new one
+            double cheapest = std::numeric_limits<double>::infinity();
+            for (std::size_t t = 0; t < p.new_types; ++t) {
+                if (p.max_count[t] != 0 && fits(row, p.capacity[t].data(), d)) cheapest = std::min(cheapest, p.cost[t]);
+            }
+            if (std::isfinite(cheapest)) single = std::max(single, cheapest);
+        }
+    }
+    best.lower_bound = std::min(best.cost, std::max(single, std::max(fractional_cost_bound(p, demand, free_capacity), fractional_cost_bound(p, must_be_new, nothing))));
+    if (left_outs[chosen].empty() && best.lower_bound < best.cost) exact_node_mix(p, tracker, best);
+    best.optimal = best.lower_bound >= best.cost;
+    return best;
+}
+}  // namespace continuum::packing::detail

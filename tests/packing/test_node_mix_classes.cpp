@@ -1,0 +1,259 @@
+// cheapest_node_mix on items with multiplicities (replicas of a Deployment): closed-form optima for
+// identical pods, an exhaustive reference on small mixes, and properties on up to 200 pods.
+#include <continuum/packing/node_types.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace continuum::packing;
+using continuum::Budget;
+using continuum::Resources;
+
+namespace {
+Resources pod(std::int64_t cpu_millis, std::int64_t memory_gib) {
+    return Resources::from_units({{"cpu", cpu_millis}, {"memory", memory_gib << 30}});
+}
+
+/// No deadline: these tests assert proofs, which must not depend on the machine's speed.
+Budget untimed() { return Budget{100'000'000, std::nullopt}; }
+
+void check_valid(const NodeMix& mix, const std::vector<Resources>& items, const std::vector<NodeType>& types, const std::vector<ExistingNode>& existing = {}) {
+    std::vector<int> seen(items.size(), 0);
+    double cost = 0;
+    std::vector<std::int64_t> count(types.size(), 0);
+    for (const auto& node : mix.nodes) {
+        Resources load;
+        for (const auto i : node.items) {
+            ++seen[i];
+            load += items[i];
+        }
+        REQUIRE(!node.items.empty());
+        REQUIRE(load.fits_in(types[node.type].capacity));
+        cost += types[node.type].cost;
+        ++count[node.type];
+    }
+    REQUIRE(mix.existing_items.size() == existing.size());
+    for (std::size_t e = 0; e < existing.size(); ++e) {
+        Resources load = existing[e].allocated;
+        for (const auto i : mix.existing_items[e]) {
+            ++seen[i];
+            load += items[i];
+        }
+        if (!mix.existing_items[e].empty()) REQUIRE(load.fits_in(existing[e].capacity));
+    }
+    for (const auto& u : mix.unplaceable) ++seen[u.item];
+    REQUIRE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+    REQUIRE(count == mix.count_per_type);
+    for (std::size_t t = 0; t < types.size(); ++t) {
+        if (types[t].max_count != unlimited) REQUIRE(count[t] <= types[t].max_count);
+    }
+    REQUIRE(cost == doctest::Approx(mix.cost));
+    REQUIRE(mix.lower_bound <= mix.cost + 1e-9);
+    REQUIRE(mix.lower_bound >= 0.0);
+    if (mix.optimal) REQUIRE(mix.lower_bound == doctest::Approx(mix.cost));
+}
+
+/// Exhaustive reference: every assignment of items to open bins, existing nodes or a new node of
+/// each type (count limits respected). Returns the cheapest cost, or infinity when none places all.
+struct Exhaustive {
+    const std::vector<Resources>& items;
+    const std::vector<NodeType>& types;
+    std::vector<Resources> free;       // per bin: what is left
+    std::vector<std::size_t> type_of;  // per bin (types.size() + e for existing node e)
+    std::vector<std::int64_t> used;
+    double best = std::numeric_limits<double>::infinity();
+
+    void run(std::size_t i, double cost) {
+        if (cost >= best - 1e-9) return;
+        if (i == items.size()) {
+            best = cost;
+            return;
+        }
+        for (std::size_t b = 0; b < free.size(); ++b) {
+            if (!items[i].fits_in(free[b])) continue;
+            free[b] -= items[i];
+            run(i + 1, cost);
+            free[b] += items[i];
+        }
+        for (std::size_t t = 0; t < types.size(); ++t) {
+            if (types[t].max_count != unlimited && used[t] >= types[t].max_count) continue;
+            if (!items[i].fits_in(types[t].capacity)) continue;
+            ++used[t];
+            free.push_back(types[t].capacity - items[i]);
+            run(i + 1, cost + types[t].cost);
+            free.pop_back();
+            --used[t];
+        }
+    }
+};
+
+double exhaustive_cost(const std::vector<Resources>& items, const std::vector<NodeType>& types, const std::vector<ExistingNode>& existing = {}) {
+    Exhaustive search{items, types, {}, {}, std::vector<std::int64_t>(types.size(), 0)};
+    for (const auto& node : existing) search.free.push_back(node.capacity - node.allocated);
+    search.run(0, 0.0);
+    return search.best;
+}
+
+/// The optimum for n identical pods when types[t] holds per_node[t] of them (no count limits):
+/// every count of the first type, the rest on the cheapest single type that completes it.
+double identical_optimum(std::int64_t n, const std::vector<std::int64_t>& per_node, const std::vector<double>& cost) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::int64_t x = 0; x <= (n + per_node[0] - 1) / per_node[0]; ++x) {
+        const std::int64_t rest = std::max<std::int64_t>(0, n - x * per_node[0]);
+        best = std::min(best, static_cast<double>(x) * cost[0] + static_cast<double>((rest + per_node[1] - 1) / per_node[1]) * cost[1]);
+    }
+    return best;
+}
+}  // namespace
+
+TEST_CASE("identical pods over two node types: proved optimal for every n from 1 to 200 (closed form)") {
+    // small holds 2 pods (cpu-bound) for 1.0, large 8 for 3.5: 25 pods = 3 large + 1 small = 11.5.
+    const std::vector<NodeType> types{{"small", pod(2000, 4), 1.0, unlimited}, {"large", pod(8000, 16), 3.5, unlimited}};
+    for (std::int64_t n = 1; n <= 200; ++n) {
+        CAPTURE(n);
+        const std::vector<Resources> items(static_cast<std::size_t>(n), pod(1000, 1));
+        const auto mix = cheapest_node_mix(items, types, untimed());
+        check_valid(mix, items, types);
+        CHECK(mix.cost == doctest::Approx(identical_optimum(n, {8, 2}, {3.5, 1.0})));
+        CHECK(mix.optimal);
+        CHECK(mix.gap == 0.0);
+    }
+    const std::vector<Resources> items(25, pod(1000, 1));
+    const auto mix = cheapest_node_mix(items, types, untimed());
+    CHECK(mix.cost == doctest::Approx(11.5));
+    CHECK(mix.count_per_type == std::vector<std::int64_t>{1, 3});
+}
+
+TEST_CASE("identical pods, memory-bound types with costs that share no unit: optimal for n in 25..41") {
+    // a: 4 cpu / 16 GiB holds 2 pods of 1.5 cpu / 3 GiB for 1.0; b: 16 cpu / 32 GiB holds 10 for 3.3.
+    const std::vector<NodeType> types{{"a", pod(4000, 16), 1.0, unlimited}, {"b", pod(16000, 32), 3.3, unlimited}};
+    for (std::int64_t n = 25; n <= 41; ++n) {
+        CAPTURE(n);
+        const std::vector<Resources> items(static_cast<std::size_t>(n), pod(1500, 3));
+        const auto mix = cheapest_node_mix(items, types, untimed());
+        check_valid(mix, items, types);
+        CHECK(mix.cost == doctest::Approx(identical_optimum(n, {10, 2}, {3.3, 1.0})));
+        CHECK(mix.optimal);
+    }
+}
+
+TEST_CASE("the default budget of a per-tick call carries the per-tick deadline") {
+    const auto budget = continuum::per_tick_budget();
+    REQUIRE(budget.time_limit.has_value());
+    CHECK(*budget.time_limit == continuum::per_tick_deadline);
+    CHECK(continuum::per_tick_deadline.count() == 40);
+    CHECK(budget.node_limit == Budget{}.node_limit);
+}
+
+TEST_CASE("mixes of two to four pod shapes with multiplicities match an exhaustive reference") {
+    std::mt19937_64 rng(20);
+    const std::vector<Resources> shapes{pod(500, 1), pod(1000, 2), pod(1500, 1), pod(2000, 6), pod(3000, 3)};
+    int proved = 0;
+    for (int trial = 0; trial < 150; ++trial) {
+        CAPTURE(trial);
+        std::vector<NodeType> types;
+        const int t = std::uniform_int_distribution<int>(1, 3)(rng);
+        for (int k = 0; k < t; ++k) {
+            const auto cpu = std::uniform_int_distribution<std::int64_t>(2, 8)(rng) * 1000;
+            const auto mem = std::uniform_int_distribution<std::int64_t>(4, 16)(rng);
+            const auto max_count = std::uniform_int_distribution<std::int64_t>(-1, 3)(rng);
+            const auto cost = static_cast<double>(std::uniform_int_distribution<int>(5, 40)(rng)) / 10.0;
+            types.push_back({"t" + std::to_string(k), pod(cpu, mem), cost, max_count});
+        }
+        std::vector<Resources> items;
+        const auto kinds = std::uniform_int_distribution<std::size_t>(1, 4)(rng);
+        for (std::size_t k = 0; k < kinds; ++k) {
+            const auto& shape = shapes[std::uniform_int_distribution<std::size_t>(0, shapes.size() - 1)(rng)];
+            const auto copies = std::uniform_int_distribution<int>(1, 3)(rng);
+            for (int c = 0; c < copies && items.size() < 7; ++c) items.push_back(shape);
+        }
+        std::vector<ExistingNode> existing;
+        if (trial % 3 == 0) existing.push_back({"e0", pod(4000, 8), pod(std::uniform_int_distribution<std::int64_t>(0, 3)(rng) * 1000, 2)});
+        const auto mix = existing.empty() ? cheapest_node_mix(items, types, untimed()) : cheapest_node_mix_onto_existing(items, existing, types, untimed());
+        check_valid(mix, items, types, existing);
+        if (!mix.unplaceable.empty()) continue;  // the reference places every item
+        const double reference = exhaustive_cost(items, types, existing);
+        CHECK(mix.cost == doctest::Approx(reference));
+        CHECK(mix.optimal);
+        ++proved;
+    }
+    CHECK(proved > 100);
+}
+
+TEST_CASE("identical pods onto existing nodes: their room first, then the cheapest new nodes (hand-computed)") {
+    // Two existing nodes with room for 3 and 1 pods; 20 pods of 1 cpu: 16 remain, 2 large nodes = 7.0.
+    const std::vector<ExistingNode> existing{{"e0", pod(4000, 8), pod(1000, 1)}, {"e1", pod(4000, 8), pod(3000, 1)}};
+    const std::vector<NodeType> types{{"small", pod(2000, 4), 1.0, unlimited}, {"large", pod(8000, 16), 3.5, unlimited}};
+    const std::vector<Resources> items(20, pod(1000, 1));
+    const auto mix = cheapest_node_mix_onto_existing(items, existing, types, untimed());
+    check_valid(mix, items, types, existing);
+    CHECK(mix.existing_items[0].size() == 3);
+    CHECK(mix.existing_items[1].size() == 1);
+    CHECK(mix.cost == doctest::Approx(7.0));
+    CHECK(mix.count_per_type == std::vector<std::int64_t>{0, 2});
+    CHECK(mix.optimal);
+}
+
+TEST_CASE("count limits with identical pods: the limited cheap type is used up first (hand-computed)") {
+    // large (8 pods for 3.5) limited to 2 nodes: 30 pods = 2 large (16) + 7 small (14) = 14.0.
+    const std::vector<NodeType> types{{"small", pod(2000, 4), 1.0, unlimited}, {"large", pod(8000, 16), 3.5, 2}};
+    const std::vector<Resources> items(30, pod(1000, 1));
+    const auto mix = cheapest_node_mix(items, types, untimed());
+    check_valid(mix, items, types);
+    CHECK(mix.cost == doctest::Approx(14.0));
+    CHECK(mix.count_per_type == std::vector<std::int64_t>{7, 2});
+    CHECK(mix.optimal);
+}
+
+TEST_CASE("property: up to 200 pods of two to five shapes over node-type sets; valid answers and bounds, also when the budget runs out") {
+    std::mt19937_64 rng(21);
+    for (int trial = 0; trial < 40; ++trial) {
+        CAPTURE(trial);
+        std::vector<NodeType> types;
+        const int t = std::uniform_int_distribution<int>(2, 5)(rng);
+        for (int k = 0; k < t; ++k) {
+            const auto cpu = std::uniform_int_distribution<std::int64_t>(2, 32)(rng) * 1000;
+            const auto mem = std::uniform_int_distribution<std::int64_t>(4, 128)(rng);
+            types.push_back({"t" + std::to_string(k), pod(cpu, mem), static_cast<double>(cpu) / 1000.0 * 0.03 + static_cast<double>(mem) * 0.004, unlimited});
+        }
+        std::vector<Resources> items;
+        const auto kinds = std::uniform_int_distribution<int>(2, 5)(rng);
+        const auto n = std::uniform_int_distribution<std::size_t>(1, 200)(rng);
+        std::vector<Resources> shapes;
+        for (int k = 0; k < kinds; ++k) {
+            const auto cpu = std::uniform_int_distribution<std::int64_t>(100, 4000)(rng);
+            const auto mem = std::uniform_int_distribution<std::int64_t>(1, 8)(rng);
+            shapes.push_back(pod(cpu, mem));
+        }
+        for (std::size_t i = 0; i < n; ++i) items.push_back(shapes[std::uniform_int_distribution<std::size_t>(0, shapes.size() - 1)(rng)]);
+        const auto full = cheapest_node_mix(items, types, Budget{200'000, std::nullopt});
+        check_valid(full, items, types);
+        const auto starved = cheapest_node_mix(items, types, Budget{50, std::nullopt});
+        check_valid(starved, items, types);
+        CHECK(full.cost <= starved.cost + 1e-9);
+        CHECK(starved.lower_bound <= full.cost + 1e-9);
+        CHECK(full.lower_bound <= starved.cost + 1e-9);
+    }
+}
+
+TEST_CASE("many distinct shapes on large nodes: a valid packing within one node of the cpu bound") {
+    // 14 shapes x 6 replicas on 64-cpu nodes: many maximal patterns (the class search may have to
+    // generate columns instead of listing them); every pod placed once, a valid bound.
+    const std::vector<NodeType> types{{"big", pod(64000, 256), 10.0, unlimited}, {"half", pod(32000, 128), 5.5, unlimited}};
+    std::vector<Resources> items;
+    for (std::int64_t s = 0; s < 14; ++s) {
+        for (int r = 0; r < 6; ++r) items.push_back(pod(700 + 310 * s, 1 + (s * 7) % 13));
+    }
+    const auto mix = cheapest_node_mix(items, types, Budget{2'000'000, std::nullopt});
+    check_valid(mix, items, types);
+    // cpu: 6 x sum(700 + 310 s) = 6 x 38,010 = 228,060 millicores; 10 per 64 cpu => bound >= 35.63
+    CHECK(mix.lower_bound >= 228060.0 / 64000.0 * 10.0 - 1e-9);
+    CHECK(mix.cost <= 40.0);  // 4 big nodes hold 256 cpu: the packing is within one node of the cpu bound
+}
