@@ -108,6 +108,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
             origins.push_back(o);
             if (o < s.origin_every) break;
         }
+        if (origins.empty()) continue;  // too short for this resolution (the 8-day Alibaba trace at hourly steps)
         if (quick && origins.size() > 4) origins.resize(4);
         for (const std::size_t origin : origins) {
             const std::span<const double> train(t.y.data() + origin - history, history);
