@@ -9,14 +9,14 @@
 #include <continuum/forecast.hpp>
 #include <continuum/forecast/lstm_loader.hpp>
 
+#include "trace_columns.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,30 +24,8 @@ namespace fc = continuum::forecast;
 
 namespace {
 
-std::vector<double> read_column(const std::string& path, int column) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::string line;
-    std::getline(in, line);  // header
-    std::vector<double> out;
-    while (std::getline(in, line)) {
-        std::stringstream fields(line);
-        std::string field;
-        for (int i = 0; i <= column; ++i) std::getline(fields, field, ',');
-        out.push_back(std::stod(field));
-    }
-    return out;
-}
-
-std::vector<double> average(const std::vector<double>& v, std::size_t group) {
-    std::vector<double> out;
-    for (std::size_t i = 0; i + group <= v.size(); i += group) {
-        double s = 0.0;
-        for (std::size_t k = 0; k < group; ++k) s += v[i + k];
-        out.push_back(s / static_cast<double>(group));
-    }
-    return out;
-}
+using continuum::benchmarks::average;
+using continuum::benchmarks::read_column;
 
 /// Autocorrelation at lag `lag` (the "daily pattern" test: >= 0.3).
 double autocorrelation(const std::vector<double>& y, std::size_t lag) {
@@ -94,6 +72,9 @@ struct Row {
     std::vector<std::vector<Score>> scores;  // [horizon][method]
 };
 
+int walk_forward_points = 0;  // --walk-forward-points N: PortfolioOptions::walk_forward_points (tuning)
+fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --validation blocks|walk_forward
+
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
     std::vector<Row> rows;
     const auto day = static_cast<std::size_t>(s.day);
@@ -139,6 +120,8 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 fc::PortfolioOptions options;
                 options.season_lengths = s.portfolio_seasons;
                 options.horizon = s.horizons[k];
+                options.walk_forward_points = walk_forward_points;
+                options.validation = validation;
                 std::vector<fc::AnyForecaster> extra;
                 if (with_lstm) extra.emplace_back(*lstm_model);
                 fc::Portfolio portfolio(options, extra);
@@ -214,7 +197,22 @@ void print(const Setting& s, const std::vector<Row>& rows) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    // --quick: 4 origins per trace; --tuning: data/traces only; --only 5min|1min|hourly; --walk-forward-points N;
+    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation).
+    bool quick = false, tuning = false;
+    std::string only;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") quick = true;
+        if (a == "--tuning") tuning = true;
+        if (a == "--only" && i + 1 < argc) only = argv[++i];
+        if (a == "--walk-forward-points" && i + 1 < argc) walk_forward_points = std::stoi(argv[++i]);
+        if (a == "--validation" && i + 1 < argc) {
+            const std::string v = argv[++i];
+            validation = v == "blocks" ? fc::PortfolioValidation::blocks : v == "walk_forward" ? fc::PortfolioValidation::walk_forward
+                                                                                                 : fc::PortfolioValidation::automatic;
+        }
+    }
     const std::string root = std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/";
     const std::string shared = std::string(CONTINUUM_SHARED_DIR) + "/data/traces/nab/";
     struct Source {
@@ -234,7 +232,7 @@ int main(int argc, char** argv) {
     for (const char* id : {"ec2_cpu_utilization_24ae8d", "ec2_cpu_utilization_53ea38", "ec2_cpu_utilization_ac20cd",
                            "ec2_cpu_utilization_c6585a", "ec2_cpu_utilization_fe7f93", "rds_cpu_utilization_e47b3b"}) {
         const std::string path = shared + id + ".csv";
-        if (std::filesystem::exists(path)) sources.push_back({std::string("nab/") + (id + std::strlen(id) - 6) + (id[0] == 'r' ? " rds" : ""), path, 1, 1, true});
+        if (!tuning && std::filesystem::exists(path)) sources.push_back({std::string("nab/") + (id + std::strlen(id) - 6) + (id[0] == 'r' ? " rds" : ""), path, 1, 1, true});
     }
     std::vector<Trace> five_minutes, hourly;
     for (const auto& src : sources) {
@@ -253,8 +251,8 @@ int main(int argc, char** argv) {
                          {1, 5, 15, 60}, {"1 min", "5 min", "15 min", "1 h"}, {1440}, seconds(60), 120, 1};
     const Setting hour{"hourly data (m = 24; M4-Hourly-class horizons), origins every 6 h", 24, {1, 6, 24, 48}, {"1 h", "6 h", "1 day", "2 days"},
                        {24, 168}, seconds(3600), 6, 7};
-    print(five, evaluate(five, five_minutes, std::nullopt, quick));
-    print(minute, evaluate(minute, minutes, model, quick));
-    print(hour, evaluate(hour, hourly, std::nullopt, quick));
+    if (only.empty() || only == "5min") print(five, evaluate(five, five_minutes, std::nullopt, quick));
+    if (only.empty() || only == "1min") print(minute, evaluate(minute, minutes, model, quick));
+    if (only.empty() || only == "hourly") print(hour, evaluate(hour, hourly, std::nullopt, quick));
     return 0;
 }

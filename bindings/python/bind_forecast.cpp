@@ -285,7 +285,7 @@ void bind_forecast(py::module_& m) {
                                   "Candidates scored by rolling-origin validation relative to seasonal naive; the best one,\n"
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
-                            int partial_origins) {
+                            int partial_origins, const std::string& validation, int walk_forward_points) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -294,16 +294,26 @@ void bind_forecast(py::module_& m) {
                     options.recency_decay = recency_decay;
                     options.shift_factor = shift_factor;
                     options.partial_origins = partial_origins;
+                    if (validation == "blocks") options.validation = PortfolioValidation::blocks;
+                    else if (validation == "walk_forward") options.validation = PortfolioValidation::walk_forward;
+                    else if (validation != "automatic") {
+                        throw InvalidArgument(fmt::format("validation must be \"automatic\", \"blocks\" or \"walk_forward\", got \"{}\"", validation));
+                    }
+                    options.walk_forward_points = walk_forward_points;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
                 py::arg("combine") = 3, py::arg("recency_decay") = 1.0, py::arg("shift_factor") = 2.0, py::arg("partial_origins") = 3,
+                py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0,
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
                 "blocks before the newest is recency_decay**k, in (0, 1]; shift_factor: when seasonal naive's MAE on the\n"
                 "newest block exceeds shift_factor x the median over the earlier blocks, partial_origins origins inside\n"
-                "that block join the validation (weighted by their length); 0 disables; partial_origins: >= 0.\n"
+                "that block join the validation (weighted by their length); 0 disables; partial_origins: >= 0;\n"
+                "validation: 'automatic' (walk-forward below the reference season, blocks otherwise), 'blocks' (a refit per\n"
+                "block) or 'walk_forward' (one fit per candidate, then every recent point an origin); walk_forward_points:\n"
+                "origins of the walk-forward validation, 0 = max(origins x horizon, reference season).\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
         cls.def_property_readonly("scores", [](const Portfolio& self) {

@@ -191,6 +191,19 @@ TEST_CASE("a horizon below the season validates walk-forward: every recent point
     daily.fit(continuum::SeriesView(y));
     CHECK_FALSE(daily.walk_forward());
     CHECK(daily.validation_horizon() == 24);
+    // Either scheme on request: walk-forward at one season (7·24 = 168 origins), blocks at 2 steps.
+    options.validation = fc::PortfolioValidation::walk_forward;
+    fc::Portfolio forced(options);
+    forced.fit(continuum::SeriesView(y));
+    CHECK(forced.walk_forward());
+    CHECK(forced.name() == "portfolio(drift)");
+    options.validation = fc::PortfolioValidation::blocks;
+    options.horizon = 2;
+    fc::Portfolio blocks(options);
+    blocks.fit(continuum::SeriesView(y));
+    CHECK_FALSE(blocks.walk_forward());
+    options.walk_forward_points = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("walk_forward_points must be >= 0, got -1"), continuum::InvalidArgument);
 }
 
 TEST_CASE("plan_for_horizon sets an unset validation horizon and keeps an explicit one") {

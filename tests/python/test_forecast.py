@@ -102,6 +102,13 @@ def test_auto_validates_at_the_asked_horizon():
         planned.plan_for_horizon(0)
     with pytest.raises(continuum.InvalidArgument, match="horizon"):
         fc.auto(y, season_lengths=[24], horizon=-1)
+    forced = fc.Portfolio(season_lengths=[24], validation="walk_forward").fit(y)
+    assert forced.walk_forward and forced.validation_horizon == 24 and forced.members == ["drift"]
+    assert not fc.Portfolio(season_lengths=[24], horizon=2, validation="blocks").fit(y).walk_forward
+    with pytest.raises(continuum.InvalidArgument, match="validation"):
+        fc.Portfolio(validation="sometimes")
+    with pytest.raises(continuum.InvalidArgument, match="walk_forward_points"):
+        fc.Portfolio(walk_forward_points=-1)
 
 
 def test_portfolio_shift_aware_validation():

@@ -29,6 +29,14 @@
 
 namespace continuum::forecast {
 
+/// How Portfolio validates its candidates.
+///  - automatic: walk_forward below the reference season, blocks otherwise;
+///  - blocks: the last `origins` blocks of `horizon` points, each forecast after a refit at its
+///    origin (plus the shift-aware partial origins);
+///  - walk_forward: one fit per candidate before the last max(origins·horizon, season) points, then
+///    update() through them, every point an origin (about `origins` times fewer fits).
+enum class PortfolioValidation { automatic, blocks, walk_forward };
+
 struct PortfolioOptions {
     /// Season lengths to consider (hourly data: 24 daily, 168 weekly). Lengths the history cannot
     /// support are skipped. The first feasible one is the reference for MASE and seasonal naive.
@@ -52,6 +60,11 @@ struct PortfolioOptions {
     double shift_factor = 2.0;
     /// Partial origins added on a detected shift (evenly spaced inside the last block); >= 0.
     int partial_origins = 3;
+    /// Short horizons (below the reference season) are validated walk-forward: every one of the last
+    /// `walk_forward_points` points is an origin (0 = max(origins·horizon, reference season)).
+    int walk_forward_points = 0;
+    /// Validation scheme (see PortfolioValidation).
+    PortfolioValidation validation = PortfolioValidation::automatic;
     /// Options for the Holt-Winters candidates (season lengths above 48 always use the
     /// heuristic initialisation, so a fit stays O(n) per evaluation with few parameters).
     HoltWintersOptions holt_winters{};
@@ -96,7 +109,8 @@ public:
         horizon_ = options_.horizon > 0 ? options_.horizon : reference_season_;
         const auto h = static_cast<std::size_t>(horizon_);
         detail::require_length(n, h + 2, "portfolio", fmt::format("one validation horizon of {} plus 2", horizon_));
-        walk_forward_ = horizon_ < reference_season_;
+        walk_forward_ = options_.validation == PortfolioValidation::walk_forward ||
+                        (options_.validation == PortfolioValidation::automatic && horizon_ < reference_season_);
         const std::size_t shortest = walk_forward_ ? walk_forward_windows(n) : block_windows(n);
         auto candidates = default_candidates(shortest);
         for (const auto& e : extra_) candidates.push_back(e);
@@ -239,6 +253,9 @@ private:
         if (!(options_.shift_factor >= 0.0) || !std::isfinite(options_.shift_factor)) {
             throw InvalidArgument(fmt::format("portfolio: shift_factor must be finite and >= 0, got {}", options_.shift_factor));
         }
+        if (options_.walk_forward_points < 0) {
+            throw InvalidArgument(fmt::format("portfolio: walk_forward_points must be >= 0, got {}", options_.walk_forward_points));
+        }
         if (options_.partial_origins < 0) throw InvalidArgument(fmt::format("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
             throw InvalidArgument(fmt::format("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
@@ -305,7 +322,9 @@ private:
         const auto h = static_cast<std::size_t>(horizon_);
         const auto m = static_cast<std::size_t>(reference_season_);
         const std::size_t keep = std::min(3 * m, n - h);
-        const std::size_t span = std::clamp(std::max(static_cast<std::size_t>(options_.origins) * h, m), h, n - keep);
+        const std::size_t wanted = options_.walk_forward_points > 0 ? static_cast<std::size_t>(options_.walk_forward_points)
+                                                                     : std::max(static_cast<std::size_t>(options_.origins) * h, m);
+        const std::size_t span = std::clamp(wanted, h, n - keep);
         windows_.clear();
         for (std::size_t origin = n - span; origin < n; ++origin) windows_.push_back({origin, std::min(h, n - origin)});
         origins_ = static_cast<int>((span + h - 1) / h);

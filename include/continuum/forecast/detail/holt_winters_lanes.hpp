@@ -34,6 +34,9 @@ void holt_winters_forward_lanes(const std::vector<Scalar>& y, std::size_t n, std
     const bool record = !trace.empty();
     std::array<Scalar, Lanes> sse{};
     std::array<bool, Lanes> bad{};
+    // Locals, so the compiler knows the season pointer does not alias them and keeps them in registers.
+    const auto alpha_l = s.alpha, beta_l = s.beta, gamma_l = s.gamma, phi_l = s.phi;
+    auto level = s.level, trend = s.trend;
     std::size_t phase = 0;
     for (std::size_t t = 0; t < n; ++t) {
         const Scalar* yt = y.data() + t * Lanes;
@@ -41,15 +44,15 @@ void holt_winters_forward_lanes(const std::vector<Scalar>& y, std::size_t n, std
         if (record) {
             Scalar* out = trace.data() + 3 * t * Lanes;
             for (std::size_t l = 0; l < Lanes; ++l) {
-                out[l] = s.level[l];
-                out[Lanes + l] = s.trend[l];
+                out[l] = level[l];
+                out[Lanes + l] = trend[l];
                 out[2 * Lanes + l] = Season == Seasonality::none ? Scalar(0) : season[l];
             }
         }
         for (std::size_t l = 0; l < Lanes; ++l) {
-            const Scalar alpha = s.alpha[l];
-            const Scalar d = HasTrend ? s.phi[l] * s.trend[l] : Scalar(0);
-            const Scalar p = s.level[l] + d;
+            const Scalar alpha = alpha_l[l];
+            const Scalar d = HasTrend ? phi_l[l] * trend[l] : Scalar(0);
+            const Scalar p = level[l] + d;
             Scalar so = Scalar(0);
             Scalar f = p;
             Scalar ln;
@@ -66,20 +69,22 @@ void holt_winters_forward_lanes(const std::vector<Scalar>& y, std::size_t n, std
             } else {
                 ln = alpha * yt[l] + (Scalar(1) - alpha) * p;
             }
-            if constexpr (HasTrend) s.trend[l] = flush_subnormal(s.beta[l] * (ln - s.level[l]) + (Scalar(1) - s.beta[l]) * d);
+            if constexpr (HasTrend) trend[l] = flush_subnormal(beta_l[l] * (ln - level[l]) + (Scalar(1) - beta_l[l]) * d);
             if constexpr (Season != Seasonality::none) {
                 const Scalar base = NewLevel ? ln : p;
-                const Scalar gamma = s.gamma[l];
+                const Scalar gamma = gamma_l[l];
                 const Scalar sn = Season == Seasonality::multiplicative ? gamma * yt[l] / base + (Scalar(1) - gamma) * so
                                                                          : gamma * (yt[l] - base) + (Scalar(1) - gamma) * so;
                 season[l] = flush_subnormal(sn);
             }
-            s.level[l] = flush_subnormal(ln);
+            level[l] = flush_subnormal(ln);
             const Scalar e = yt[l] - f;
             sse[l] += e * e;
         }
         if constexpr (Season != Seasonality::none) phase = phase + 1 == m ? 0 : phase + 1;
     }
+    s.level = level;
+    s.trend = trend;
     s.sse = sse;
     s.bad = bad;
 }
@@ -89,6 +94,7 @@ template <typename Scalar, std::size_t Lanes, Seasonality Season, bool HasTrend,
 void holt_winters_backward_lanes(const std::vector<Scalar>& y, std::size_t n, std::size_t m, const std::vector<Scalar>& trace,
                                  HoltWintersLanes<Scalar, Lanes>& s) {
     std::array<Scalar, Lanes> g_alpha{}, g_beta{}, g_gamma{}, g_phi{}, level_bar{}, trend_bar{};
+    const auto alpha_l = s.alpha, beta_l = s.beta, gamma_l = s.gamma, phi_l = s.phi;
     if constexpr (Season != Seasonality::none) s.g_seasons.assign(m * Lanes, Scalar(0));
     std::size_t phase = (Season != Seasonality::none && n > 0) ? (n - 1) % m : 0;
     for (std::size_t t = n; t-- > 0;) {
@@ -96,7 +102,7 @@ void holt_winters_backward_lanes(const std::vector<Scalar>& y, std::size_t n, st
         const Scalar* tr = trace.data() + 3 * t * Lanes;
         Scalar* season_bar = Season == Seasonality::none ? nullptr : s.g_seasons.data() + phase * Lanes;
         for (std::size_t l = 0; l < Lanes; ++l) {
-            const Scalar alpha = s.alpha[l], beta = s.beta[l], gamma = s.gamma[l], phi = s.phi[l];
+            const Scalar alpha = alpha_l[l], beta = beta_l[l], gamma = gamma_l[l], phi = phi_l[l];
             const Scalar lv = tr[l], b = tr[Lanes + l], so = tr[2 * Lanes + l], y_t = yt[l];
             const Scalar d = HasTrend ? phi * b : Scalar(0);
             const Scalar p = lv + d;
