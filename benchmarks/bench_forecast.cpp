@@ -101,6 +101,24 @@ void BM_AutoForecaster(benchmark::State& state) {
 }
 BENCHMARK(BM_AutoForecaster)->Unit(benchmark::kMillisecond);
 
+/// The same portfolio with an explicit validation scheme and horizon (issue 19): arg 0 = blocks at
+/// one season (the default above), 1 = walk-forward at one season, 2 = automatic at 12 steps
+/// (walk-forward, a scaler's short look-ahead).
+void BM_PortfolioValidation(benchmark::State& state) {
+    const auto& y = hourly_input();
+    fc::PortfolioOptions options;
+    options.season_lengths = {24, 168};
+    if (state.range(0) == 1) options.validation = fc::PortfolioValidation::walk_forward;
+    if (state.range(0) == 2) options.horizon = 12;
+    for (auto _ : state) {
+        fc::Portfolio portfolio(options);
+        portfolio.fit(continuum::SeriesView(y));
+        auto f = portfolio.forecast(48);
+        benchmark::DoNotOptimize(f.mean.data());
+    }
+}
+BENCHMARK(BM_PortfolioValidation)->Arg(0)->Arg(1)->Arg(2)->ArgName("scheme")->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -7,6 +7,8 @@
 // training part) are averaged over the origins.
 #include <continuum/forecast.hpp>
 
+#include "trace_columns.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -17,29 +19,8 @@ namespace fc = continuum::forecast;
 
 namespace {
 
-std::vector<double> read_column(const std::string& path, int column) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);  // header
-    std::vector<double> out;
-    while (std::getline(in, line)) {
-        std::stringstream fields(line);
-        std::string field;
-        for (int i = 0; i <= column; ++i) std::getline(fields, field, ',');
-        out.push_back(std::stod(field));
-    }
-    return out;
-}
-
-std::vector<double> average(const std::vector<double>& v, std::size_t group) {
-    std::vector<double> out;
-    for (std::size_t i = 0; i + group <= v.size(); i += group) {
-        double s = 0.0;
-        for (std::size_t k = 0; k < group; ++k) s += v[i + k];
-        out.push_back(s / static_cast<double>(group));
-    }
-    return out;
-}
+using continuum::benchmarks::average;
+using continuum::benchmarks::read_column;
 
 struct Totals {
     double smape = 0.0, mase = 0.0;

@@ -6,6 +6,7 @@
 #include <continuum/forecast/auto_ets.hpp>
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/holt_winters.hpp>
+#include <continuum/forecast/holt_winters_batch.hpp>
 #include <continuum/forecast/linear_regression.hpp>
 #include <continuum/forecast/metrics.hpp>
 #include <continuum/forecast/moving_average.hpp>
@@ -29,6 +30,7 @@ using namespace continuum::forecast;
 namespace {
 
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using Matrix = Array;  // a 2-D array (rows = series), row-major after forcecast
 
 std::span<const double> as_span(const Array& values, const char* argument) {
     if (values.ndim() != 1) throw InvalidArgument(fmt::format("{}: expected a 1-D array, got {} dimensions", argument, values.ndim()));
@@ -155,6 +157,9 @@ void bind_forecast(py::module_& m) {
     }
 
     // ---- Holt-Winters -------------------------------------------------------------------------
+    // Registered before HoltWinters so fit_many's signature names it (its methods come after).
+    py::class_<HoltWintersBatch<double>> batch_class(forecast, "HoltWintersBatch",
+                                                     "The fitted models of HoltWinters.fit_many: batch[i] is row i's HoltWinters.");
     {
         py::class_<HoltWinters<double>> cls(
             forecast, "HoltWinters",
@@ -215,7 +220,51 @@ void bind_forecast(py::module_& m) {
             .def_property_readonly("evaluations", &HoltWinters<double>::evaluations)
             .def_property_readonly("model", [](const HoltWinters<double>& self) { return self.spec().code(); }, "ETS code, e.g. 'A,Ad,A'.")
             .def_readonly_static("max_magnitude", &holt_winters_max_magnitude,
-                                 "Largest |observation| fit() and update() accept (about 1.3e150): beyond it squared errors overflow.");
+                                 "Largest |observation| fit() and update() accept (about 1.3e150): beyond it squared errors overflow.")
+            .def(
+                "fit_many",
+                [](const HoltWinters<double>& self, const Matrix& y) {
+                    if (y.ndim() != 2) throw InvalidArgument(fmt::format("y: expected a 2-D array (series, points), got {} dimensions", y.ndim()));
+                    const auto series = static_cast<std::size_t>(y.shape(0));
+                    const std::span<const double> values(y.data(), series * static_cast<std::size_t>(y.shape(1)));
+                    py::gil_scoped_release release;
+                    return self.fit_many(values, series);
+                },
+                py::arg("y"),
+                "Fits every row of y (a 2-D array: series x points) with this model's settings, evaluating many series\n"
+                "together in SIMD lanes; each row gets the fit fit() gives it alone. Returns a HoltWintersBatch.\n"
+                "Raises continuum.InvalidArgument naming the row when one fails fit()'s checks.");
+    }
+    {
+        auto& cls = batch_class;
+        cls.def("__len__", &HoltWintersBatch<double>::size)
+            .def(
+                "__getitem__",
+                [](const HoltWintersBatch<double>& self, py::ssize_t i) {
+                    const auto n = static_cast<py::ssize_t>(self.size());
+                    if (i < 0) i += n;
+                    if (i < 0 || i >= n) throw py::index_error(fmt::format("index {} out of range for {} series", i, n));
+                    return self[static_cast<std::size_t>(i)];
+                },
+                py::arg("i"), "Row i's fitted model (a copy).")
+            .def(
+                "forecast",
+                [](const HoltWintersBatch<double>& self, int h) {
+                    const auto f = self.forecast(h);
+                    py::array_t<double> out({static_cast<py::ssize_t>(self.size()), static_cast<py::ssize_t>(h)});
+                    std::copy(f.begin(), f.end(), out.mutable_data());
+                    return out;
+                },
+                py::arg("h"), "Point forecasts of every series: an (n, h) numpy array.")
+            .def_property_readonly("sse", [](const HoltWintersBatch<double>& self) {
+                std::vector<double> out;
+                for (const auto& model : self.models()) out.push_back(model.sse());
+                return to_array(out);
+            }, "Every series' SSE (numpy array).")
+            .def("__repr__", [](const HoltWintersBatch<double>& self) {
+                return fmt::format("HoltWintersBatch({} series x {} points, {})", self.size(), self.length(),
+                                   self.size() ? self[0].name() : std::string("empty"));
+            });
     }
     forecast.def(
         "auto_ets",
@@ -236,7 +285,7 @@ void bind_forecast(py::module_& m) {
                                   "Candidates scored by rolling-origin validation relative to seasonal naive; the best one,\n"
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
-                            int partial_origins) {
+                            int partial_origins, const std::string& validation, int walk_forward_points) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -245,16 +294,26 @@ void bind_forecast(py::module_& m) {
                     options.recency_decay = recency_decay;
                     options.shift_factor = shift_factor;
                     options.partial_origins = partial_origins;
+                    if (validation == "blocks") options.validation = PortfolioValidation::blocks;
+                    else if (validation == "walk_forward") options.validation = PortfolioValidation::walk_forward;
+                    else if (validation != "automatic") {
+                        throw InvalidArgument(fmt::format("validation must be \"automatic\", \"blocks\" or \"walk_forward\", got \"{}\"", validation));
+                    }
+                    options.walk_forward_points = walk_forward_points;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
                 py::arg("combine") = 3, py::arg("recency_decay") = 1.0, py::arg("shift_factor") = 2.0, py::arg("partial_origins") = 3,
+                py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0,
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
                 "blocks before the newest is recency_decay**k, in (0, 1]; shift_factor: when seasonal naive's MAE on the\n"
                 "newest block exceeds shift_factor x the median over the earlier blocks, partial_origins origins inside\n"
-                "that block join the validation (weighted by their length); 0 disables; partial_origins: >= 0.\n"
+                "that block join the validation (weighted by their length); 0 disables; partial_origins: >= 0;\n"
+                "validation: 'automatic' (walk-forward below the reference season, blocks otherwise), 'blocks' (a refit per\n"
+                "block) or 'walk_forward' (one fit per candidate, then every recent point an origin); walk_forward_points:\n"
+                "origins of the walk-forward validation, 0 = max(origins x horizon, reference season).\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
         cls.def_property_readonly("scores", [](const Portfolio& self) {
@@ -277,16 +336,26 @@ void bind_forecast(py::module_& m) {
             })
             .def_property_readonly("validation_owa", &Portfolio::validation_owa)
             .def_property_readonly("shift_detected", &Portfolio::shift_detected,
-                                   "Whether the last fit saw a shift in its newest validation block and used the partial origins.");
+                                   "Whether the last fit saw a shift in its newest validation block and used the partial origins.")
+            .def_property_readonly("validation_horizon", &Portfolio::validation_horizon,
+                                   "The horizon the last fit validated at (horizon, or the reference season when 0).")
+            .def_property_readonly("walk_forward", &Portfolio::walk_forward,
+                                   "Whether the last fit validated walk-forward (horizon below the reference season: one fit per\n"
+                                   "candidate, then every recent point an origin).")
+            .def("plan_for_horizon", &Portfolio::plan_for_horizon, py::arg("horizon"),
+                 "Tells the portfolio the horizon its forecasts will be used at: when horizon was 0 (not given), later fits\n"
+                 "validate at it; an explicit horizon is kept. Raises continuum.InvalidArgument when horizon < 1.");
     }
     forecast.def(
         "auto",
-        [](const Array& y, std::vector<int> season_lengths) {
+        [](const Array& y, std::vector<int> season_lengths, int horizon) {
             const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
             py::gil_scoped_release release;
-            return auto_forecaster(view, std::move(season_lengths));
+            return auto_forecaster(view, horizon, std::move(season_lengths));
         },
-        py::arg("y"), py::arg("season_lengths") = std::vector<int>{24, 168}, "A Portfolio with default candidates, fitted on y.");
+        py::arg("y"), py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0,
+        "A Portfolio with default candidates, fitted on y and validated at horizon steps ahead (the look-ahead its\n"
+        "forecasts will be used at; 0 = one season). Raises continuum.InvalidArgument when horizon < 0.");
 
     // ---- metrics ------------------------------------------------------------------------------
     forecast.def("mae", [](const Array& y, const Array& f) { return mae(as_span(y, "y"), as_span(f, "f")); }, py::arg("y"), py::arg("f"),

@@ -125,6 +125,14 @@ public:
         if (out.mean.size() == 1 && horizon > 1) out.mean.assign(static_cast<std::size_t>(horizon), out.mean.front());
         return out;
     }
+    /// Forwards to the model's plan_for_horizon (continuum.forecast.Portfolio) on a private deep copy,
+    /// so the caller's object is not changed; nothing for models without it and for callables.
+    void plan_for_horizon(int horizon) {
+        py::gil_scoped_acquire gil;
+        if (!model_ || !py::hasattr(target_, "plan_for_horizon")) return;
+        target_ = py::module_::import("copy").attr("deepcopy")(target_);
+        target_.attr("plan_for_horizon")(horizon);
+    }
     [[nodiscard]] std::string name() const {
         py::gil_scoped_acquire gil;
         if (py::hasattr(target_, "name")) {

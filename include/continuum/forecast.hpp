@@ -8,6 +8,7 @@
 #include <continuum/forecast/forecaster.hpp>
 #include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/forecast/holt_winters.hpp>
+#include <continuum/forecast/holt_winters_batch.hpp>
 #include <continuum/forecast/holt_winters_initialization.hpp>
 #include <continuum/forecast/holt_winters_model.hpp>
 #include <continuum/forecast/linear_regression.hpp>

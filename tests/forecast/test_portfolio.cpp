@@ -159,3 +159,69 @@ TEST_CASE("a level shift inside the last validation block triggers the partial o
     bad.partial_origins = -1;
     CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("partial_origins"), continuum::InvalidArgument);
 }
+
+TEST_CASE("a horizon below the season validates walk-forward: every recent point is an origin") {
+    // y = t, n = 100, season 24, horizon 2: the last max(7·2, 24) = 24 points are origins, from one
+    // fit on the first 76 then update()s; each forecasts min(2, points left) steps.
+    std::vector<double> y(100);
+    for (std::size_t t = 0; t < y.size(); ++t) y[t] = static_cast<double>(t);
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    options.horizon = 2;
+    fc::Portfolio portfolio(options);
+    portfolio.fit(continuum::SeriesView(y));
+    CHECK(portfolio.walk_forward());
+    CHECK(portfolio.validation_horizon() == 2);
+    CHECK_FALSE(portfolio.shift_detected());
+    // Naive misses by 1 and 2 (MAE 1.5) at 23 full origins and by 1 at the last, half-weight one;
+    // the MASE scale is |y_t - y_{t-24}| = 24 everywhere.
+    const double naive_mase = (23.0 * 1.5 / 24.0 + 0.5 * 1.0 / 24.0) / 23.5;
+    bool seen = false;
+    for (const auto& s : portfolio.scores()) {
+        if (s.name != "naive") continue;
+        seen = true;
+        CHECK(s.mase == doctest::Approx(naive_mase).epsilon(1e-12));
+    }
+    CHECK(seen);
+    CHECK(portfolio.name() == "portfolio(drift)");  // exact on a line
+    CHECK(portfolio.forecast(2).mean[1] == doctest::Approx(101.0));
+    // One season ahead keeps whole-block validation with refits.
+    options.horizon = 24;
+    fc::Portfolio daily(options);
+    daily.fit(continuum::SeriesView(y));
+    CHECK_FALSE(daily.walk_forward());
+    CHECK(daily.validation_horizon() == 24);
+    // Either scheme on request: walk-forward at one season (7·24 = 168 origins), blocks at 2 steps.
+    options.validation = fc::PortfolioValidation::walk_forward;
+    fc::Portfolio forced(options);
+    forced.fit(continuum::SeriesView(y));
+    CHECK(forced.walk_forward());
+    CHECK(forced.name() == "portfolio(drift)");
+    options.validation = fc::PortfolioValidation::blocks;
+    options.horizon = 2;
+    fc::Portfolio blocks(options);
+    blocks.fit(continuum::SeriesView(y));
+    CHECK_FALSE(blocks.walk_forward());
+    options.walk_forward_points = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("walk_forward_points must be >= 0, got -1"), continuum::InvalidArgument);
+}
+
+TEST_CASE("plan_for_horizon sets an unset validation horizon and keeps an explicit one") {
+    std::vector<double> y(120);
+    for (std::size_t t = 0; t < y.size(); ++t) y[t] = 50.0 + 10.0 * std::sin(2 * M_PI * double(t) / 24.0) + 0.1 * double(t);
+    fc::Portfolio unset(fc::PortfolioOptions{{24}});
+    unset.plan_for_horizon(3);
+    CHECK(unset.options().horizon == 3);
+    unset.fit(continuum::SeriesView(y));
+    CHECK(unset.validation_horizon() == 3);
+    fc::PortfolioOptions explicit_options{{24}};
+    explicit_options.horizon = 12;
+    fc::Portfolio kept(explicit_options);
+    kept.plan_for_horizon(3);
+    CHECK(kept.options().horizon == 12);
+    CHECK_THROWS_WITH_AS(kept.plan_for_horizon(0), doctest::Contains("horizon must be >= 1, got 0"), continuum::InvalidArgument);
+    const auto fitted = fc::auto_forecaster(continuum::SeriesView(y), 5, {24});
+    CHECK(fitted.validation_horizon() == 5);
+    CHECK(fitted.walk_forward());
+    CHECK(fc::auto_forecaster(continuum::SeriesView(y), {24}).validation_horizon() == 24);
+}

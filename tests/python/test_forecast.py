@@ -85,6 +85,32 @@ def test_auto_ets_and_portfolio():
     assert len(custom.members) == 1
 
 
+def test_auto_validates_at_the_asked_horizon():
+    y = 50 + 0.1 * np.arange(120.0)  # a line: drift is exact at every horizon
+    short = fc.auto(y, season_lengths=[24], horizon=2)
+    assert short.validation_horizon == 2 and short.walk_forward
+    assert short.members == ["drift"]
+    assert short.forecast(2)[1] == pytest.approx(50 + 0.1 * 121)
+    naive = next(s for s in short.scores if s["name"] == "naive")
+    # 23 origins miss by 0.1 and 0.2, the last (half weight) by 0.1; MASE scale 24 * 0.1.
+    assert naive["mase"] == pytest.approx((23 * 0.15 / 2.4 + 0.5 * 0.1 / 2.4) / 23.5, rel=1e-9)
+    assert fc.auto(y, season_lengths=[24]).validation_horizon == 24
+    planned = fc.Portfolio(season_lengths=[24])
+    planned.plan_for_horizon(5)
+    assert planned.fit(y).validation_horizon == 5
+    with pytest.raises(continuum.InvalidArgument, match="horizon"):
+        planned.plan_for_horizon(0)
+    with pytest.raises(continuum.InvalidArgument, match="horizon"):
+        fc.auto(y, season_lengths=[24], horizon=-1)
+    forced = fc.Portfolio(season_lengths=[24], validation="walk_forward").fit(y)
+    assert forced.walk_forward and forced.validation_horizon == 24 and forced.members == ["drift"]
+    assert not fc.Portfolio(season_lengths=[24], horizon=2, validation="blocks").fit(y).walk_forward
+    with pytest.raises(continuum.InvalidArgument, match="validation"):
+        fc.Portfolio(validation="sometimes")
+    with pytest.raises(continuum.InvalidArgument, match="walk_forward_points"):
+        fc.Portfolio(walk_forward_points=-1)
+
+
 def test_portfolio_shift_aware_validation():
     # Daily cycle at level 40, a +25 spike every 13th hour, level 60 from 12 hours before the end.
     t = np.arange(21 * 24)

@@ -186,3 +186,31 @@ def test_share_by_priority_and_split_across_clusters():
     assert quota.share_by_priority(60, [40, 50, 30], [0, 10, 5]) == [0, 50, 10]
     split = quota.split_across_clusters({"cpu": "100"}, {"member1": {"cpu": "2"}, "member2": {"cpu": "5"}, "member3": {"cpu": "3"}})
     assert {k: v.to_quantities()["cpu"] for k, v in split.items()} == {"member1": "20", "member2": "50", "member3": "30"}
+
+
+class PlanRecorder(LastValue):
+    """Forecasts the horizon the scaler told it through plan_for_horizon (0 if never told)."""
+
+    def __init__(self):
+        super().__init__()
+        self.planned = 0
+
+    def plan_for_horizon(self, horizon):
+        self.planned = horizon
+
+    def forecast(self, horizon, level=0.0):
+        return [float(self.planned)] * horizon
+
+
+def test_hybrid_tells_a_selecting_forecaster_its_horizon():
+    from continuum import forecast as fc
+
+    mine = PlanRecorder()
+    scaler = quota.HybridQuotaScaler(mine, levels=LEVELS, min_history=1, horizon=7)
+    d = scaler.tick(0, {"cpu": "200"}, [quota.NamespaceSnapshot("shop", {"cpu": "1"}, {"cpu": "1"})])
+    assert d["shop"].prediction.to_quantities() == {"cpu": "7"}
+    assert mine.planned == 0  # the scaler told its own copy, not the caller's object
+    portfolio = fc.Portfolio(season_lengths=[24])
+    quota.HybridQuotaScaler(portfolio, levels=LEVELS, horizon=3)
+    y = 50 + 10 * np.sin(2 * np.pi * np.arange(24 * 8) / 24)
+    assert portfolio.fit(y).validation_horizon == 24  # the caller's portfolio still validates one season ahead

@@ -297,3 +297,33 @@ TEST_CASE("a reused decision object is fully reset between ticks") {
     CHECK(out.still_missing.empty());
     CHECK(out.namespaces[0].quota == cpu("40"));
 }
+
+namespace {
+/// Forecasts the horizon it was told through plan_for_horizon (0 if never told), as cores.
+struct PlanRecordingForecaster {
+    int planned = 0;
+    void fit(SeriesView /*history*/) {}
+    void update(double /*value*/) {}
+    void plan_for_horizon(int horizon) { planned = horizon; }
+    [[nodiscard]] forecast::Forecast forecast(int horizon, double /*level*/) const {
+        return forecast::Forecast{std::vector<double>(static_cast<std::size_t>(horizon), static_cast<double>(planned)), {}, {}, 0.0};
+    }
+    [[nodiscard]] std::string name() const { return "plan-recording"; }
+};
+static_assert(forecast::Forecaster<PlanRecordingForecaster>);
+}  // namespace
+
+TEST_CASE("the scaler tells a selecting forecaster its horizon (directly or through AnyForecaster)") {
+    auto config = paper_config(1);
+    config.horizon = 7;
+    const quota::ClusterSnapshot cluster{0s, cpu("200"), {}, {}};
+    const std::vector<NamespaceSnapshot> ns{{"shop", cpu("1"), cpu("1"), {}}};
+    HybridQuotaScaler direct(PlanRecordingForecaster{}, config);
+    CHECK(direct.tick(cluster, ns).namespaces[0].prediction == cpu("7"));
+    HybridQuotaScaler erased(forecast::AnyForecaster(PlanRecordingForecaster{}), config);
+    CHECK(erased.tick(cluster, ns).namespaces[0].prediction == cpu("7"));
+    // A forecaster without the hook is wrapped unchanged: AnyForecaster's forwarding is a no-op.
+    forecast::AnyForecaster plain(LastValueForecaster{});
+    CHECK_NOTHROW(plain.plan_for_horizon(7));
+    CHECK_THROWS_AS(forecast::AnyForecaster().plan_for_horizon(7), InvalidArgument);
+}

@@ -36,6 +36,9 @@ public:
     [[nodiscard]] Forecast forecast(int horizon, double level = 0.0) const { return get().forecast(horizon, level); }
     void update(double value) { get().update(value); }
     [[nodiscard]] std::string name() const { return impl_ ? impl_->name() : std::string("empty"); }
+    /// Forwards to the wrapped model's plan_for_horizon(horizon) when it has one (a selecting
+    /// forecaster such as Portfolio); nothing otherwise. \throws InvalidArgument when empty.
+    void plan_for_horizon(int horizon) { get().plan_for_horizon(horizon); }
     [[nodiscard]] bool empty() const { return impl_ == nullptr; }
 
     /// The wrapped model when it is an F, else nullptr.
@@ -57,6 +60,7 @@ private:
         virtual Forecast forecast(int horizon, double level) const = 0;
         virtual void update(double value) = 0;
         virtual std::string name() const = 0;
+        virtual void plan_for_horizon(int horizon) = 0;
         virtual std::unique_ptr<Concept> clone() const = 0;
     };
     template <typename F>
@@ -66,6 +70,9 @@ private:
         Forecast forecast(int horizon, double level) const override { return value.forecast(horizon, level); }
         void update(double observation) override { value.update(observation); }
         std::string name() const override { return value.name(); }
+        void plan_for_horizon(int horizon) override {
+            if constexpr (requires { value.plan_for_horizon(horizon); }) value.plan_for_horizon(horizon);
+        }
         std::unique_ptr<Concept> clone() const override { return std::make_unique<Model>(value); }
         F value;
     };

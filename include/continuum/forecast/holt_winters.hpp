@@ -32,6 +32,9 @@
 
 namespace continuum::forecast {
 
+template <std::floating_point Scalar>
+class HoltWintersBatch;
+
 /// How the initial states are obtained when fitting.
 ///  - estimated: optimised jointly with α, β, γ, φ, starting from `heuristic` (or `simple` when
 ///    the series is shorter than heuristic_minimum_length), as statsmodels' fit() does;
@@ -171,18 +174,7 @@ public:
 
     /// fit() on values already in Scalar. \throws as fit(), and on non-finite values.
     void fit_values(std::span<const Scalar> y) {
-        for (std::size_t i = 0; i < y.size(); ++i) {
-            if (!std::isfinite(y[i])) throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is not finite", i, static_cast<double>(y[i])));
-            if (std::fabs(y[i]) > max_magnitude()) {
-                throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series",
-                                                  i, static_cast<double>(y[i]), static_cast<double>(max_magnitude())));
-            }
-        }
-        check_length(y.size());
-        if (spec_.seasonal == Seasonality::multiplicative) detail::require_positive(y, "holt_winters", "a multiplicative season");
-        fitted_ = false;
-        evaluations_ = 0;
-        converged_ = true;
+        prepare_fit(y);
         if (known_) {
             params_ = *known_;
         } else {
@@ -190,6 +182,17 @@ public:
         }
         smooth(y);
         fitted_ = true;
+    }
+
+    /// Fits `series` series of equal length at once (rows of `values`, row-major: series i is
+    /// values[i·length, (i+1)·length)), each with this model's spec and options, evaluating the
+    /// SSE of up to HoltWintersBatch::lanes series together in SIMD lanes. Every series gets the
+    /// same fit as fit() alone would give it. Needs <continuum/forecast/holt_winters_batch.hpp>.
+    /// \throws InvalidArgument when series < 1, values.size() is not a multiple of series, or a
+    ///         series fails fit()'s checks (the message names the series index).
+    template <typename Batch = HoltWintersBatch<Scalar>>
+    [[nodiscard]] Batch fit_many(std::span<const double> values, std::size_t series) const {
+        return Batch(*this, values, series);
     }
 
     /// Point forecast and, when level > 0, a prediction interval: analytic (ETS class 1 variance,
@@ -321,6 +324,25 @@ public:
     }
 
 private:
+    template <std::floating_point>
+    friend class HoltWintersBatch;
+
+    /// fit()'s checks on y, and the reset of the fit statistics.
+    void prepare_fit(std::span<const Scalar> y) {
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            if (!std::isfinite(y[i])) throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is not finite", i, static_cast<double>(y[i])));
+            if (std::fabs(y[i]) > max_magnitude()) {
+                throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series",
+                                                  i, static_cast<double>(y[i]), static_cast<double>(max_magnitude())));
+            }
+        }
+        check_length(y.size());
+        if (spec_.seasonal == Seasonality::multiplicative) detail::require_positive(y, "holt_winters", "a multiplicative season");
+        fitted_ = false;
+        evaluations_ = 0;
+        converged_ = true;
+    }
+
     static constexpr double lower_bound_ = 1.4901161193847656e-08;  // statsmodels' sqrt(eps) margin on α
     static constexpr double phi_low_ = 0.8, phi_high_ = 0.995;
 
@@ -506,32 +528,54 @@ private:
         }
     };
 
-    void optimise(std::span<const Scalar> y) {
-        const std::size_t n = y.size();
-        const bool use_heuristic = options_.initialization == Initialization::heuristic ||
-                                   (options_.initialization == Initialization::estimated && n >= heuristic_minimum_length(spec_));
-        const auto init = use_heuristic ? heuristic_initial_states(y, spec_) : simple_initial_states(y, spec_);
-        const Layout layout{spec_.has_trend(), spec_.has_season(), spec_.damped, options_.initialization == Initialization::estimated,
-                            static_cast<std::size_t>(spec_.period())};
-        // Scales: states move in units of the data spread so every coordinate is O(1).
-        double mean = 0.0, spread = 0.0;
-        for (Scalar v : y) mean += static_cast<double>(v);
-        mean /= static_cast<double>(n);
-        for (Scalar v : y) spread += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
-        spread = std::sqrt(spread / static_cast<double>(n));
-        if (!(spread > 0.0)) spread = std::max(std::fabs(mean), 1.0);
-        const double level_scale = spread;
-        const double trend_scale = spread / static_cast<double>(std::max<std::size_t>(layout.m, 10));
-        const double season_scale = spec_.seasonal == Seasonality::multiplicative ? 0.1 : spread;
-        const double normaliser = 1.0 / (static_cast<double>(n) * spread * spread);
+    /// One series' fitting problem: the initial states, the box, the scaling of the search
+    /// coordinates x and the maps x -> parameters and SSE gradient -> x-gradient. Shared by fit()
+    /// and HoltWintersBatch (which evaluates many problems in lanes), so both search alike.
+    struct Problem {
+        Layout layout;
+        HoltWintersStates<Scalar> init;
+        double level_scale, trend_scale, season_scale, normaliser;
+        std::vector<double> lower, upper;
+        std::size_t smoothing;
 
-        BudgetTracker tracker(options_.budget);
-        std::vector<Scalar> trace(3 * n);
-        HoltWintersParameters<Scalar> candidate;
-        candidate.initial_seasons = init.seasons;
-        detail::HoltWintersGradient<Scalar> gradient;
+        Problem(const HoltWinters& model, std::span<const Scalar> y) {
+            const auto& spec = model.spec_;
+            const auto& options = model.options_;
+            const std::size_t n = y.size();
+            const bool use_heuristic = options.initialization == Initialization::heuristic ||
+                                       (options.initialization == Initialization::estimated && n >= heuristic_minimum_length(spec));
+            init = use_heuristic ? heuristic_initial_states(y, spec) : simple_initial_states(y, spec);
+            layout = Layout{spec.has_trend(), spec.has_season(), spec.damped, options.initialization == Initialization::estimated,
+                            static_cast<std::size_t>(spec.period())};
+            // Scales: states move in units of the data spread so every coordinate is O(1).
+            double mean = 0.0, spread = 0.0;
+            for (Scalar v : y) mean += static_cast<double>(v);
+            mean /= static_cast<double>(n);
+            for (Scalar v : y) spread += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
+            spread = std::sqrt(spread / static_cast<double>(n));
+            if (!(spread > 0.0)) spread = std::max(std::fabs(mean), 1.0);
+            level_scale = spread;
+            trend_scale = spread / static_cast<double>(std::max<std::size_t>(layout.m, 10));
+            season_scale = spec.seasonal == Seasonality::multiplicative ? 0.1 : spread;
+            normaliser = 1.0 / (static_cast<double>(n) * spread * spread);
+            // Box: the smoothing coordinates in [0, 1]; states free, except >= 0 where multiplicative.
+            lower.assign(layout.size(), -std::numeric_limits<double>::infinity());
+            upper.assign(layout.size(), std::numeric_limits<double>::infinity());
+            smoothing = 1 + layout.trend + layout.season + layout.damped;
+            for (std::size_t i = 0; i < smoothing; ++i) {
+                lower[i] = 0.0;
+                upper[i] = 1.0;
+            }
+            if (layout.states && spec.seasonal == Seasonality::multiplicative) {
+                lower[smoothing] = -static_cast<double>(init.level) / level_scale;
+                for (std::size_t j = 0; j < layout.m; ++j) {
+                    lower[smoothing + 1 + layout.trend + j] = -static_cast<double>(init.seasons[j]) / season_scale;
+                }
+            }
+        }
 
-        const auto decode = [&](const std::vector<double>& x) {
+        /// The parameters at search point x (seasons sized by the caller or here).
+        void decode(const std::vector<double>& x, HoltWintersParameters<Scalar>& candidate) const {
             std::size_t i = 0;
             const double alpha = lower_bound_ + x[i++] * (1.0 - 2.0 * lower_bound_);
             candidate.alpha = static_cast<Scalar>(alpha);
@@ -540,37 +584,25 @@ private:
             candidate.phi = layout.damped ? static_cast<Scalar>(phi_low_ + (phi_high_ - phi_low_) * x[i++]) : Scalar(1);
             candidate.initial_level = init.level;
             candidate.initial_trend = init.trend;
-            if (layout.states) {
-                candidate.initial_level = static_cast<Scalar>(static_cast<double>(init.level) + level_scale * x[i++]);
-                if (layout.trend) candidate.initial_trend = static_cast<Scalar>(static_cast<double>(init.trend) + trend_scale * x[i++]);
-                for (std::size_t j = 0; layout.season && j < layout.m; ++j) {
-                    candidate.initial_seasons[j] = static_cast<Scalar>(static_cast<double>(init.seasons[j]) + season_scale * x[i++]);
-                }
+            candidate.initial_seasons.resize(init.seasons.size());
+            if (!layout.states) {
+                std::copy(init.seasons.begin(), init.seasons.end(), candidate.initial_seasons.begin());
+                return;
             }
-        };
-        const auto forward_only = [&](const std::vector<double>& x) -> double {
-            decode(x);
-            tracker.count();
-            ++evaluations_;
-            auto state = initial_state(candidate);
-            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
-            const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, {});
-            });
+            candidate.initial_level = static_cast<Scalar>(static_cast<double>(init.level) + level_scale * x[i++]);
+            if (layout.trend) candidate.initial_trend = static_cast<Scalar>(static_cast<double>(init.trend) + trend_scale * x[i++]);
+            for (std::size_t j = 0; layout.season && j < layout.m; ++j) {
+                candidate.initial_seasons[j] = static_cast<Scalar>(static_cast<double>(init.seasons[j]) + season_scale * x[i++]);
+            }
+        }
+
+        /// The normalised objective from an SSE (+inf when not finite).
+        [[nodiscard]] double value(Scalar sse) const {
             return std::isfinite(sse) ? static_cast<double>(sse) * normaliser : std::numeric_limits<double>::infinity();
-        };
-        const auto objective = [&](const std::vector<double>& x, std::vector<double>& grad) -> double {
-            decode(x);
-            tracker.count();
-            ++evaluations_;
-            auto state = initial_state(candidate);
-            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
-            const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                const Scalar value = detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(trace));
-                if (std::isfinite(value)) detail::holt_winters_backward<Scalar, S, T, N>(y, c, trace, layout.m, gradient);
-                return value;
-            });
-            if (!std::isfinite(sse)) return std::numeric_limits<double>::infinity();
+        }
+
+        /// The gradient in search coordinates from the SSE gradient at x.
+        void x_gradient(const std::vector<double>& x, const detail::HoltWintersGradient<Scalar>& gradient, std::vector<double>& grad) const {
             std::size_t i = 0;
             const double alpha = lower_bound_ + x[0] * (1.0 - 2.0 * lower_bound_);
             double d_alpha = static_cast<double>(gradient.alpha);
@@ -596,43 +628,68 @@ private:
                     grad[i++] = static_cast<double>(gradient.seasons[j]) * season_scale * normaliser;
                 }
             }
-            return static_cast<double>(sse) * normaliser;
-        };
+        }
 
-        // Starting grid over (α, β/α, γ/(1−α)) with φ = 0.99 and the initial states, like
-        // statsmodels' brute start but coarser; the best few points seed L-BFGS runs.
-        static constexpr double alpha_grid[] = {0.01, 0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 0.99};
-        static constexpr double beta_grid[] = {0.01, 0.1, 0.5};
-        static constexpr double gamma_grid[] = {0.01, 0.1, 0.4, 0.8};
-        const double phi_start = (0.99 - phi_low_) / (phi_high_ - phi_low_);
-        std::vector<std::pair<double, std::vector<double>>> grid;
-        for (double a : alpha_grid) {
-            for (std::size_t bi = 0; bi < (layout.trend ? std::size(beta_grid) : 1); ++bi) {
-                for (std::size_t gi = 0; gi < (layout.season ? std::size(gamma_grid) : 1); ++gi) {
-                    std::vector<double> x(layout.size(), 0.0);
-                    std::size_t i = 0;
-                    x[i++] = a;
-                    if (layout.trend) x[i++] = beta_grid[bi];
-                    if (layout.season) x[i++] = gamma_grid[gi];
-                    if (layout.damped) x[i++] = phi_start;
-                    const double value = forward_only(x);
-                    grid.emplace_back(value, std::move(x));
+        /// Starting grid over (α, β/α, γ/(1−α)) with φ = 0.99 and the initial states, like
+        /// statsmodels' brute start but coarser; the best few points seed L-BFGS runs.
+        [[nodiscard]] std::vector<std::vector<double>> grid() const {
+            static constexpr double alpha_grid[] = {0.01, 0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 0.99};
+            static constexpr double beta_grid[] = {0.01, 0.1, 0.5};
+            static constexpr double gamma_grid[] = {0.01, 0.1, 0.4, 0.8};
+            const double phi_start = (0.99 - phi_low_) / (phi_high_ - phi_low_);
+            std::vector<std::vector<double>> out;
+            for (double a : alpha_grid) {
+                for (std::size_t bi = 0; bi < (layout.trend ? std::size(beta_grid) : 1); ++bi) {
+                    for (std::size_t gi = 0; gi < (layout.season ? std::size(gamma_grid) : 1); ++gi) {
+                        std::vector<double> x(layout.size(), 0.0);
+                        std::size_t i = 0;
+                        x[i++] = a;
+                        if (layout.trend) x[i++] = beta_grid[bi];
+                        if (layout.season) x[i++] = gamma_grid[gi];
+                        if (layout.damped) x[i++] = phi_start;
+                        out.push_back(std::move(x));
+                    }
                 }
             }
+            return out;
         }
-        // Box: the smoothing coordinates in [0, 1]; states free, except >= 0 where multiplicative.
-        std::vector<double> lower(layout.size(), -std::numeric_limits<double>::infinity());
-        std::vector<double> upper(layout.size(), std::numeric_limits<double>::infinity());
-        const std::size_t smoothing = 1 + layout.trend + layout.season + layout.damped;
-        for (std::size_t i = 0; i < smoothing; ++i) {
-            lower[i] = 0.0;
-            upper[i] = 1.0;
-        }
-        if (layout.states && spec_.seasonal == Seasonality::multiplicative) {
-            lower[smoothing] = -static_cast<double>(init.level) / level_scale;
-            for (std::size_t j = 0; j < layout.m; ++j) {
-                lower[smoothing + 1 + layout.trend + j] = -static_cast<double>(init.seasons[j]) / season_scale;
-            }
+    };
+
+    void optimise(std::span<const Scalar> y) {
+        const Problem problem(*this, y);
+        BudgetTracker tracker(options_.budget);
+        std::vector<Scalar> trace(3 * y.size());
+        HoltWintersParameters<Scalar> candidate;
+        detail::HoltWintersGradient<Scalar> gradient;
+        const auto forward_only = [&](const std::vector<double>& x) -> double {
+            problem.decode(x, candidate);
+            tracker.count();
+            ++evaluations_;
+            auto state = initial_state(candidate);
+            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
+            return problem.value(detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, {});
+            }));
+        };
+        const auto objective = [&](const std::vector<double>& x, std::vector<double>& grad) -> double {
+            problem.decode(x, candidate);
+            tracker.count();
+            ++evaluations_;
+            auto state = initial_state(candidate);
+            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
+            const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                const Scalar value = detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(trace));
+                if (std::isfinite(value)) detail::holt_winters_backward<Scalar, S, T, N>(y, c, trace, problem.layout.m, gradient);
+                return value;
+            });
+            if (!std::isfinite(sse)) return std::numeric_limits<double>::infinity();
+            problem.x_gradient(x, gradient, grad);
+            return problem.value(sse);
+        };
+        std::vector<std::pair<double, std::vector<double>>> grid;
+        for (auto& x : problem.grid()) {
+            const double value = forward_only(x);
+            grid.emplace_back(value, std::move(x));
         }
         std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
         double best = std::numeric_limits<double>::infinity();
@@ -642,7 +699,7 @@ private:
             if (!std::isfinite(grid[s].first)) break;
             detail::LbfgsOptions lbfgs;
             lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(starts - s));
-            const auto result = detail::minimize_lbfgs(objective, grid[s].second, lower, upper, lbfgs, [&] { return tracker.exhausted(); });
+            const auto result = detail::minimize_lbfgs(objective, grid[s].second, problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
             converged_ = converged_ && result.converged;
             if (result.value < best) {
                 best = result.value;
@@ -652,7 +709,7 @@ private:
         if (!std::isfinite(best)) {
             throw InvalidArgument("holt_winters: no feasible starting point (a multiplicative state becomes non-positive for every grid point)");
         }
-        decode(best_x);
+        problem.decode(best_x, candidate);
         params_ = candidate;
     }
 

@@ -31,6 +31,14 @@
 
 namespace continuum::forecast {
 
+/// How Portfolio validates its candidates.
+///  - automatic: walk_forward below the reference season, blocks otherwise;
+///  - blocks: the last `origins` blocks of `horizon` points, each forecast after a refit at its
+///    origin (plus the shift-aware partial origins);
+///  - walk_forward: one fit per candidate before the last max(origins·horizon, season) points, then
+///    update() through them, every point an origin (about `origins` times fewer fits).
+enum class PortfolioValidation { automatic, blocks, walk_forward };
+
 struct PortfolioOptions {
     /// Season lengths to consider (hourly data: 24 daily, 168 weekly). Lengths the history cannot
     /// support are skipped. The first feasible one is the reference for MASE and seasonal naive.
@@ -54,6 +62,11 @@ struct PortfolioOptions {
     double shift_factor = 2.0;
     /// Partial origins added on a detected shift (evenly spaced inside the last block); >= 0.
     int partial_origins = 3;
+    /// Short horizons (below the reference season) are validated walk-forward: every one of the last
+    /// `walk_forward_points` points is an origin (0 = max(origins·horizon, reference season)).
+    int walk_forward_points = 0;
+    /// Validation scheme (see PortfolioValidation).
+    PortfolioValidation validation = PortfolioValidation::automatic;
     /// Options for the Holt-Winters candidates (season lengths above 48 always use the
     /// heuristic initialisation, so a fit stays O(n) per evaluation with few parameters).
     HoltWintersOptions holt_winters{};
@@ -163,21 +176,9 @@ public:
         horizon_ = options_.horizon > 0 ? options_.horizon : reference_season_;
         const auto h = static_cast<std::size_t>(horizon_);
         detail::require_length(n, h + 2, "portfolio", fmt::format("one validation horizon of {} plus 2", horizon_));
-        // Fewer origins on short histories, so the earliest training window keeps three seasons
-        // (enough for the seasonal candidates) whenever possible.
-        const std::size_t keep = 3 * static_cast<std::size_t>(reference_season_);
-        origins_ = static_cast<int>(std::clamp<std::size_t>(n > keep ? (n - keep) / h : 0, 1, static_cast<std::size_t>(options_.origins)));
-        origins_ = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(origins_), (n - 2) / h));
-        const std::size_t validation = static_cast<std::size_t>(origins_) * h;
-        const std::size_t shortest = n - validation;
-        windows_.clear();
-        for (int k = origins_; k >= 1; --k) windows_.push_back({n - static_cast<std::size_t>(k) * h, h});
-        // Candidate partial windows inside the last block (origins at 1/4, 1/2, 3/4 of it for
-        // partial_origins = 3, each forecasting to the end of the history); kept only after a shift.
-        for (int j = 1; j <= options_.partial_origins; ++j) {
-            const std::size_t length = h * static_cast<std::size_t>(options_.partial_origins + 1 - j) / static_cast<std::size_t>(options_.partial_origins + 1);
-            if (length >= 1 && length < h && n - length > windows_.back().first) windows_.push_back({n - length, length});
-        }
+        walk_forward_ = options_.validation == PortfolioValidation::walk_forward ||
+                        (options_.validation == PortfolioValidation::automatic && horizon_ < reference_season_);
+        const std::size_t shortest = walk_forward_ ? walk_forward_windows(n) : block_windows(n);
         auto candidates = default_candidates(shortest);
         for (const auto& e : extra_) candidates.push_back(e);
 
@@ -188,11 +189,12 @@ public:
                                       ? AnyForecaster(SeasonalNaive(reference_season_))
                                       : AnyForecaster(Naive());
         Validation reference_run = validate_one(reference, values);
-        shift_detected_ = shift_in_last_block(reference_run, values);
-        if (!shift_detected_) {
+        shift_detected_ = !walk_forward_ && shift_in_last_block(reference_run, values);
+        if (!walk_forward_ && !shift_detected_) {
             windows_.resize(static_cast<std::size_t>(origins_));
             if (reference_run.forecasts.size() > windows_.size()) reference_run.forecasts.resize(windows_.size());
         }
+        weigh_windows(values);
         std::vector<Validation> runs;
         scores_.clear();
         for (auto& candidate : candidates) {
@@ -210,7 +212,7 @@ public:
             if (!std::isfinite(scores_[order[k - 1]].owa)) break;
             Validation combined;
             combined.ok = true;
-            for (const auto& w : windows_) combined.forecasts.emplace_back(w.second, 0.0);
+            for (const auto& w : windows_) combined.forecasts.emplace_back(w.length, 0.0);
             for (std::size_t j = 0; j < k; ++j) {
                 for (std::size_t o = 0; o < combined.forecasts.size(); ++o) {
                     for (std::size_t i = 0; i < combined.forecasts[o].size(); ++i) {
@@ -296,6 +298,18 @@ public:
     [[nodiscard]] bool shift_detected() const { return shift_detected_; }
     /// The season length used as MASE / seasonal-naive reference in the last fit (1 = none).
     [[nodiscard]] int reference_season() const { return reference_season_; }
+    /// The horizon the last fit validated at (options().horizon, or the reference season when 0).
+    [[nodiscard]] int validation_horizon() const { return horizon_; }
+    /// Whether the last fit used walk-forward validation (a horizon below the reference season).
+    [[nodiscard]] bool walk_forward() const { return walk_forward_; }
+
+    /// Tells the portfolio the horizon its forecasts will be used at (a scaler's look-ahead, e.g.
+    /// HybridQuotaScaler's config.horizon): when options().horizon is 0 (not given), later fits
+    /// validate at `horizon`; an explicit options().horizon is kept. \throws InvalidArgument on horizon < 1.
+    void plan_for_horizon(int horizon) {
+        detail::require_horizon(horizon);
+        if (options_.horizon == 0) options_.horizon = horizon;
+    }
 
 private:
     void validate() const {
@@ -305,6 +319,9 @@ private:
         for (int m : options_.season_lengths) detail::require_season_length(m, "portfolio");
         if (!(options_.shift_factor >= 0.0) || !std::isfinite(options_.shift_factor)) {
             throw InvalidArgument(fmt::format("portfolio: shift_factor must be finite and >= 0, got {}", options_.shift_factor));
+        }
+        if (options_.walk_forward_points < 0) {
+            throw InvalidArgument(fmt::format("portfolio: walk_forward_points must be >= 0, got {}", options_.walk_forward_points));
         }
         if (options_.partial_origins < 0) throw InvalidArgument(fmt::format("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
@@ -341,16 +358,86 @@ private:
         std::vector<std::vector<double>> forecasts;  // one per validation window, oldest origin first
     };
 
+    /// Whole blocks of `horizon` points at the end of the history, each forecast from a refit at its
+    /// origin, plus the candidate partial windows inside the last block; returns the shortest
+    /// training length.
+    std::size_t block_windows(std::size_t n) {
+        const auto h = static_cast<std::size_t>(horizon_);
+        // Fewer origins on short histories, so the earliest training window keeps three seasons
+        // (enough for the seasonal candidates) whenever possible.
+        const std::size_t keep = 3 * static_cast<std::size_t>(reference_season_);
+        origins_ = static_cast<int>(std::clamp<std::size_t>(n > keep ? (n - keep) / h : 0, 1, static_cast<std::size_t>(options_.origins)));
+        origins_ = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(origins_), (n - 2) / h));
+        windows_.clear();
+        for (int k = origins_; k >= 1; --k) windows_.push_back({n - static_cast<std::size_t>(k) * h, h});
+        // Candidate partial windows inside the last block (origins at 1/4, 1/2, 3/4 of it for
+        // partial_origins = 3, each forecasting to the end of the history); kept only after a shift.
+        for (int j = 1; j <= options_.partial_origins; ++j) {
+            const std::size_t length = h * static_cast<std::size_t>(options_.partial_origins + 1 - j) / static_cast<std::size_t>(options_.partial_origins + 1);
+            if (length >= 1 && length < h && n - length > windows_.back().origin) windows_.push_back({n - length, length});
+        }
+        return n - static_cast<std::size_t>(origins_) * h;
+    }
+
+    /// Short horizons (below the reference season): every point of the last
+    /// max(origins·horizon, season) points is an origin forecasting `horizon` steps (fewer at the
+    /// very end, weighted by length), from one fit before the first origin followed by update()s.
+    /// Hundreds of origins instead of a handful, at the cost of one fit per candidate; the
+    /// truncated origins at the end also see a level shift inside the last block. Returns the
+    /// training length.
+    std::size_t walk_forward_windows(std::size_t n) {
+        const auto h = static_cast<std::size_t>(horizon_);
+        const auto m = static_cast<std::size_t>(reference_season_);
+        const std::size_t keep = std::min(3 * m, n - h);
+        const std::size_t wanted = options_.walk_forward_points > 0 ? static_cast<std::size_t>(options_.walk_forward_points)
+                                                                     : std::max(static_cast<std::size_t>(options_.origins) * h, m);
+        const std::size_t span = std::clamp(wanted, h, n - keep);
+        windows_.clear();
+        for (std::size_t origin = n - span; origin < n; ++origin) windows_.push_back({origin, std::min(h, n - origin)});
+        origins_ = static_cast<int>((span + h - 1) / h);
+        return n - span;
+    }
+
+    /// Weight of each window (recency_decay^age · length / horizon, age in blocks of `horizon`
+    /// before the most recent one) and its MASE scale (in-sample seasonal naive MAE before it).
+    void weigh_windows(std::span<const double> values) {
+        const std::size_t n = values.size();
+        const auto h = static_cast<std::size_t>(horizon_);
+        for (std::size_t o = 0; o < windows_.size(); ++o) {
+            auto& w = windows_[o];
+            std::size_t age = 0;
+            if (walk_forward_) {
+                age = (n - w.origin - w.length) / h;
+            } else if (o < static_cast<std::size_t>(origins_)) {
+                age = static_cast<std::size_t>(origins_) - 1 - o;  // partial windows share the last block's age
+            }
+            w.weight = std::pow(options_.recency_decay, static_cast<double>(age)) * static_cast<double>(w.length) / static_cast<double>(h);
+            const auto train = values.first(w.origin);
+            const auto m = static_cast<std::size_t>(train.size() > static_cast<std::size_t>(reference_season_) ? reference_season_ : 1);
+            double scale = 0.0;
+            for (std::size_t i = m; i < train.size(); ++i) scale += std::fabs(train[i] - train[i - m]);
+            w.scale = scale / static_cast<double>(train.size() - m);
+        }
+    }
+
     /// Rolling-origin forecasts of one candidate over windows_; ok = false when it fails on one.
     [[nodiscard]] Validation validate_one(AnyForecaster candidate, std::span<const double> values) const {
         Validation out;
-        for (const auto& [origin, length] : windows_) {
-            try {
-                candidate.fit(SeriesView(values.first(origin)));
-                out.forecasts.push_back(candidate.forecast(static_cast<int>(length)).mean);
-            } catch (const InvalidArgument&) {
-                return out;
+        try {
+            if (walk_forward_) {
+                candidate.fit(SeriesView(values.first(windows_.front().origin)));
+                for (const auto& w : windows_) {
+                    if (w.origin > windows_.front().origin) candidate.update(values[w.origin - 1]);
+                    out.forecasts.push_back(candidate.forecast(static_cast<int>(w.length)).mean);
+                }
+            } else {
+                for (const auto& w : windows_) {
+                    candidate.fit(SeriesView(values.first(w.origin)));
+                    out.forecasts.push_back(candidate.forecast(static_cast<int>(w.length)).mean);
+                }
             }
+        } catch (const InvalidArgument&) {
+            return out;
         }
         out.ok = true;
         return out;
@@ -362,10 +449,10 @@ private:
         if (options_.shift_factor <= 0.0 || !reference.ok || origins_ < 2 || windows_.size() <= static_cast<std::size_t>(origins_)) return false;
         std::vector<double> earlier;
         for (std::size_t o = 0; o + 1 < static_cast<std::size_t>(origins_); ++o) {
-            earlier.push_back(mae(values.subspan(windows_[o].first, windows_[o].second), reference.forecasts[o]));
+            earlier.push_back(mae(values.subspan(windows_[o].origin, windows_[o].length), reference.forecasts[o]));
         }
         const std::size_t last = static_cast<std::size_t>(origins_) - 1;
-        const double recent = mae(values.subspan(windows_[last].first, windows_[last].second), reference.forecasts[last]);
+        const double recent = mae(values.subspan(windows_[last].origin, windows_[last].length), reference.forecasts[last]);
         std::sort(earlier.begin(), earlier.end());
         const std::size_t k = earlier.size();
         const double typical = k % 2 ? earlier[k / 2] : 0.5 * (earlier[k / 2 - 1] + earlier[k / 2]);
@@ -381,21 +468,12 @@ private:
             smape_mean = mase_mean = 0.0;
             double total_weight = 0.0;
             for (std::size_t o = 0; o < v.forecasts.size(); ++o) {
-                // 0 = the most recent full block (the partial windows inside it share its age).
-                const std::size_t age = o < static_cast<std::size_t>(origins_) ? static_cast<std::size_t>(origins_) - 1 - o : 0;
-                const auto [origin, length] = windows_[o];
-                // A partial window counts in proportion to the points it forecasts.
-                const double weight = std::pow(options_.recency_decay, static_cast<double>(age)) * static_cast<double>(length) / static_cast<double>(horizon_);
-                const auto train = values.first(origin);
-                const auto actual = values.subspan(origin, length);
-                smape_mean += weight * smape(actual, v.forecasts[o]);
-                const auto m = static_cast<std::size_t>(train.size() > static_cast<std::size_t>(reference_season_) ? reference_season_ : 1);
-                double scale = 0.0;
-                for (std::size_t i = m; i < train.size(); ++i) scale += std::fabs(train[i] - train[i - m]);
-                scale /= static_cast<double>(train.size() - m);
+                const auto& w = windows_[o];
+                const auto actual = values.subspan(w.origin, w.length);
+                smape_mean += w.weight * smape(actual, v.forecasts[o]);
                 const double error = mae(actual, v.forecasts[o]);
-                mase_mean += weight * (scale > 0.0 ? error / scale : error);
-                total_weight += weight;
+                mase_mean += w.weight * (w.scale > 0.0 ? error / w.scale : error);
+                total_weight += w.weight;
             }
             smape_mean /= total_weight;
             mase_mean /= total_weight;
@@ -424,7 +502,14 @@ private:
     int reference_season_ = 1;
     int horizon_ = 1;
     int origins_ = 1;
-    std::vector<std::pair<std::size_t, std::size_t>> windows_;  // validation (origin, length), oldest first
+    struct Window {
+        std::size_t origin = 0;  // first forecast point; the training part is everything before it
+        std::size_t length = 0;  // points forecast
+        double weight = 1.0;     // recency and length weight in the mean scores
+        double scale = 0.0;      // in-sample seasonal naive MAE before the origin (MASE scale)
+    };
+    std::vector<Window> windows_;  // validation windows, oldest origin first
+    bool walk_forward_ = false;    // short horizon: one fit, then update() through the windows
     bool shift_detected_ = false;
     double validation_owa_ = 0.0;
     bool fitted_ = false;
@@ -433,15 +518,23 @@ private:
 using Portfolio = BasicPortfolio<>;
 static_assert(Forecaster<Portfolio>);
 
-/// Fits and returns a Portfolio with default candidates for the given season lengths.
-/// \throws InvalidArgument as Portfolio::fit and Portfolio's constructor.
+/// Fits and returns a Portfolio with default candidates for the given season lengths, validated
+/// at `horizon` steps ahead (the look-ahead its forecasts will be used at; 0 = one season).
+/// \throws InvalidArgument as Portfolio::fit and Portfolio's constructor (horizon < 0).
 template <typename = void>  // compiled only where called, as BasicPortfolio
-Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
+Portfolio auto_forecaster(SeriesView history, int horizon, std::vector<int> season_lengths = {24, 168}) {
     PortfolioOptions options;
     options.season_lengths = std::move(season_lengths);
+    options.horizon = horizon;
     Portfolio portfolio(std::move(options));
     portfolio.fit(history);
     return portfolio;
+}
+
+/// auto_forecaster validated at one season ahead (the right choice for day-ahead planning only;
+/// prefer the overload with an explicit horizon).
+inline Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
+    return auto_forecaster(history, 0, std::move(season_lengths));
 }
 
 }  // namespace continuum::forecast

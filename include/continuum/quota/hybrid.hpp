@@ -201,8 +201,12 @@ template <forecast::Forecaster F>
 class HybridQuotaScaler {
 public:
     /// \throws InvalidArgument when the config is invalid.
+    /// A forecaster that selects a model by validation (forecast::Portfolio, or an AnyForecaster
+    /// holding one) is told config.horizon through plan_for_horizon, so it validates at the
+    /// look-ahead the scaler uses unless its own horizon was given explicitly.
     explicit HybridQuotaScaler(F prototype, HybridConfig config = {}) : prototype_(std::move(prototype)), config_(std::move(config)) {
         config_.validate();
+        if constexpr (requires { prototype_.plan_for_horizon(config_.horizon); }) prototype_.plan_for_horizon(config_.horizon);
     }
 
     /// The state value (F's state per model: F::State, or forecast::ForecasterState for AnyForecaster).

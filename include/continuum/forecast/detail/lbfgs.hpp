@@ -29,133 +29,220 @@ struct LbfgsResult {
     bool converged = false;
 };
 
+/// The minimiser in reverse-communication form (like the Fortran L-BFGS-B driver): it asks for the
+/// objective at point() and is told the value and gradient, so a caller can evaluate many
+/// independent searches together (HoltWintersBatch fits lanes of series at once). Usage:
+///     LbfgsSearch search(x0, lower, upper, options);
+///     while (search.wants_evaluation()) search.tell(f(search.point(), search.gradient()), should_stop);
+/// minimize_lbfgs below is exactly that loop.
+class LbfgsSearch {
+public:
+    LbfgsSearch(std::vector<double> x0, const std::vector<double>& lower, const std::vector<double>& upper, const LbfgsOptions& options)
+        : options_(options), lower_(lower), upper_(upper), d_(x0.size()), g_(d_), x_new_(d_), g_new_(d_), direction_(d_),
+          coefficient_(static_cast<std::size_t>(options.memory)), free_(d_) {
+        for (std::size_t i = 0; i < d_; ++i) x0[i] = std::clamp(x0[i], lower_[i], upper_[i]);
+        result_.x = std::move(x0);
+    }
+
+    [[nodiscard]] bool wants_evaluation() const { return stage_ != Stage::done; }
+    /// Where the objective is wanted next.
+    [[nodiscard]] const std::vector<double>& point() const { return stage_ == Stage::first ? result_.x : x_new_; }
+    /// Where the caller writes the gradient at point().
+    [[nodiscard]] std::vector<double>& gradient() { return stage_ == Stage::first ? g_ : g_new_; }
+    /// The search so far (final once wants_evaluation() is false).
+    [[nodiscard]] const LbfgsResult& result() const { return result_; }
+
+    /// The objective's value at point() (gradient() already written); `should_stop()` is asked
+    /// before each new iteration, as a deadline.
+    template <typename Stop>
+    void tell(double value, Stop&& should_stop) {
+        if (stage_ == Stage::first) {
+            result_.value = value;
+            result_.evaluations = 1;
+            if (!std::isfinite(result_.value)) {
+                stage_ = Stage::done;
+                return;
+            }
+            next_iteration(should_stop);
+            return;
+        }
+        // A line-search trial.
+        ++result_.evaluations;
+        if (std::isfinite(value) && value <= result_.value + 1e-4 * std::min(predicted_, 0.0)) {
+            accept(value, value < result_.value || predicted_ == 0.0, should_stop);
+            return;
+        }
+        step_ *= (std::isfinite(value) ? 0.5 : 0.1);
+        if (++tries_ < 50 && result_.evaluations < options_.max_evaluations) {
+            propose();
+            return;
+        }
+        reject(should_stop);
+    }
+
+private:
+    enum class Stage { first, line_search, done };
+    struct Pair {
+        std::vector<double> s, y;
+        double rho;
+    };
+
+    template <typename Stop>
+    void next_iteration(Stop&& should_stop) {
+        while (result_.evaluations < options_.max_evaluations && !should_stop()) {
+            if (prepare_direction()) {
+                step_ = 1.0;
+                tries_ = 0;
+                stage_ = Stage::line_search;
+                propose();
+                return;
+            }
+            if (stage_ == Stage::done) return;
+        }
+        stage_ = Stage::done;
+    }
+
+    /// Computes the search direction; false (and stage done) when converged or stuck.
+    bool prepare_direction() {
+        const std::size_t d = d_;
+        auto& g = g_;
+        double projected_max = 0.0;
+        for (std::size_t i = 0; i < d; ++i) {
+            const bool at_lower = result_.x[i] <= lower_[i] && g[i] > 0.0;
+            const bool at_upper = result_.x[i] >= upper_[i] && g[i] < 0.0;
+            free_[i] = !(at_lower || at_upper);
+            if (free_[i]) projected_max = std::max(projected_max, std::fabs(g[i]));
+        }
+        if (projected_max <= options_.gradient_tolerance * (1.0 + std::fabs(result_.value))) {
+            result_.converged = true;
+            stage_ = Stage::done;
+            return false;
+        }
+        // Two-loop recursion on the free variables: direction = −H·g.
+        for (std::size_t i = 0; i < d; ++i) direction_[i] = free_[i] ? g[i] : 0.0;
+        for (std::size_t k = history_.size(); k-- > 0;) {
+            double dot = 0.0;
+            for (std::size_t i = 0; i < d; ++i) dot += free_[i] ? history_[k].s[i] * direction_[i] : 0.0;
+            coefficient_[k] = history_[k].rho * dot;
+            for (std::size_t i = 0; i < d; ++i) direction_[i] -= free_[i] ? coefficient_[k] * history_[k].y[i] : 0.0;
+        }
+        double scale = 0.0;
+        if (!history_.empty()) {
+            double yy = 0.0, sy = 0.0;
+            for (std::size_t i = 0; i < d; ++i) {
+                yy += history_.back().y[i] * history_.back().y[i];
+                sy += history_.back().s[i] * history_.back().y[i];
+            }
+            scale = sy / yy;
+        } else {
+            scale = 0.1 / std::max(projected_max, 1e-300);  // first step moves the largest coordinate by 0.1
+        }
+        for (double& v : direction_) v *= scale;
+        for (std::size_t k = 0; k < history_.size(); ++k) {
+            double dot = 0.0;
+            for (std::size_t i = 0; i < d; ++i) dot += free_[i] ? history_[k].y[i] * direction_[i] : 0.0;
+            const double beta = history_[k].rho * dot;
+            for (std::size_t i = 0; i < d; ++i) direction_[i] += free_[i] ? history_[k].s[i] * (coefficient_[k] - beta) : 0.0;
+        }
+        double slope = 0.0;
+        for (std::size_t i = 0; i < d; ++i) {
+            direction_[i] = free_[i] ? -direction_[i] : 0.0;
+            slope += g[i] * direction_[i];
+        }
+        if (!(slope < 0.0)) {  // not a descent direction: restart from projected steepest descent
+            history_.clear();
+            const double step0 = 0.1 / std::max(projected_max, 1e-300);
+            slope = 0.0;
+            for (std::size_t i = 0; i < d; ++i) {
+                direction_[i] = free_[i] ? -g[i] * step0 : 0.0;
+                slope += g[i] * direction_[i];
+            }
+            if (!(slope < 0.0)) {
+                stage_ = Stage::done;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// Projected backtracking Armijo line search: the next trial point.
+    void propose() {
+        predicted_ = 0.0;
+        for (std::size_t i = 0; i < d_; ++i) {
+            x_new_[i] = std::clamp(result_.x[i] + step_ * direction_[i], lower_[i], upper_[i]);
+            predicted_ += g_[i] * (x_new_[i] - result_.x[i]);
+        }
+    }
+
+    template <typename Stop>
+    void reject(Stop&& should_stop) {
+        if (history_.empty()) {
+            result_.converged = true;  // even projected steepest descent cannot decrease f
+            stage_ = Stage::done;
+            return;
+        }
+        history_.clear();
+        next_iteration(should_stop);
+    }
+
+    template <typename Stop>
+    void accept(double value_new, bool accepted, Stop&& should_stop) {
+        if (!accepted) {
+            reject(should_stop);
+            return;
+        }
+        Pair pair{std::vector<double>(d_), std::vector<double>(d_), 0.0};
+        double sy = 0.0;
+        for (std::size_t i = 0; i < d_; ++i) {
+            pair.s[i] = x_new_[i] - result_.x[i];
+            pair.y[i] = g_new_[i] - g_[i];
+            sy += pair.s[i] * pair.y[i];
+        }
+        const double decrease = result_.value - value_new;
+        result_.x.swap(x_new_);
+        g_.swap(g_new_);
+        result_.value = value_new;
+        ++result_.iterations;
+        if (sy > 1e-300) {
+            pair.rho = 1.0 / sy;
+            history_.push_back(std::move(pair));
+            if (history_.size() > static_cast<std::size_t>(options_.memory)) history_.pop_front();
+        }
+        if (decrease <= options_.relative_tolerance * std::max(std::fabs(result_.value), 1e-300)) {
+            if (++stalled_ >= 3) {
+                result_.converged = true;
+                stage_ = Stage::done;
+                return;
+            }
+        } else {
+            stalled_ = 0;
+        }
+        next_iteration(should_stop);
+    }
+
+    LbfgsOptions options_;
+    std::vector<double> lower_, upper_;
+    std::size_t d_;
+    LbfgsResult result_;
+    std::vector<double> g_, x_new_, g_new_, direction_, coefficient_;
+    std::vector<char> free_;
+    std::deque<Pair> history_;
+    Stage stage_ = Stage::first;
+    double step_ = 1.0;
+    double predicted_ = 0.0;
+    int tries_ = 0;
+    int stalled_ = 0;
+};
+
 /// Minimises `objective(x, gradient)` (returns f(x), writes ∇f into gradient) over the box
 /// lower <= x <= upper (use ±infinity for a free coordinate) from x0, stopping early when
 /// `should_stop()` returns true (a caller's deadline).
 template <typename Objective, typename Stop>
 LbfgsResult minimize_lbfgs(Objective&& objective, std::vector<double> x0, const std::vector<double>& lower,
                            const std::vector<double>& upper, const LbfgsOptions& options, Stop&& should_stop) {
-    const std::size_t d = x0.size();
-    LbfgsResult result;
-    std::vector<double> g(d), x_new(d), g_new(d), direction(d), coefficient(static_cast<std::size_t>(options.memory));
-    std::vector<char> free(d);
-    struct Pair {
-        std::vector<double> s, y;
-        double rho;
-    };
-    std::deque<Pair> history;
-    for (std::size_t i = 0; i < d; ++i) x0[i] = std::clamp(x0[i], lower[i], upper[i]);
-    result.x = std::move(x0);
-    result.value = objective(result.x, g);
-    result.evaluations = 1;
-    if (!std::isfinite(result.value)) return result;
-    int stalled = 0;
-    while (result.evaluations < options.max_evaluations && !should_stop()) {
-        double projected_max = 0.0;
-        for (std::size_t i = 0; i < d; ++i) {
-            const bool at_lower = result.x[i] <= lower[i] && g[i] > 0.0;
-            const bool at_upper = result.x[i] >= upper[i] && g[i] < 0.0;
-            free[i] = !(at_lower || at_upper);
-            if (free[i]) projected_max = std::max(projected_max, std::fabs(g[i]));
-        }
-        if (projected_max <= options.gradient_tolerance * (1.0 + std::fabs(result.value))) {
-            result.converged = true;
-            break;
-        }
-        // Two-loop recursion on the free variables: direction = −H·g.
-        for (std::size_t i = 0; i < d; ++i) direction[i] = free[i] ? g[i] : 0.0;
-        for (std::size_t k = history.size(); k-- > 0;) {
-            double dot = 0.0;
-            for (std::size_t i = 0; i < d; ++i) dot += free[i] ? history[k].s[i] * direction[i] : 0.0;
-            coefficient[k] = history[k].rho * dot;
-            for (std::size_t i = 0; i < d; ++i) direction[i] -= free[i] ? coefficient[k] * history[k].y[i] : 0.0;
-        }
-        double scale = 0.0;
-        if (!history.empty()) {
-            double yy = 0.0, sy = 0.0;
-            for (std::size_t i = 0; i < d; ++i) {
-                yy += history.back().y[i] * history.back().y[i];
-                sy += history.back().s[i] * history.back().y[i];
-            }
-            scale = sy / yy;
-        } else {
-            scale = 0.1 / std::max(projected_max, 1e-300);  // first step moves the largest coordinate by 0.1
-        }
-        for (double& v : direction) v *= scale;
-        for (std::size_t k = 0; k < history.size(); ++k) {
-            double dot = 0.0;
-            for (std::size_t i = 0; i < d; ++i) dot += free[i] ? history[k].y[i] * direction[i] : 0.0;
-            const double beta = history[k].rho * dot;
-            for (std::size_t i = 0; i < d; ++i) direction[i] += free[i] ? history[k].s[i] * (coefficient[k] - beta) : 0.0;
-        }
-        double slope = 0.0;
-        for (std::size_t i = 0; i < d; ++i) {
-            direction[i] = free[i] ? -direction[i] : 0.0;
-            slope += g[i] * direction[i];
-        }
-        if (!(slope < 0.0)) {  // not a descent direction: restart from projected steepest descent
-            history.clear();
-            const double step0 = 0.1 / std::max(projected_max, 1e-300);
-            slope = 0.0;
-            for (std::size_t i = 0; i < d; ++i) {
-                direction[i] = free[i] ? -g[i] * step0 : 0.0;
-                slope += g[i] * direction[i];
-            }
-            if (!(slope < 0.0)) break;
-        }
-        // Projected backtracking Armijo line search.
-        double step = 1.0;
-        double value_new = 0.0;
-        bool accepted = false;
-        for (int tries = 0; tries < 50 && result.evaluations < options.max_evaluations; ++tries) {
-            double predicted = 0.0;
-            for (std::size_t i = 0; i < d; ++i) {
-                x_new[i] = std::clamp(result.x[i] + step * direction[i], lower[i], upper[i]);
-                predicted += g[i] * (x_new[i] - result.x[i]);
-            }
-            value_new = objective(x_new, g_new);
-            ++result.evaluations;
-            if (std::isfinite(value_new) && value_new <= result.value + 1e-4 * std::min(predicted, 0.0)) {
-                accepted = value_new < result.value || predicted == 0.0;
-                break;
-            }
-            step *= (std::isfinite(value_new) ? 0.5 : 0.1);
-        }
-        if (!accepted) {
-            if (history.empty()) {
-                result.converged = true;  // even projected steepest descent cannot decrease f
-                break;
-            }
-            history.clear();
-            continue;
-        }
-        Pair pair{std::vector<double>(d), std::vector<double>(d), 0.0};
-        double sy = 0.0;
-        for (std::size_t i = 0; i < d; ++i) {
-            pair.s[i] = x_new[i] - result.x[i];
-            pair.y[i] = g_new[i] - g[i];
-            sy += pair.s[i] * pair.y[i];
-        }
-        const double decrease = result.value - value_new;
-        result.x.swap(x_new);
-        g.swap(g_new);
-        result.value = value_new;
-        ++result.iterations;
-        if (sy > 1e-300) {
-            pair.rho = 1.0 / sy;
-            history.push_back(std::move(pair));
-            if (history.size() > static_cast<std::size_t>(options.memory)) history.pop_front();
-        }
-        if (decrease <= options.relative_tolerance * std::max(std::fabs(result.value), 1e-300)) {
-            if (++stalled >= 3) {
-                result.converged = true;
-                break;
-            }
-        } else {
-            stalled = 0;
-        }
-    }
-    return result;
+    LbfgsSearch search(std::move(x0), lower, upper, options);
+    while (search.wants_evaluation()) search.tell(objective(search.point(), search.gradient()), should_stop);
+    return search.result();
 }
 
 }  // namespace continuum::forecast::detail

@@ -1,0 +1,258 @@
+// Forecast accuracy at the horizons an autoscaler plans for (issue 19): last value, seasonal naive,
+// Holt-Winters, the shipped LSTM and `auto` (Portfolio validated at the asked horizon) side by side,
+// by rolling origins on real CPU traces. Not a timing benchmark: it prints tables.
+//   cmake --build build --target bench_forecast_horizons && ./build/benchmarks/bench_forecast_horizons [--quick]
+// Protocol: origins every 6 h over the last 7 days of each trace (fewer on short traces), each with
+// the preceding 7 days of history (5.8 on the 8-day Alibaba trace); MASE is scaled by the daily
+// seasonal naive MAE of that history, sMAPE in percent (M4). Traces: data/traces (the series the
+// portfolio was tuned on) and the NAB series only in ../shared/data/traces (held out, never tuned on).
+#include <continuum/forecast.hpp>
+#include <continuum/forecast/lstm_loader.hpp>
+
+#include "trace_columns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fc = continuum::forecast;
+
+namespace {
+
+using continuum::benchmarks::average;
+using continuum::benchmarks::read_column;
+
+/// Autocorrelation at lag `lag` (the "daily pattern" test: >= 0.3).
+double autocorrelation(const std::vector<double>& y, std::size_t lag) {
+    double mean = 0.0;
+    for (double v : y) mean += v;
+    mean /= static_cast<double>(y.size());
+    double num = 0.0, den = 0.0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        den += (y[i] - mean) * (y[i] - mean);
+        if (i >= lag) num += (y[i] - mean) * (y[i - lag] - mean);
+    }
+    return den > 0.0 ? num / den : 0.0;
+}
+
+struct Trace {
+    std::string name;
+    std::vector<double> y;  // at the evaluation resolution
+    bool held_out = false;
+};
+
+enum Method { last_value, seasonal_naive, holt_winters, lstm, automatic, method_count };
+const char* const method_names[] = {"last value", "seasonal naive", "holt-winters", "lstm", "auto"};
+
+struct Score {
+    double mase = 0.0, smape = 0.0;
+    int count = 0;
+};
+
+struct Setting {
+    const char* title;
+    int day;                     // season length (points per day)
+    std::vector<int> horizons;   // steps
+    std::vector<const char*> horizon_labels;
+    std::vector<int> portfolio_seasons;
+    std::chrono::seconds step;
+    std::size_t origin_every;    // points between origins (6 h)
+    std::size_t evaluated_days;  // origins over this many last days
+};
+
+struct Row {
+    std::string trace;
+    bool held_out;
+    bool daily;
+    std::vector<std::vector<Score>> scores;  // [horizon][method]
+};
+
+int walk_forward_points = 0;  // --walk-forward-points N: PortfolioOptions::walk_forward_points (tuning)
+fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --validation blocks|walk_forward
+
+std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
+    std::vector<Row> rows;
+    const auto day = static_cast<std::size_t>(s.day);
+    const int max_h = *std::max_element(s.horizons.begin(), s.horizons.end());
+    for (const auto& t : traces) {
+        const std::size_t n = t.y.size();
+        const std::size_t history = std::min<std::size_t>(7 * day, n - std::min<std::size_t>(n / 4, 2 * day));
+        const std::size_t first = std::max(history, n - std::min(n, s.evaluated_days * day));
+        Row row{t.name, t.held_out, autocorrelation(t.y, day) >= 0.3, std::vector<std::vector<Score>>(s.horizons.size(), std::vector<Score>(method_count))};
+        std::vector<std::size_t> origins;
+        for (std::size_t o = n - static_cast<std::size_t>(max_h); o >= first && o <= n; o -= s.origin_every) {
+            origins.push_back(o);
+            if (o < s.origin_every) break;
+        }
+        if (origins.empty()) continue;  // too short for this resolution (the 8-day Alibaba trace at hourly steps)
+        if (quick && origins.size() > 4) origins.resize(4);
+        for (const std::size_t origin : origins) {
+            const std::span<const double> train(t.y.data() + origin - history, history);
+            const continuum::SeriesView view(train, s.step, "train");
+            std::vector<std::vector<double>> forecasts(method_count);
+            const auto fit_forecast = [&](auto model) {
+                model.fit(view);
+                return model.forecast(max_h).mean;
+            };
+            forecasts[last_value] = fit_forecast(fc::Naive());
+            forecasts[seasonal_naive] = fit_forecast(fc::SeasonalNaive(s.day));
+            {
+                fc::HoltWintersOptions options;
+                if (s.day > 48) options.initialization = fc::Initialization::heuristic;
+                fc::HoltWinters<double> hw({fc::Trend::none, false, fc::Seasonality::additive, s.day}, options);
+                hw.fit(view);
+                forecasts[holt_winters] = hw.forecast(max_h).mean;
+            }
+            const bool with_lstm = lstm_model.has_value() && s.step == std::chrono::seconds(60);
+            if (with_lstm) {
+                auto model = *lstm_model;
+                model.fit(view);
+                forecasts[lstm] = model.forecast(max_h).mean;
+            }
+            for (std::size_t k = 0; k < s.horizons.size(); ++k) {
+                const auto h = static_cast<std::size_t>(s.horizons[k]);
+                const std::span<const double> actual(t.y.data() + origin, h);
+                fc::PortfolioOptions options;
+                options.season_lengths = s.portfolio_seasons;
+                options.horizon = s.horizons[k];
+                options.walk_forward_points = walk_forward_points;
+                options.validation = validation;
+                std::vector<fc::AnyForecaster> extra;
+                if (with_lstm) extra.emplace_back(*lstm_model);
+                fc::Portfolio portfolio(options, extra);
+                portfolio.fit(view);
+                forecasts[automatic] = portfolio.forecast(s.horizons[k]).mean;
+                const double scale = fc::mase_scale(train, s.day);
+                for (int m = 0; m < method_count; ++m) {
+                    if (forecasts[static_cast<std::size_t>(m)].empty()) continue;
+                    const std::span<const double> f(forecasts[static_cast<std::size_t>(m)].data(), h);
+                    auto& score = row.scores[k][static_cast<std::size_t>(m)];
+                    score.mase += fc::mae(actual, f) / scale;
+                    score.smape += fc::smape(actual, f);
+                    ++score.count;
+                }
+            }
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+double mean_mase(const Score& s) { return s.count ? s.mase / s.count : NAN; }
+double mean_smape(const Score& s) { return s.count ? s.smape / s.count : NAN; }
+
+void print(const Setting& s, const std::vector<Row>& rows) {
+    std::printf("\n%s\n", s.title);
+    std::printf("MASE (daily seasonal naive scale); auto/best = auto's MASE over the best of the four others; * = daily pattern (ACF at 1 day >= 0.3); (h) = held out\n");
+    std::printf("%-34s %-7s |", "trace", "horizon");
+    for (int m = 0; m < method_count; ++m) std::printf(" %14s", method_names[m]);
+    std::printf(" | %8s %8s | %s\n", "auto/best", "auto/last", "sMAPE auto / best");
+    std::vector<std::vector<double>> worst(s.horizons.size()), versus_last(s.horizons.size());
+    for (const auto& row : rows) {
+        for (std::size_t k = 0; k < s.horizons.size(); ++k) {
+            const auto& sc = row.scores[k];
+            double best = INFINITY, best_smape = INFINITY;
+            for (int m = 0; m < automatic; ++m) {
+                if (sc[static_cast<std::size_t>(m)].count == 0) continue;
+                best = std::min(best, mean_mase(sc[static_cast<std::size_t>(m)]));
+                best_smape = std::min(best_smape, mean_smape(sc[static_cast<std::size_t>(m)]));
+            }
+            const double a = mean_mase(sc[automatic]);
+            std::printf("%-34s %-7s |", (row.trace + (row.daily ? " *" : "") + (row.held_out ? " (h)" : "")).c_str(), s.horizon_labels[k]);
+            for (int m = 0; m < method_count; ++m) {
+                if (sc[static_cast<std::size_t>(m)].count == 0) {
+                    std::printf(" %14s", "-");
+                } else {
+                    std::printf(" %14.3f", mean_mase(sc[static_cast<std::size_t>(m)]));
+                }
+            }
+            std::printf(" | %8.3f %8.3f | %6.2f / %6.2f\n", a / best, a / mean_mase(sc[last_value]), mean_smape(sc[automatic]), best_smape);
+            worst[k].push_back(a / best);
+            if (row.daily) versus_last[k].push_back(a / mean_mase(sc[last_value]));
+        }
+    }
+    std::printf("summary per horizon: auto/best (worst trace, geometric mean over traces); auto/last value on daily-pattern traces (worst, geometric mean)\n");
+    for (std::size_t k = 0; k < s.horizons.size(); ++k) {
+        const auto summary = [](const std::vector<double>& v, double& hi, double& geo) {
+            hi = 0.0;
+            geo = 0.0;
+            for (double x : v) {
+                hi = std::max(hi, x);
+                geo += std::log(x);
+            }
+            geo = v.empty() ? NAN : std::exp(geo / static_cast<double>(v.size()));
+        };
+        double w = 0, g = 0, lw = 0, lg = 0;
+        summary(worst[k], w, g);
+        summary(versus_last[k], lw, lg);
+        std::printf("  %-7s auto/best worst %.3f mean %.3f | auto/last (daily) worst %.3f mean %.3f\n", s.horizon_labels[k], w, g, lw, lg);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // --quick: 4 origins per trace; --tuning: data/traces only; --only 5min|1min|hourly; --walk-forward-points N;
+    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation).
+    bool quick = false, tuning = false;
+    std::string only;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") quick = true;
+        if (a == "--tuning") tuning = true;
+        if (a == "--only" && i + 1 < argc) only = argv[++i];
+        if (a == "--walk-forward-points" && i + 1 < argc) walk_forward_points = std::stoi(argv[++i]);
+        if (a == "--validation" && i + 1 < argc) {
+            const std::string v = argv[++i];
+            validation = v == "blocks" ? fc::PortfolioValidation::blocks : v == "walk_forward" ? fc::PortfolioValidation::walk_forward
+                                                                                                 : fc::PortfolioValidation::automatic;
+        }
+    }
+    const std::string root = std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/";
+    const std::string shared = std::string(CONTINUUM_SHARED_DIR) + "/data/traces/nab/";
+    struct Source {
+        std::string name, path;
+        int column;
+        std::size_t per_5min;  // raw rows per 5 minutes
+        bool held_out;
+    };
+    std::vector<Source> sources = {
+        {"nab/ec2_5f5533", root + "nab/ec2_cpu_utilization_5f5533.csv", 1, 1, false},
+        {"nab/ec2_77c1ca", root + "nab/ec2_cpu_utilization_77c1ca.csv", 1, 1, false},
+        {"nab/ec2_825cc2", root + "nab/ec2_cpu_utilization_825cc2.csv", 1, 1, false},
+        {"nab/rds_cc0c53", root + "nab/rds_cpu_utilization_cc0c53.csv", 1, 1, false},
+        {"nab/asg_misconfiguration", root + "nab/cpu_utilization_asg_misconfiguration.csv", 1, 1, false},
+        {"alibaba2018/300s", root + "alibaba2018/machine_usage_days_1_to_8_grouped_300_seconds.csv", 0, 1, false},
+    };
+    for (const char* id : {"ec2_cpu_utilization_24ae8d", "ec2_cpu_utilization_53ea38", "ec2_cpu_utilization_ac20cd",
+                           "ec2_cpu_utilization_c6585a", "ec2_cpu_utilization_fe7f93", "rds_cpu_utilization_e47b3b"}) {
+        const std::string path = shared + id + ".csv";
+        if (!tuning && std::filesystem::exists(path)) sources.push_back({std::string("nab/") + (id + std::strlen(id) - 6) + (id[0] == 'r' ? " rds" : ""), path, 1, 1, true});
+    }
+    std::vector<Trace> five_minutes, hourly;
+    for (const auto& src : sources) {
+        const auto raw = read_column(src.path, src.column);
+        five_minutes.push_back({src.name, average(raw, src.per_5min), src.held_out});
+        hourly.push_back({src.name, average(raw, 12 * src.per_5min), src.held_out});
+    }
+    // The one-minute Alibaba trace, the shipped LSTM's own data (origins only in its held-out last 20 %).
+    std::vector<Trace> minutes{{"alibaba2018/60s", average(read_column(root + "alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv", 0), 2), false}};
+    const auto model = fc::load_lstm<float>(std::string(CONTINUUM_SOURCE_DIR) + "/models/alibaba2018_cpu_lstm.safetensors");
+
+    using std::chrono::seconds;
+    const Setting five{"5-minute data (m = 288), origins every 6 h", 288, {1, 3, 6, 12, 288}, {"5 min", "15 min", "30 min", "1 h", "1 day"},
+                       {288}, seconds(300), 72, 7};
+    const Setting minute{"1-minute Alibaba data (m = 1440), origins every 2 h over the last day (inside the LSTM's held-out last 1.6 days)", 1440,
+                         {1, 5, 15, 60}, {"1 min", "5 min", "15 min", "1 h"}, {1440}, seconds(60), 120, 1};
+    const Setting hour{"hourly data (m = 24; M4-Hourly-class horizons), origins every 6 h", 24, {1, 6, 24, 48}, {"1 h", "6 h", "1 day", "2 days"},
+                       {24, 168}, seconds(3600), 6, 7};
+    if (only.empty() || only == "5min") print(five, evaluate(five, five_minutes, std::nullopt, quick));
+    if (only.empty() || only == "1min") print(minute, evaluate(minute, minutes, model, quick));
+    if (only.empty() || only == "hourly") print(hour, evaluate(hour, hourly, std::nullopt, quick));
+    return 0;
+}

@@ -1,0 +1,87 @@
+// HoltWinters::fit_many: every series fitted in lanes gets the fit it gets alone (SSE to 1e-9,
+// same parameters and forecasts), for several model shapes, a batch that does not fill the last
+// lanes, known models, and bad input naming the series.
+#include <continuum/forecast/holt_winters_batch.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace fc = continuum::forecast;
+
+namespace {
+/// `series` rows of `length` points: daily cycles (m = 24) with per-series level, amplitude, trend
+/// and a deterministic wobble, all positive.
+std::vector<double> panel(std::size_t series, std::size_t length) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < series; ++i) {
+        const double level = 30.0 + 7.0 * static_cast<double>(i % 5), amplitude = 2.0 + static_cast<double>(i % 7);
+        const double trend = 0.01 * (static_cast<double>(i % 3) - 1.0);
+        for (std::size_t t = 0; t < length; ++t) {
+            const double x = static_cast<double>(t);
+            out.push_back(level + trend * x + amplitude * std::sin(2 * M_PI * x / 24.0 + 0.3 * static_cast<double>(i)) +
+                          1.5 * std::sin(1.7 * x + static_cast<double>(i)) + 0.8 * std::cos(0.37 * x * static_cast<double>(i + 1)));
+        }
+    }
+    return out;
+}
+
+void check_same_as_alone(const fc::HoltWinters<double>& prototype, std::size_t series, std::size_t length) {
+    const auto values = panel(series, length);
+    const auto batch = prototype.fit_many(values, series);
+    REQUIRE(batch.size() == series);
+    CHECK(batch.length() == length);
+    const auto forecasts = batch.forecast(30);
+    REQUIRE(forecasts.size() == series * 30);
+    for (std::size_t i = 0; i < series; ++i) {
+        auto alone = prototype;
+        alone.fit(continuum::SeriesView(std::span<const double>(values).subspan(i * length, length)));
+        CAPTURE(i);
+        CHECK(batch[i].sse() == doctest::Approx(alone.sse()).epsilon(1e-9));
+        CHECK(batch[i].params().alpha == doctest::Approx(alone.params().alpha).epsilon(1e-9));
+        CHECK(batch[i].evaluations() == alone.evaluations());
+        const auto f = alone.forecast(30).mean;
+        for (std::size_t h = 0; h < 30; ++h) CHECK(forecasts[i * 30 + h] == doctest::Approx(f[h]).epsilon(1e-9));
+    }
+}
+}  // namespace
+
+TEST_CASE("fit_many gives every series the fit it gets alone") {
+    SUBCASE("additive damped trend, additive season, estimated states; 19 series (lanes not filled)") {
+        check_same_as_alone(fc::HoltWinters<double>({fc::Trend::additive, true, fc::Seasonality::additive, 24}), 19, 240);
+    }
+    SUBCASE("no trend, multiplicative season, heuristic states") {
+        fc::HoltWintersOptions options;
+        options.initialization = fc::Initialization::heuristic;
+        check_same_as_alone(fc::HoltWinters<double>({fc::Trend::none, false, fc::Seasonality::multiplicative, 24}, options), 9, 200);
+    }
+    SUBCASE("additive trend, no season; new-level season form with an additive season") {
+        check_same_as_alone(fc::HoltWinters<double>({fc::Trend::additive, false, fc::Seasonality::none, 2}), 5, 100);
+        fc::HoltWintersSpec spec{fc::Trend::none, false, fc::Seasonality::additive, 24};
+        spec.season_update = fc::SeasonUpdate::new_level;
+        check_same_as_alone(fc::HoltWinters<double>(spec), 3, 150);
+    }
+}
+
+TEST_CASE("fit_many: known models smooth only; bad input names the series") {
+    fc::HoltWintersParameters<double> p;
+    p.alpha = 0.3;
+    p.initial_level = 40.0;
+    const auto known = fc::HoltWinters<double>::known({fc::Trend::none, false, fc::Seasonality::none, 2}, p);
+    const std::vector<double> rows{40, 42, 41, 43, 10, 10, 10, 10};
+    const auto batch = known.fit_many(rows, 2);
+    // Level after 40, 42, 41, 43 with α = 0.3 from 40: 40, 40.6, 40.72, 41.404.
+    CHECK(batch.forecast(1)[0] == doctest::Approx(41.404));
+    CHECK(batch[1].forecast(1).mean[0] == doctest::Approx(40.0 * std::pow(0.7, 4) + 10.0 * (1 - std::pow(0.7, 4))));
+    CHECK_THROWS_WITH_AS((void)batch[2], doctest::Contains("index 2 out of range for 2 series"), continuum::InvalidArgument);
+    const fc::HoltWinters<double> model({fc::Trend::none, false, fc::Seasonality::none, 2});
+    CHECK_THROWS_WITH_AS((void)model.fit_many(rows, 0), doctest::Contains("series must be >= 1, got 0"), continuum::InvalidArgument);
+    CHECK_THROWS_WITH_AS((void)model.fit_many(rows, 3), doctest::Contains("8 values are not 3 series"), continuum::InvalidArgument);
+    auto broken = rows;
+    broken[6] = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS((void)model.fit_many(broken, 2), doctest::Contains("series 1: holt_winters: series[2] = nan is not finite"),
+                         continuum::InvalidArgument);
+    CHECK_THROWS_WITH_AS((void)batch.forecast(0), doctest::Contains("horizon must be >= 1"), continuum::InvalidArgument);
+}
