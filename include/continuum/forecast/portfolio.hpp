@@ -114,7 +114,7 @@ public:
     /// restored with options().holt_winters. \throws InvalidArgument naming the field: a fitted
     ///         state without members, a member's invalid state, reference_season < 1, a score or
     ///         validation_owa that is negative or not finite (a failed score's owa may be +inf).
-    [[nodiscard]] Portfolio with_state(const PortfolioState& s) const {
+    [[nodiscard]] BasicPortfolio with_state(const PortfolioState& s) const {
         if (s.fitted == s.members.empty()) {
             throw InvalidArgument(fmt::format("portfolio restore: state.members has {} models, expected {}", s.members.size(),
                                               s.fitted ? "at least one once fitted" : "none before fit"));
@@ -136,7 +136,7 @@ public:
                 throw InvalidArgument(fmt::format("portfolio restore: state.members[{}]: {}", i, e.what()));
             }
         }
-        Portfolio out = *this;
+        BasicPortfolio out = *this;
         out.members_ = std::move(members);
         out.scores_ = s.scores;
         out.reference_season_ = s.reference_season;
@@ -146,7 +146,7 @@ public:
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
-    [[nodiscard]] static Portfolio restore(PortfolioOptions options, const PortfolioState& s) { return Portfolio(std::move(options)).with_state(s); }
+    [[nodiscard]] static BasicPortfolio restore(PortfolioOptions options, const PortfolioState& s) { return BasicPortfolio(std::move(options)).with_state(s); }
 
     /// Default candidates, built at fit() time from the options and the history.
     /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2 or
