@@ -152,3 +152,19 @@ def test_hierarchical_scaler_json_and_deepcopy():
     doc["migration"]["policy"] = "TURBO"
     with pytest.raises(continuum.InvalidArgument, match="TURBO"):
         scaler.from_json(json.dumps(doc))
+
+
+def test_lstm_pickles_with_its_weights_and_window():
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "lstm" / "h16_l2_f1_f64.safetensors"
+    model = forecast.Lstm.load(str(path))
+    y = _series(40)
+    original = model.forecast(y, 5)
+    rebuilt = forecast.Lstm(model.parameters_json())
+    assert list(rebuilt.forecast(y, 5)) == list(original)
+    copy_ = pickle.loads(pickle.dumps(model))
+    assert copy_.to_json() == model.to_json() and copy_.parameters_json() == model.parameters_json()
+    assert list(copy_.forecast(y, 5)) == list(original)
+    with pytest.raises(continuum.InvalidArgument, match=r"lstm restore: state.window has 3 values"):
+        model.from_json('{"schema": "continuum.Lstm<double>", "version": 1, "window": [1, 2, 3], "fitted": true}')
