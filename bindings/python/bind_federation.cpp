@@ -730,4 +730,27 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
              }, py::arg("consumer") = py::none(), "The live reservations, all or only consumer's.")
         .def("providers", &Ledger::providers, "The cluster ids with a capacity.")
         .def("audit", &Ledger::audit, "Empty string when held == sum of reservations <= capacity for every provider.");
+
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+    {
+        auto cls = py::reinterpret_borrow<py::class_<Ledger>>(m.attr("Ledger"));
+        python::bind_state(
+            root, cls, [](const Ledger& l) { return l.state(); }, [](const Ledger&, const LedgerState& state) { return std::make_unique<Ledger>(state); },
+            [](const Ledger&) { return py::make_tuple(); });
+    }
+    {
+        auto cls = py::reinterpret_borrow<py::class_<FederatedClusterScaler>>(m.attr("FederatedClusterScaler"));
+        python::bind_state(
+            root, cls, [](const FederatedClusterScaler& s) { return s.state(); },
+            [](const FederatedClusterScaler& s, const FederatedClusterScalerState& state) {
+                return FederatedClusterScaler(s.scale_out_options(), s.scale_in_options(), state);
+            },
+            [](const FederatedClusterScaler& s) {
+                const auto& out = s.scale_out_options();
+                const auto& in = s.scale_in_options();
+                return py::make_tuple(out.allow_nat, out.use_existing_nodes, in.utilization_threshold, in.gpu_utilization_threshold, to_seconds(in.unneeded_time),
+                                      to_seconds(in.delay_after_add), in.max_nodes_per_decision);
+            });
+    }
+#endif
 }

@@ -63,10 +63,12 @@ void bind_forecaster_methods(Class& cls) {
             py::arg("h"), py::arg("level") = 0.95, "(mean, lower, upper) numpy arrays with a prediction interval at level in (0, 1).")
         .def("update", &F::update, py::arg("value"), "Absorbs one new observation without refitting.")
         .def_property_readonly("name", &F::name)
-        .def("__copy__", [](const F& self) { return F(self); })
-        .def("__deepcopy__", [](const F& self, const py::dict&) { return F(self); }, py::arg("memo"),
-             "An independent copy (fitted state included), e.g. one per namespace.")
         .def("__repr__", [](const F& self) { return self.name(); });
+#if !CONTINUUM_HAVE_NLOHMANN_JSON  // else python::bind_state defines them (through the state value)
+    cls.def("__copy__", [](const F& self) { return F(self); })
+        .def("__deepcopy__", [](const F& self, const py::dict&) { return F(self); }, py::arg("memo"),
+             "An independent copy (fitted state included), e.g. one per namespace.");
+#endif
 }
 
 Trend parse_trend(const std::optional<std::string>& trend) {
@@ -81,6 +83,23 @@ Seasonality parse_seasonal(const std::optional<std::string>& seasonal) {
     if (*seasonal == "mul" || *seasonal == "multiplicative") return Seasonality::multiplicative;
     throw InvalidArgument(fmt::format("seasonal must be None, \"add\" or \"mul\", got \"{}\"", *seasonal));
 }
+
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+/// state() and with_state(): every built-in forecaster's state support (issue 17).
+constexpr auto take_state = [](const auto& self) { return self.state(); };
+constexpr auto give_state = [](const auto& self, const auto& state) { return self.with_state(state); };
+
+/// HoltWinters' constructor arguments, in the order of its py::init.
+py::tuple holt_winters_arguments(const HoltWinters<double>& self) {
+    const auto& spec = self.spec();
+    const auto& o = self.options();
+    const char* initialization = o.initialization == Initialization::estimated ? "estimated" : (o.initialization == Initialization::heuristic ? "heuristic" : "simple");
+    return py::make_tuple(spec.season_length, spec.has_trend() ? py::object(py::str("add")) : py::object(py::none()), spec.damped,
+                          spec.seasonal == Seasonality::none ? py::object(py::none()) : py::object(py::str(spec.seasonal == Seasonality::additive ? "add" : "mul")),
+                          spec.season_update == SeasonUpdate::new_level ? "new_level" : "previous_level", initialization, o.statsmodels_season_quirk,
+                          o.simulation_paths, o.simulation_seed, o.budget.node_limit);
+}
+#endif
 
 const double holt_winters_max_magnitude = HoltWinters<double>::max_magnitude();
 
@@ -120,32 +139,53 @@ void bind_forecast(py::module_& m) {
         py::class_<Naive> cls(forecast, "Naive", "Every future step equals the last observation.");
         cls.def(py::init<>());
         bind_forecaster_methods<Naive>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const Naive&) { return py::make_tuple(); });
+#endif
     }
     {
         py::class_<SeasonalNaive> cls(forecast, "SeasonalNaive", "Step h repeats the observation one season earlier.");
         cls.def(py::init<int>(), py::arg("season_length"));
         bind_forecaster_methods<SeasonalNaive>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const SeasonalNaive& s) { return py::make_tuple(s.season_length()); });
+#endif
     }
     {
         py::class_<SeasonalMedian> cls(forecast, "SeasonalMedian", "Median of the same phase over the last `seasons` seasons.");
         cls.def(py::init<int, int>(), py::arg("season_length"), py::arg("seasons") = 5);
         bind_forecaster_methods<SeasonalMedian>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const SeasonalMedian& s) {
+            const auto state = s.state();
+            return py::make_tuple(state.season_length, state.seasons);
+        });
+#endif
     }
     {
         py::class_<Drift> cls(forecast, "Drift", "The line through the first and last observations, extended.");
         cls.def(py::init<>());
         bind_forecaster_methods<Drift>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const Drift&) { return py::make_tuple(); });
+#endif
     }
     {
         py::class_<MovingAverage> cls(forecast, "MovingAverage", "The mean of the last `window` observations.");
         cls.def(py::init<int>(), py::arg("window"));
         bind_forecaster_methods<MovingAverage>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const MovingAverage& s) { return py::make_tuple(s.state().window); });
+#endif
     }
     {
         py::class_<LinearRegression> cls(forecast, "LinearRegression",
                                          "OLS line over the last `window` observations, extrapolated (the PHPA linear model).");
         cls.def(py::init<int>(), py::arg("window"));
         bind_forecaster_methods<LinearRegression>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const LinearRegression& s) { return py::make_tuple(s.state().window); });
+#endif
     }
     {
         py::class_<SimpleExponentialSmoothing> cls(forecast, "SimpleExponentialSmoothing",
@@ -154,6 +194,9 @@ void bind_forecast(py::module_& m) {
         cls.def_property_readonly("alpha", &SimpleExponentialSmoothing::alpha);
         cls.def_property_readonly("sse", [](const SimpleExponentialSmoothing& self) { return self.sse(); });
         bind_forecaster_methods<SimpleExponentialSmoothing>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const SimpleExponentialSmoothing& s) { return py::make_tuple(s.state().fixed_alpha); });
+#endif
     }
 
     // ---- Holt-Winters -------------------------------------------------------------------------
@@ -183,6 +226,9 @@ void bind_forecast(py::module_& m) {
                 py::arg("statsmodels_season_quirk") = false, py::arg("simulation_paths") = 2000, py::arg("seed") = 0,
                 py::arg("max_evaluations") = 20000);
         bind_forecaster_methods<HoltWinters<double>>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, std::function<py::tuple(const HoltWinters<double>&)>(&holt_winters_arguments));
+#endif
         cls.def(
                "fit_known",
                [](HoltWinters<double>& self, const Array& y, double alpha, double beta, double gamma, double phi, double initial_level,
@@ -316,6 +362,12 @@ void bind_forecast(py::module_& m) {
                 "origins of the walk-forward validation, 0 = max(origins x horizon, reference season).\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const Portfolio& s) {
+            const auto& o = s.options();
+            return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins);
+        });
+#endif
         cls.def_property_readonly("scores", [](const Portfolio& self) {
                py::list out;
                for (const auto& s : self.scores()) {

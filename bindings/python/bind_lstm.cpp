@@ -125,4 +125,17 @@ void bind_lstm(py::module_& m) {
             "Forecasts `horizon` steps after the end of `history` (1-D raw values, at least `window` long):\n"
             "direct for a multi-output head, recursive beyond it. The weights are not retrained.")
         .def("__repr__", [](const Model& model) { return fmt::format("<continuum.forecast.Lstm {}>", model.name()); });
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+    auto cls = py::reinterpret_borrow<py::class_<Model>>(forecast.attr("Lstm"));
+    cls.def(py::init([](const std::string& parameters_json) {
+                return Model(continuum::serialization::parse<continuum::forecast::LstmParameters<double>>(parameters_json), "parameters_json");
+            }),
+            py::arg("parameters_json"),
+            "Rebuilds a model from parameters_json() (weights, head, window and scaling). Raises ParseError naming the field.")
+        .def("parameters_json", [](const Model& model) { return continuum::serialization::dump(model.parameters()); },
+             "The weights, head, window and scaling as a JSON document (schema continuum.LstmParameters<double>).");
+    continuum::python::bind_state(
+        m, cls, [](const Model& self) { return self.state(); }, [](const Model& self, const Model::State& state) { return self.with_state(state); },
+        [](const Model& self) { return py::make_tuple(continuum::serialization::dump(self.parameters())); });
+#endif
 }

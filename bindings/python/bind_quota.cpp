@@ -135,6 +135,50 @@ std::vector<NamespaceSnapshot> to_namespaces(const py::iterable& values) {
 
 }  // namespace
 
+namespace {
+
+/// The built-in C++ forecasters the forecast bindings register, each wrapped as itself (so the
+/// hybrid scaler's models have a state: issue 17); any other model goes through ModelForecaster.
+template <typename... F>
+forecast::AnyForecaster built_in_or_python(const py::object& value) {
+    forecast::AnyForecaster out;
+    const bool found = ((py::detail::get_type_info(typeid(F)) != nullptr && py::isinstance<F>(value) && (out = forecast::AnyForecaster(py::cast<F>(value)), true)) || ...);
+    return found ? out : python::to_forecaster(value);
+}
+forecast::AnyForecaster to_stateful_forecaster(const py::object& value) {
+    using namespace forecast;
+    return built_in_or_python<Naive, Drift, SimpleExponentialSmoothing, SeasonalNaive, SeasonalMedian, MovingAverage, LinearRegression, HoltWinters<double>>(value);
+}
+
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+/// The Python object of a built-in model (for pickling a hybrid scaler's prototype).
+template <typename... F>
+py::object forecaster_object(const forecast::AnyForecaster& model) {
+    py::object out;
+    const bool found = (([&] {
+                            if (const auto* m = model.target<F>()) out = py::cast(*m);
+                            return static_cast<bool>(out);
+                        }()) || ...);
+    if (!found) throw InvalidArgument(fmt::format("pickling a HybridQuotaScaler needs a built-in forecaster, not {}", model.name()));
+    return out;
+}
+py::dict levels_dict(const ResourceQuotaLevels& levels) {
+    py::dict out;
+    for (const auto& [name, l] : levels.entries()) {
+        py::list values;
+        for (const auto v : l.levels()) values.append(format_resource(name, v));
+        out[py::str(name)] = values;
+    }
+    return out;
+}
+const char* objective_name(capacity::ActivationObjective o) {
+    return o == capacity::ActivationObjective::fewest_nodes ? "fewest_nodes" : (o == capacity::ActivationObjective::cheapest ? "cheapest" : "fastest");
+}
+const char* condition_name(DecreaseCondition c) { return c == DecreaseCondition::usage_within_target ? "usage_within_target" : "usage_below_current_quota"; }
+#endif
+
+}  // namespace
+
 void bind_quota(py::module_& root) {
     py::module_ m = root.def_submodule("quota", "Quota levels; reactive, proactive and hybrid quota scaling (seed 001).");
 
@@ -359,7 +403,7 @@ a plain callable history (numpy array) -> prediction (float or sequence over the
                  config.max_history = max_history;
                  config.refit_every = refit_every;
                  config.step = python::duration_from_seconds(step, "step");
-                 return std::make_unique<PyHybrid>(to_forecaster(forecaster), std::move(config));
+                 return std::make_unique<PyHybrid>(to_stateful_forecaster(forecaster), std::move(config));
              }),
              py::arg("forecaster"), py::arg("resources") = std::vector<std::string>{"cpu"}, py::arg("levels") = py::none(),
              py::arg("condition") = "usage_within_target", py::arg("decrease_hold") = 0.0, py::arg("objective") = "fewest_nodes",
@@ -407,4 +451,41 @@ failed_requests}; capacity: the cluster's allocatable capacity shared by the nam
             },
             py::arg("now"), py::arg("capacity"), py::arg("namespaces"), py::arg("name"), py::arg("request"), py::arg("waiting_nodes") = py::none(),
             "Algorithm 2 for one failed deployment between ticks.");
+
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+    {
+        auto cls = py::reinterpret_borrow<py::class_<ReactiveQuotaScaler>>(m.attr("ReactiveQuotaScaler"));
+        python::bind_state(
+            root, cls, [](const ReactiveQuotaScaler& s) { return s.state(); },
+            [](const ReactiveQuotaScaler& s, const ReactiveQuotaScalerState& state) { return ReactiveQuotaScaler(s.config(), state); },
+            [](const ReactiveQuotaScaler& s) { return py::make_tuple(objective_name(s.config().objective), s.config().budget.node_limit); });
+    }
+    {
+        auto cls = py::reinterpret_borrow<py::class_<ProactiveQuotaScaler>>(m.attr("ProactiveQuotaScaler"));
+        python::bind_state(
+            root, cls, [](const ProactiveQuotaScaler& s) { return s.state(); },
+            [](const ProactiveQuotaScaler& s, const ProactiveQuotaScalerState& state) { return ProactiveQuotaScaler(s.config(), state); },
+            [](const ProactiveQuotaScaler& s) {
+                const auto& c = s.config();
+                return py::make_tuple(c.resources, levels_dict(c.levels), condition_name(c.condition), to_seconds(c.decrease_hold), objective_name(c.objective),
+                                      c.budget.node_limit);
+            });
+    }
+    {
+        auto cls = py::reinterpret_borrow<py::class_<PyHybrid>>(m.attr("HybridQuotaScaler"));
+        python::bind_state(
+            root, cls, [](const PyHybrid& s) { return s.state(); },
+            [](const PyHybrid& s, const PyHybrid::State& state) { return std::make_unique<PyHybrid>(s.prototype(), s.config(), state); },
+            [](const PyHybrid& s) {
+                using namespace forecast;
+                const auto& c = s.config();
+                const auto& p = c.proactive;
+                return py::make_tuple(
+                    forecaster_object<Naive, Drift, SimpleExponentialSmoothing, SeasonalNaive, SeasonalMedian, MovingAverage, LinearRegression, HoltWinters<double>>(
+                        s.prototype()),
+                    p.resources, levels_dict(p.levels), condition_name(p.condition), to_seconds(p.decrease_hold), objective_name(p.objective), p.budget.node_limit,
+                    c.horizon, c.interval_level, c.min_history, c.max_history, c.refit_every, to_seconds(c.step));
+            });
+    }
+#endif
 }

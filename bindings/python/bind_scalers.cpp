@@ -473,4 +473,18 @@ node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
         .def("evaluate", &PyHierarchical::evaluate, py::arg("snapshot"), py::arg("policy"), "What-if UtilityState of planning under `policy`.")
         .def_property_readonly("migration_phase", &PyHierarchical::migration_phase)
         .def("reset", &PyHierarchical::reset, "Forgets the noise filter's memory and any migration in progress.");
+
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+    // State (issue 17). Not picklable: their configurations hold metric / policy objects that are not.
+    {
+        auto cls = py::reinterpret_borrow<py::class_<Hpa>>(m.attr("Hpa"));
+        python::bind_state(root, cls, [](const Hpa& h) { return h.state(); }, [](const Hpa& h, const HpaState& state) { return Hpa(h.spec(), state); });
+    }
+    {
+        auto cls = py::reinterpret_borrow<py::class_<PyHierarchical>>(m.attr("HierarchicalScaler"));
+        python::bind_state(root, cls, [](const PyHierarchical& s) { return s.state(); }, [](const PyHierarchical& s, const HierarchicalScalerState& state) {
+            return PyHierarchical(s.selector(), s.prototype(), s.config(), state);
+        });
+    }
+#endif
 }

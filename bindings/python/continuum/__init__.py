@@ -22,6 +22,7 @@ from ._core import (  # noqa: F401
 
 # The library areas, as submodules mirroring the C++ namespaces.
 from . import capacity, federation, forecast, packing, policy, quota, scalers, sim  # noqa: E402,F401
+from . import _state  # noqa: E402,F401  (makes the stateful objects picklable)
 
 __all__ = [
     "Error",

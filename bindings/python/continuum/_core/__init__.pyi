@@ -5,6 +5,7 @@ import continuum
 from typing import Any
 import builtins
 
+_restore_pickled: function
 
 class Error(RuntimeError): ...
 
