@@ -7,8 +7,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include "trace_columns.hpp"
+
 #include <cmath>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -16,14 +17,16 @@ namespace fc = continuum::forecast;
 
 namespace {
 
+/// NAB cpu_utilization_asg_misconfiguration, 5-minute CPU %.
+std::vector<double> asg_trace() {
+    return continuum::benchmarks::read_column(std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/nab/cpu_utilization_asg_misconfiguration.csv", 1);
+}
+
 /// NAB cpu_utilization_asg_misconfiguration, averaged to hourly values, first 700 hours.
 const std::vector<double>& hourly_input() {
     static const std::vector<double> values = [] {
-        std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/nab/cpu_utilization_asg_misconfiguration.csv");
-        std::string line;
-        std::getline(in, line);
-        std::vector<double> raw, out;
-        while (std::getline(in, line)) raw.push_back(std::stod(line.substr(line.find(',') + 1)));
+        const auto raw = asg_trace();
+        std::vector<double> out;
         for (std::size_t i = 0; i + 12 <= raw.size() && out.size() < 700; i += 12) {
             double s = 0;
             for (std::size_t k = 0; k < 12; ++k) s += raw[i + k];
@@ -125,11 +128,8 @@ BENCHMARK(BM_PortfolioValidation)->Arg(0)->Arg(1)->Arg(2)->ArgName("scheme")->Un
 /// (arg 1) or one by one with fit() (arg 0). Both give every series the same fit.
 const std::vector<double>& many_series() {
     static const std::vector<double> values = [] {
-        std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/nab/cpu_utilization_asg_misconfiguration.csv");
-        std::string line;
-        std::getline(in, line);
-        std::vector<double> raw, out;
-        while (std::getline(in, line)) raw.push_back(std::stod(line.substr(line.find(',') + 1)));
+        const auto raw = asg_trace();
+        std::vector<double> out;
         for (std::size_t i = 0; i < 1000; ++i) {
             const std::size_t phase = i % 12, start = i / 12;
             for (std::size_t t = 0; t < 720; ++t) {
