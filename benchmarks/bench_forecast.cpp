@@ -1,13 +1,15 @@
 // Forecasting benchmarks: fit + 48-step forecast of ~700 hourly points (m = 24, additive damped
 // trend, additive season; the input of benchmarks/holt_winters_peer.py, which times statsmodels on
-// it and prints the ratio), the cost of one update(), and the SSE-evaluation kernel at m = 1440.
+// it and prints the ratio), the cost of one update(), the SSE-evaluation kernel at m = 1440, the
+// portfolio by validation scheme, and 1,000 series fitted by fit_many vs one by one.
 //   cmake --build build --target bench_forecast && ./build/benchmarks/bench_forecast
 #include <continuum/forecast.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include "trace_columns.hpp"
+
 #include <cmath>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,14 +17,16 @@ namespace fc = continuum::forecast;
 
 namespace {
 
+/// NAB cpu_utilization_asg_misconfiguration, 5-minute CPU %.
+std::vector<double> asg_trace() {
+    return continuum::benchmarks::read_column(std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/nab/cpu_utilization_asg_misconfiguration.csv", 1);
+}
+
 /// NAB cpu_utilization_asg_misconfiguration, averaged to hourly values, first 700 hours.
 const std::vector<double>& hourly_input() {
     static const std::vector<double> values = [] {
-        std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/nab/cpu_utilization_asg_misconfiguration.csv");
-        std::string line;
-        std::getline(in, line);
-        std::vector<double> raw, out;
-        while (std::getline(in, line)) raw.push_back(std::stod(line.substr(line.find(',') + 1)));
+        const auto raw = asg_trace();
+        std::vector<double> out;
         for (std::size_t i = 0; i + 12 <= raw.size() && out.size() < 700; i += 12) {
             double s = 0;
             for (std::size_t k = 0; k < 12; ++k) s += raw[i + k];
@@ -118,6 +122,48 @@ void BM_PortfolioValidation(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_PortfolioValidation)->Arg(0)->Arg(1)->Arg(2)->ArgName("scheme")->Unit(benchmark::kMillisecond);
+
+/// 1,000 hourly series of 720 points (windows of the asg trace at 12 averaging phases and growing
+/// starts), fit + forecast(48) with (A,Ad,A) and estimated states: all at once with fit_many
+/// (arg 1) or one by one with fit() (arg 0). Both give every series the same fit.
+const std::vector<double>& many_series() {
+    static const std::vector<double> values = [] {
+        const auto raw = asg_trace();
+        std::vector<double> out;
+        for (std::size_t i = 0; i < 1000; ++i) {
+            const std::size_t phase = i % 12, start = i / 12;
+            for (std::size_t t = 0; t < 720; ++t) {
+                double s = 0;
+                for (std::size_t k = 0; k < 12; ++k) s += raw[phase + 12 * (start + t) + k];
+                out.push_back(s / 12);
+            }
+        }
+        return out;
+    }();
+    return values;
+}
+
+void BM_HoltWintersFitMany(benchmark::State& state) {
+    const auto& values = many_series();
+    const std::size_t series = values.size() / 720;
+    const fc::HoltWinters<double> model(damped_additive);
+    for (auto _ : state) {
+        if (state.range(0) == 1) {
+            const auto batch = model.fit_many(values, series);
+            auto f = batch.forecast(48);
+            benchmark::DoNotOptimize(f.data());
+        } else {
+            for (std::size_t i = 0; i < series; ++i) {
+                auto alone = model;
+                alone.fit(continuum::SeriesView(std::span<const double>(values).subspan(i * 720, 720)));
+                auto f = alone.forecast(48);
+                benchmark::DoNotOptimize(f.mean.data());
+            }
+        }
+    }
+    state.counters["series"] = static_cast<double>(series);
+}
+BENCHMARK(BM_HoltWintersFitMany)->Arg(0)->Arg(1)->ArgName("batched")->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

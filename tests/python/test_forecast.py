@@ -185,3 +185,26 @@ def test_constant_and_zero_series_fit_without_nan():
         mean, lower, upper = model.forecast_interval(24, 0.95)
         assert np.all(np.isfinite(mean)) and np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))
         np.testing.assert_allclose(mean, value, atol=1e-9)
+
+
+def test_fit_many_equals_fitting_each_row_alone():
+    rows = np.stack([seasonal_series(n=24 * 10, seed=s) for s in range(11)])  # 11 rows: the last lanes not filled
+    model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add")
+    batch = model.fit_many(rows)
+    assert len(batch) == 11 and repr(batch).startswith("HoltWintersBatch(11 series x 240 points")
+    forecasts = batch.forecast(30)
+    assert forecasts.shape == (11, 30)
+    for i in (0, 7, 10):
+        alone = fc.HoltWinters(24, trend="add", damped=True, seasonal="add").fit(rows[i])
+        assert batch[i].sse == pytest.approx(alone.sse, rel=1e-9)
+        assert batch.sse[i] == pytest.approx(alone.sse, rel=1e-9)
+        np.testing.assert_allclose(forecasts[i], alone.forecast(30), rtol=1e-9)
+    assert batch[-1].sse == batch[10].sse
+    with pytest.raises(IndexError):
+        batch[11]
+    with pytest.raises(continuum.InvalidArgument, match="2-D"):
+        model.fit_many(rows[0])
+    broken = rows.copy()
+    broken[3, 5] = np.nan
+    with pytest.raises(continuum.InvalidArgument, match="series 3"):
+        model.fit_many(broken)
