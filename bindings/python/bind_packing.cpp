@@ -299,7 +299,7 @@ void bind_packing(py::module_& root) {
         py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit,
         py::arg("time_limit_ms") = static_cast<double>(continuum::per_tick_deadline.count()),
         "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts): heuristics, then an exact search over "
-        "item classes (equal requests) within node_limit and time_limit_ms (default 40 ms; None: no deadline). Returns NodeMix.");
+        "item classes (equal requests) within node_limit and time_limit_ms (default 30 ms; None: no deadline). Returns NodeMix.");
 
     py::class_<ExistingNode>(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.")
         .def(py::init([](std::string name, const py::object& capacity, const py::object& allocated) {

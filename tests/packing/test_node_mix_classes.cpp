@@ -148,7 +148,7 @@ TEST_CASE("the default budget of a per-tick call carries the per-tick deadline")
     const auto budget = continuum::per_tick_budget();
     REQUIRE(budget.time_limit.has_value());
     CHECK(*budget.time_limit == continuum::per_tick_deadline);
-    CHECK(continuum::per_tick_deadline.count() == 40);
+    CHECK(continuum::per_tick_deadline.count() == 30);
     CHECK(budget.node_limit == Budget{}.node_limit);
 }
 

@@ -2,7 +2,7 @@
 // The model is seed 004's assignment ILP (min Σ_j y_j s.t. Σ_j x_ij = 1, Σ_i w_i x_ij <= c·y_j,
 // x, y binary); continuum solves it without an external solver: FFD/BFD upper bounds, L2 and the
 // Gilmore–Gomory column generation LP bound (Eigen simplex, knapsack pricing), MBS', SVC, a
-// consistent neighbourhood search (1-D, Buljubasic & Vasquez) and LP-guided diving for primal
+// consistent neighbourhood search (1-D and vector, Buljubasic & Vasquez) and LP-guided diving for primal
 // solutions, bin completion, and a complete branch and bound for what remains. Always returns a valid
 // packing no worse than FFD, with a proved lower bound, `optimal` and the gap.
 #pragma once

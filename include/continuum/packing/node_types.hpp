@@ -78,7 +78,7 @@ inline NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& sol
 
 /// Cheapest mix of new nodes that holds `items`. Runs the heuristics (cost-efficiency greedy,
 /// typed FFD over each type order, downsizing), then an exact search within `budget` (explored
-/// nodes / deadline; by default per_tick_budget(), a 40 ms deadline): over item classes with
+/// nodes / deadline; by default per_tick_budget(), a 30 ms deadline): over item classes with
 /// multiplicities (equal requests, e.g. replicas of a Deployment) whenever their maximal node
 /// patterns are few (detail::node_mix_class_patterns), else over single items for at most
 /// `detail::node_mix_exact_items` placeable items. The covering LP bound (dual of the classes'
