@@ -40,6 +40,15 @@ std::vector<NodeType> type_set(int which) {
     return {node("s", 4, 16, 0.2), node("m", 8, 32, 0.4), node("l", 16, 64, 0.8)};
 }
 
+double time_ms(const std::chrono::steady_clock::time_point& start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+double thread_cpu_ms() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
 struct Sweep {
     double slowest_ms = 0;
     double slowest_cpu_ms = 0;
@@ -55,6 +64,14 @@ struct Sweep {
         proved += mix.optimal ? 1 : 0;
         largest_gap = std::max(largest_gap, mix.gap);
     }
+    /// One cheapest_node_mix call with the default budget, timed in wall clock and thread CPU.
+    void timed_call(const std::vector<Resources>& items, const std::vector<NodeType>& types) {
+        const auto start = std::chrono::steady_clock::now();
+        const double cpu = thread_cpu_ms();
+        const auto mix = continuum::packing::cheapest_node_mix(items, types);
+        add(mix, time_ms(start), thread_cpu_ms() - cpu);
+        benchmark::DoNotOptimize(mix.cost);
+    }
     void report(benchmark::State& state) const {
         state.counters["calls"] = calls;
         state.counters["proved"] = proved;
@@ -65,15 +82,6 @@ struct Sweep {
     }
 };
 
-double time_ms(const std::chrono::steady_clock::time_point& start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-double thread_cpu_ms() {
-    timespec now{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
-
 // Argument: the type set. Pods of 1 cpu / 1.5 GiB, n = 1..200.
 void bm_node_mix_identical_sweep(benchmark::State& state) {
     const auto types = type_set(static_cast<int>(state.range(0)));
@@ -81,12 +89,7 @@ void bm_node_mix_identical_sweep(benchmark::State& state) {
     for (auto _ : state) {
         sweep = {};
         for (std::size_t n = 1; n <= 200; ++n) {
-            const std::vector<Resources> items(n, pod(1000, 1536));
-            const auto start = std::chrono::steady_clock::now();
-            const double cpu = thread_cpu_ms();
-            const auto mix = continuum::packing::cheapest_node_mix(items, types);
-            sweep.add(mix, time_ms(start), thread_cpu_ms() - cpu);
-            benchmark::DoNotOptimize(mix.cost);
+            sweep.timed_call(std::vector<Resources>(n, pod(1000, 1536)), types);
         }
     }
     sweep.report(state);
@@ -112,11 +115,7 @@ void bm_node_mix_shapes_sweep(benchmark::State& state) {
             for (const std::size_t n : {10, 25, 50, 100, 200}) {
                 std::vector<Resources> items;
                 for (std::size_t i = 0; i < n; ++i) items.push_back(shapes[std::uniform_int_distribution<std::size_t>(0, kinds - 1)(rng)]);
-                const auto start = std::chrono::steady_clock::now();
-                const double cpu = thread_cpu_ms();
-                const auto mix = continuum::packing::cheapest_node_mix(items, types);
-                sweep.add(mix, time_ms(start), thread_cpu_ms() - cpu);
-                benchmark::DoNotOptimize(mix.cost);
+                sweep.timed_call(items, types);
             }
         }
     }

@@ -4,7 +4,7 @@
 // best published heuristic's count: classes 4 and 5 have no known optima), the gap in per cent
 // (negative: fewer bins than the best known), that of the best published heuristic (best_overall
 // of Mommessin et al.) and of FFD for scale, and median / max time.
-// Usage: bench_vector_exact [vbp_dir] [time_limit_ms] [max_n] [instance stride] [node_limit]
+// Usage: bench_vector_exact [vbp_dir] [time_limit_ms] [max_n] [instance stride] [node_limit] [class]
 // time_limit_ms 0 = no deadline; node_limit 0 = the Budget default. With a node limit and no
 // deadline the results do not depend on the machine's load.
 // (a plain program, not a Google Benchmark registration: each instance runs exactly once).
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     const long long max_n = argc > 3 ? std::stoll(argv[3]) : 120;
     const std::size_t stride = argc > 4 ? static_cast<std::size_t>(std::stoul(argv[4])) : 1;
     const long long node_limit = argc > 5 ? std::stoll(argv[5]) : 0;
+    const std::string only = argc > 6 ? argv[6] : "";  // e.g. "class5"; empty = every class
     const auto known = read_summary(dir + "/panigrahy_summary_known.tsv");
     if (known.empty()) {
         std::fprintf(stderr, "no summary in %s\n", dir.c_str());
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
     for (const auto& k : known) {
         const auto cls = k.name.substr(0, k.name.find('_'));
         const auto n = std::stoll(k.name.substr(cls.size() + 1, k.name.find('_', cls.size() + 1) - cls.size() - 1));
-        if (n > max_n || k.best < 0) continue;
+        if (n > max_n || k.best < 0 || (!only.empty() && cls != only)) continue;
         const long long reference = k.opt >= 0 ? k.opt : k.best;
         if (seen++ % stride != 0) continue;
         std::ifstream in(dir + "/panigrahy/" + cls + "/" + k.name + ".vbp");

@@ -2,6 +2,8 @@
 // identical pods, an exhaustive reference on small mixes, and properties on up to 200 pods.
 #include <continuum/packing/node_types.hpp>
 
+#include "node_mix_checks.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 using namespace continuum::packing;
 using continuum::Budget;
 using continuum::Resources;
+using continuum::packing::testing::check_node_mix;
 
 namespace {
 Resources pod(std::int64_t cpu_millis, std::int64_t memory_gib) {
@@ -23,42 +26,6 @@ Resources pod(std::int64_t cpu_millis, std::int64_t memory_gib) {
 
 /// No deadline: these tests assert proofs, which must not depend on the machine's speed.
 Budget untimed() { return Budget{100'000'000, std::nullopt}; }
-
-void check_valid(const NodeMix& mix, const std::vector<Resources>& items, const std::vector<NodeType>& types, const std::vector<ExistingNode>& existing = {}) {
-    std::vector<int> seen(items.size(), 0);
-    double cost = 0;
-    std::vector<std::int64_t> count(types.size(), 0);
-    for (const auto& node : mix.nodes) {
-        Resources load;
-        for (const auto i : node.items) {
-            ++seen[i];
-            load += items[i];
-        }
-        REQUIRE(!node.items.empty());
-        REQUIRE(load.fits_in(types[node.type].capacity));
-        cost += types[node.type].cost;
-        ++count[node.type];
-    }
-    REQUIRE(mix.existing_items.size() == existing.size());
-    for (std::size_t e = 0; e < existing.size(); ++e) {
-        Resources load = existing[e].allocated;
-        for (const auto i : mix.existing_items[e]) {
-            ++seen[i];
-            load += items[i];
-        }
-        if (!mix.existing_items[e].empty()) REQUIRE(load.fits_in(existing[e].capacity));
-    }
-    for (const auto& u : mix.unplaceable) ++seen[u.item];
-    REQUIRE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
-    REQUIRE(count == mix.count_per_type);
-    for (std::size_t t = 0; t < types.size(); ++t) {
-        if (types[t].max_count != unlimited) REQUIRE(count[t] <= types[t].max_count);
-    }
-    REQUIRE(cost == doctest::Approx(mix.cost));
-    REQUIRE(mix.lower_bound <= mix.cost + 1e-9);
-    REQUIRE(mix.lower_bound >= 0.0);
-    if (mix.optimal) REQUIRE(mix.lower_bound == doctest::Approx(mix.cost));
-}
 
 /// Exhaustive reference: every assignment of items to open bins, existing nodes or a new node of
 /// each type (count limits respected). Returns the cheapest cost, or infinity when none places all.
@@ -120,7 +87,7 @@ TEST_CASE("identical pods over two node types: proved optimal for every n from 1
         CAPTURE(n);
         const std::vector<Resources> items(static_cast<std::size_t>(n), pod(1000, 1));
         const auto mix = cheapest_node_mix(items, types, untimed());
-        check_valid(mix, items, types);
+        check_node_mix(mix, items, types);
         CHECK(mix.cost == doctest::Approx(identical_optimum(n, {8, 2}, {3.5, 1.0})));
         CHECK(mix.optimal);
         CHECK(mix.gap == 0.0);
@@ -138,7 +105,7 @@ TEST_CASE("identical pods, memory-bound types with costs that share no unit: opt
         CAPTURE(n);
         const std::vector<Resources> items(static_cast<std::size_t>(n), pod(1500, 3));
         const auto mix = cheapest_node_mix(items, types, untimed());
-        check_valid(mix, items, types);
+        check_node_mix(mix, items, types);
         CHECK(mix.cost == doctest::Approx(identical_optimum(n, {10, 2}, {3.3, 1.0})));
         CHECK(mix.optimal);
     }
@@ -177,7 +144,7 @@ TEST_CASE("mixes of two to four pod shapes with multiplicities match an exhausti
         std::vector<ExistingNode> existing;
         if (trial % 3 == 0) existing.push_back({"e0", pod(4000, 8), pod(std::uniform_int_distribution<std::int64_t>(0, 3)(rng) * 1000, 2)});
         const auto mix = existing.empty() ? cheapest_node_mix(items, types, untimed()) : cheapest_node_mix_onto_existing(items, existing, types, untimed());
-        check_valid(mix, items, types, existing);
+        check_node_mix(mix, items, types, existing);
         if (!mix.unplaceable.empty()) continue;  // the reference places every item
         const double reference = exhaustive_cost(items, types, existing);
         CHECK(mix.cost == doctest::Approx(reference));
@@ -193,7 +160,7 @@ TEST_CASE("identical pods onto existing nodes: their room first, then the cheape
     const std::vector<NodeType> types{{"small", pod(2000, 4), 1.0, unlimited}, {"large", pod(8000, 16), 3.5, unlimited}};
     const std::vector<Resources> items(20, pod(1000, 1));
     const auto mix = cheapest_node_mix_onto_existing(items, existing, types, untimed());
-    check_valid(mix, items, types, existing);
+    check_node_mix(mix, items, types, existing);
     CHECK(mix.existing_items[0].size() == 3);
     CHECK(mix.existing_items[1].size() == 1);
     CHECK(mix.cost == doctest::Approx(7.0));
@@ -206,7 +173,7 @@ TEST_CASE("count limits with identical pods: the limited cheap type is used up f
     const std::vector<NodeType> types{{"small", pod(2000, 4), 1.0, unlimited}, {"large", pod(8000, 16), 3.5, 2}};
     const std::vector<Resources> items(30, pod(1000, 1));
     const auto mix = cheapest_node_mix(items, types, untimed());
-    check_valid(mix, items, types);
+    check_node_mix(mix, items, types);
     CHECK(mix.cost == doctest::Approx(14.0));
     CHECK(mix.count_per_type == std::vector<std::int64_t>{7, 2});
     CHECK(mix.optimal);
@@ -234,9 +201,9 @@ TEST_CASE("property: up to 200 pods of two to five shapes over node-type sets; v
         }
         for (std::size_t i = 0; i < n; ++i) items.push_back(shapes[std::uniform_int_distribution<std::size_t>(0, shapes.size() - 1)(rng)]);
         const auto full = cheapest_node_mix(items, types, Budget{200'000, std::nullopt});
-        check_valid(full, items, types);
+        check_node_mix(full, items, types);
         const auto starved = cheapest_node_mix(items, types, Budget{50, std::nullopt});
-        check_valid(starved, items, types);
+        check_node_mix(starved, items, types);
         CHECK(full.cost <= starved.cost + 1e-9);
         CHECK(starved.lower_bound <= full.cost + 1e-9);
         CHECK(full.lower_bound <= starved.cost + 1e-9);
@@ -252,7 +219,7 @@ TEST_CASE("many distinct shapes on large nodes: a valid packing within one node 
         for (int r = 0; r < 6; ++r) items.push_back(pod(700 + 310 * s, 1 + (s * 7) % 13));
     }
     const auto mix = cheapest_node_mix(items, types, Budget{2'000'000, std::nullopt});
-    check_valid(mix, items, types);
+    check_node_mix(mix, items, types);
     // cpu: 6 x sum(700 + 310 s) = 6 x 38,010 = 228,060 millicores; 10 per 64 cpu => bound >= 35.63
     CHECK(mix.lower_bound >= 228060.0 / 64000.0 * 10.0 - 1e-9);
     CHECK(mix.cost <= 40.0);  // 4 big nodes hold 256 cpu: the packing is within one node of the cpu bound

@@ -1,5 +1,7 @@
 #include <continuum/packing/node_types.hpp>
 
+#include "node_mix_checks.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,42 +11,20 @@
 
 using namespace continuum::packing;
 using continuum::Resources;
+using continuum::packing::testing::check_node_mix;
 
 namespace {
 Resources pod(std::int64_t cpu_millis, std::int64_t memory_gib) {
     return Resources::from_units({{"cpu", cpu_millis}, {"memory", memory_gib << 30}});
 }
 
-void check_valid(const NodeMix& mix, const std::vector<Resources>& items, const std::vector<NodeType>& types) {
-    std::vector<int> seen(items.size(), 0);
-    double cost = 0;
-    std::vector<std::int64_t> count(types.size(), 0);
-    for (const auto& node : mix.nodes) {
-        Resources load;
-        for (const auto i : node.items) {
-            ++seen[i];
-            load += items[i];
-        }
-        REQUIRE(load.fits_in(types[node.type].capacity));
-        cost += types[node.type].cost;
-        ++count[node.type];
-    }
-    for (const auto& u : mix.unplaceable) ++seen[u.item];
-    REQUIRE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
-    REQUIRE(count == mix.count_per_type);
-    for (std::size_t t = 0; t < types.size(); ++t) {
-        if (types[t].max_count != unlimited) REQUIRE(count[t] <= types[t].max_count);
-    }
-    REQUIRE(cost == doctest::Approx(mix.cost));
-    REQUIRE(mix.lower_bound <= mix.cost + 1e-9);
-}
 }  // namespace
 
 TEST_CASE("one large node is cheaper than four small ones, proved") {
     const std::vector<NodeType> types{{"small", pod(2000, 4), 1.0, unlimited}, {"large", pod(8000, 16), 3.5, unlimited}};
     const std::vector<Resources> items(7, pod(1000, 1));
     const auto mix = cheapest_node_mix(items, types);
-    check_valid(mix, items, types);
+    check_node_mix(mix, items, types);
     CHECK(mix.cost == doctest::Approx(3.5));
     CHECK(mix.count_per_type == std::vector<std::int64_t>{0, 1});
     CHECK(mix.optimal);
@@ -56,7 +36,7 @@ TEST_CASE("max_count limits and unplaceable items are reported with a reason") {
     std::vector<Resources> items(10, pod(1000, 1));
     items.push_back(pod(16000, 1));  // larger than every type
     const auto mix = cheapest_node_mix(items, types);
-    check_valid(mix, items, types);
+    check_node_mix(mix, items, types);
     REQUIRE(mix.unplaceable.size() == 1);
     CHECK(mix.unplaceable[0].item == 10);
     CHECK(mix.unplaceable[0].reason == "needs 16 cpu but the largest node type offers 8");
@@ -95,6 +75,6 @@ TEST_CASE("property: random node mixes are valid, small ones are proved optimal"
             item = pod(cpu, mem);
         }
         const auto mix = cheapest_node_mix(items, types);
-        check_valid(mix, items, types);
+        check_node_mix(mix, items, types);
     }
 }
