@@ -87,9 +87,13 @@ TEST_CASE("hpa state: a restart without the state forgets the stabilisation wind
     CHECK(at(hpa, 300, 0) == 10);     // 60 %: at target
     const auto saved = hpa.state();
     Hpa restored(cpu_spec(0), saved);
+    auto unseeded_spec = cpu_spec(0);
+    unseeded_spec.seed_recommendations = false;
+    Hpa unseeded(unseeded_spec);
     Hpa fresh(cpu_spec(0));
-    CHECK(at(restored, 60, 15) == 10);  // 12 %: the 300 s window still holds the recommendation of 10
-    CHECK(at(fresh, 60, 15) == 2);      // without state the controller scales down at once
+    CHECK(at(restored, 60, 15) == 10);   // 12 %: the 300 s window still holds the recommendation of 10
+    CHECK(at(unseeded, 60, 15) == 2);    // no state and no seeding: it would scale down at once
+    CHECK(at(fresh, 60, 15) == 10);      // no state: seeded from the current replicas, as the controller does
 }
 
 TEST_CASE("hpa state: bad states and documents are rejected naming the field") {
