@@ -183,7 +183,7 @@ TEST_CASE("price: upstream price_test.go TestPriceExpander, case by case") {
     CHECK(price_score(options3[2], cheaper).score == doctest::Approx((90.0 + 10) / 40 * 2.0 * 2.0).epsilon(1e-15));  // 10 < 10.5
 }
 
-TEST_CASE("price: a pod without a price skips its option; no stabilisation price drops the term") {
+TEST_CASE("price: a pod without a price skips its option, no stabilisation price drops the term") {
     const ExpansionPod p1("p1", Resources::from_units({{"cpu", 1000}}));
     const ExpansionPod unknown("unpriced", Resources::from_units({{"cpu", 100}}), {{"app", "batch"}}, "jobs");
     std::vector<ExpansionOption> options = {option("a", 1, "2", "4Gi", {p1, unknown}), option("b", 1, "2", "4Gi", {p1})};

@@ -69,7 +69,7 @@ TEST_CASE("chain: upstream chain_test.go TestChainStrategy_BestOption table") {
     CHECK(choice.reason == "a: substring-a kept [a]");
 }
 
-TEST_CASE("chain: user filters mix with built-ins; the fallback can return nothing") {
+TEST_CASE("chain: user filters mix with built-ins, the fallback can return nothing") {
     PricingModel pricing;
     pricing.node_price = [](const ExpansionOption& o) { return o.node_group == "b" ? 2.0 : 1.0; };
     pricing.pod_price = [](const ExpansionPod&) { return 1.0; };

@@ -254,7 +254,7 @@ TEST_CASE("scale-in: delay after add, timers reset, unmovable pods, GPU nodes") 
     CHECK_THROWS_AS(FederatedClusterScaler{}.scale_in(dup, Time{0}), InvalidArgument);
 }
 
-TEST_CASE("scale-in: disruption budgets keep ready pods at the desired count; pods belong to the longest matching name") {
+TEST_CASE("scale-in: disruption budgets keep ready pods at the desired count, pods belong to the longest matching name") {
     using packing::CountOrPercent;
     using packing::WorkloadAvailability;
     // web-abc-1 is web's (2 desired, 2 ready, default budget: no eviction); web-api-1 is web-api's

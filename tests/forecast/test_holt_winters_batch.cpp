@@ -65,7 +65,7 @@ TEST_CASE("fit_many gives every series the fit it gets alone") {
     }
 }
 
-TEST_CASE("fit_many: known models smooth only; bad input names the series") {
+TEST_CASE("fit_many: known models smooth only, bad input names the series") {
     fc::HoltWintersParameters<double> p;
     p.alpha = 0.3;
     p.initial_level = 40.0;

@@ -179,7 +179,7 @@ TEST_CASE("count limits with identical pods: the limited cheap type is used up f
     CHECK(mix.optimal);
 }
 
-TEST_CASE("property: up to 200 pods of two to five shapes over node-type sets; valid answers and bounds, also when the budget runs out") {
+TEST_CASE("property: up to 200 pods of two to five shapes over node-type sets, valid answers and bounds, also when the budget runs out") {
     std::mt19937_64 rng(21);
     for (int trial = 0; trial < 40; ++trial) {
         CAPTURE(trial);

@@ -105,7 +105,7 @@ TEST_CASE("ledger state: a restored ledger continues exactly as the uninterrupte
     }
 }
 
-TEST_CASE("ledger state: ids are never reused after a restore; held is recomputed") {
+TEST_CASE("ledger state: ids are never reused after a restore, held is recomputed") {
     Ledger ledger(three_offers());
     const auto first = ledger.reserve("x", "a", Resources::from_units({{"cpu", 1000}}));
     ledger.release(first);

@@ -74,7 +74,7 @@ TEST_CASE("hpa state: a restored HPA decides exactly as the uninterrupted one (b
     }
 }
 
-TEST_CASE("hpa state: a restart without the state forgets the stabilisation window; with it, it holds") {
+TEST_CASE("hpa state: a restart without the state forgets the stabilisation window, with it, it holds") {
     Hpa hpa(cpu_spec(0));
     std::mt19937_64 rng(5);
     std::int64_t replicas = 10;

@@ -26,7 +26,7 @@ std::string message_of(int status, const std::string& body) {
 }
 }  // namespace
 
-TEST_CASE("keda prometheus: a matrix answer becomes samples; NaN and Inf are gaps") {
+TEST_CASE("keda prometheus: a matrix answer becomes samples, NaN and Inf are gaps") {
     const auto samples = parse_query_range(server, "sum(up)", 200,
                                            R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},)"
                                            R"("values":[[1600000200,"1.5"],[1600000500,"NaN"],[1600000800.0,"2e3"],[1600001100,"+Inf"]]}]}})");
