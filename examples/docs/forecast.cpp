@@ -35,7 +35,7 @@ int main() {
     hw.update(next_day.front());  // O(1): absorbs one observation without refitting
 
     auto best = fc::auto_ets(continuum::SeriesView(history, std::chrono::hours(1)), 24);  // AICc choice
-    auto portfolio = fc::auto_forecaster(continuum::SeriesView(history, std::chrono::hours(1)), {24});
+    auto portfolio = fc::auto_forecaster(continuum::SeriesView(history, std::chrono::hours(1)), std::vector<int>{24});
     fc::AnyForecaster chosen = portfolio;  // runtime-typed, copyable
     const double smape_auto = fc::smape(next_day, chosen.forecast(24).mean);
     fmt::print("auto_ets: {}; portfolio: {}, sMAPE {:.2f} %\n", best.name(), portfolio.name(), smape_auto);

@@ -223,5 +223,5 @@ TEST_CASE("plan_for_horizon sets an unset validation horizon and keeps an explic
     const auto fitted = fc::auto_forecaster(continuum::SeriesView(y), 5, {24});
     CHECK(fitted.validation_horizon() == 5);
     CHECK(fitted.walk_forward());
-    CHECK(fc::auto_forecaster(continuum::SeriesView(y), {24}).validation_horizon() == 24);
+    CHECK(fc::auto_forecaster(continuum::SeriesView(y), std::vector<int>{24}).validation_horizon() == 24);
 }

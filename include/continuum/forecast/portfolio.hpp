@@ -533,7 +533,8 @@ Portfolio auto_forecaster(SeriesView history, int horizon, std::vector<int> seas
 
 /// auto_forecaster validated at one season ahead (the right choice for day-ahead planning only;
 /// prefer the overload with an explicit horizon).
-inline Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
+template <typename = void>  // compiled only where called
+Portfolio auto_forecaster(SeriesView history, std::vector<int> season_lengths = {24, 168}) {
     return auto_forecaster(history, 0, std::move(season_lengths));
 }
 
