@@ -23,6 +23,14 @@ class ContinuumConan(ConanFile):
     topics = ("kubernetes", "autoscaling", "bin-packing", "forecasting", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
+    # Optional headers with compiled or extra dependencies (continuum itself stays header-only):
+    # with_json: <continuum/serialization.hpp> (state as JSON) and <continuum/forecast/lstm_loader.hpp>
+    #            (safetensors weights) need nlohmann_json;
+    # with_priority_config: <continuum/federation/priority_config.hpp> (the priority expander's
+    #            ConfigMap) parses YAML with yaml-cpp and compiles patterns with RE2, as the Cluster
+    #            Autoscaler does; link the component continuum::priority_config where it is included.
+    options = {"with_json": [True, False], "with_priority_config": [True, False]}
+    default_options = {"with_json": True, "with_priority_config": False}
     exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "LICENSE"
     no_copy_source = True
 
@@ -38,6 +46,11 @@ class ContinuumConan(ConanFile):
         # Loose ranges: the code builds with Debian's Eigen 3.4 / fmt 9 and Conan Center's newer majors.
         self.requires("eigen/[>=3.4 <6]")
         self.requires("fmt/[>=9 <13]")
+        if self.options.with_json:
+            self.requires("nlohmann_json/[>=3.10 <4]")
+        if self.options.with_priority_config:
+            self.requires("yaml-cpp/[>=0.7 <1]")
+            self.requires("re2/[>=20220601]")
 
     def package_id(self):
         self.info.clear()
@@ -69,5 +82,20 @@ class ContinuumConan(ConanFile):
         self.cpp_info.set_property("cmake_file_name", "continuum")
         self.cpp_info.set_property("cmake_target_name", "continuum::continuum")
         self.cpp_info.set_property("pkg_config_name", "continuum")
-        self.cpp_info.bindirs = []
-        self.cpp_info.libdirs = []
+        # Components mirror the CMake package's targets: continuum::continuum (Eigen, fmt, and
+        # nlohmann_json when with_json) and continuum::priority_config (yaml-cpp, RE2).
+        core = self.cpp_info.components["core"]
+        core.set_property("cmake_target_name", "continuum::continuum")
+        core.set_property("pkg_config_name", "continuum")
+        core.requires = ["eigen::eigen", "fmt::fmt"]
+        if self.options.with_json:
+            core.requires.append("nlohmann_json::nlohmann_json")
+        core.bindirs = []
+        core.libdirs = []
+        if self.options.with_priority_config:
+            priority = self.cpp_info.components["priority_config"]
+            priority.set_property("cmake_target_name", "continuum::priority_config")
+            priority.requires = ["core", "yaml-cpp::yaml-cpp", "re2::re2"]
+            priority.defines = ["CONTINUUM_HAVE_PRIORITY_CONFIG=1"]
+            priority.bindirs = []
+            priority.libdirs = []
