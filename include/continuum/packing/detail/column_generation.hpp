@@ -15,10 +15,13 @@
 #include <Eigen/LU>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <span>
 #include <utility>
@@ -115,10 +118,14 @@ public:
         record({}, patterns);
     }
 
-    /// LP-guided diving from the root solution (after root()).
-    ColumnGenerationResult dive_from_root() {
+    /// LP-guided diving from the root solution (after root()), on at most `node_allowance` more
+    /// nodes of the tracker and until `deadline` (if given).
+    ColumnGenerationResult dive_from_root(std::int64_t node_allowance = std::numeric_limits<std::int64_t>::max(),
+                                          std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) {
         ColumnGenerationResult out;
         if (members_.empty()) return out;
+        dive_node_limit_ = tracker_.nodes() > std::numeric_limits<std::int64_t>::max() - node_allowance ? std::numeric_limits<std::int64_t>::max() : tracker_.nodes() + node_allowance;
+        dive_deadline_ = deadline;
         if (global_lower_bound_ < upper_bound_ && !tracker_.exhausted()) {
             std::vector<Pattern> fixed;
             dive(demand_, fixed, root_, 0);
@@ -128,12 +135,60 @@ public:
         return out;
     }
 
+    /// For searches built on the master LP (completion_search.hpp): the item types (weights, m × d),
+    /// their demands, the incumbent's bin count, and the master LP over a residual demand `b`: its
+    /// rigorous lower bound (0 if the budget ran out before any exact pricing round) and solution as
+    /// (pattern trimmed to `b`, value) pairs.
+    [[nodiscard]] const std::vector<std::int64_t>& type_weights() const { return weight_; }
+    [[nodiscard]] const std::vector<std::int64_t>& type_demands() const { return demand_; }
+    [[nodiscard]] std::int64_t incumbent_bins() const { return upper_bound_; }
+    /// `profit` and `knapsack` (integer duals and their knapsack optimum over patterns within `b`)
+    /// give a Farley bound ⌈Σ profit_j b'_j / knapsack⌉ for any demand b' <= b (0: none available).
+    struct ResidualLp {
+        std::int64_t lower_bound = 0;
+        std::vector<std::pair<Pattern, double>> solution;
+        std::vector<std::int64_t> profit;
+        std::int64_t knapsack = 0;
+    };
+    ResidualLp residual_lp(const std::vector<std::int64_t>& b) {
+        auto lp = solve_lp(b);
+        ResidualLp out;
+        out.lower_bound = lp.lower_bound;
+        out.profit = std::move(lp.profit);
+        out.knapsack = lp.knapsack;
+        for (const auto& [id, value] : lp.solution) out.solution.emplace_back(trimmed(dense(id), b), value);
+        return out;
+    }
+    /// Residual rounding at a node of a search that has fixed the bins `fixed` (patterns) and left
+    /// demand `b` with master LP `lp`: the floors of the LP solution, best fit decreasing on the rest;
+    /// recorded if better than the incumbent.
+    void round_residual(const std::vector<Pattern>& fixed, const std::vector<std::int64_t>& b, const ResidualLp& lp) {
+        std::vector<std::int64_t> residual = b;
+        std::vector<Pattern> taken;
+        round_down(lp.solution, [](const Pattern& p) { return p; }, residual, taken);
+        auto rest = complete_greedily(residual);
+        taken.insert(taken.end(), rest.begin(), rest.end());
+        if (static_cast<std::int64_t>(fixed.size() + taken.size()) < upper_bound_) {
+            for (const auto& p : taken) add_to_pool(p);
+            record(fixed, taken);
+        }
+    }
+    /// Takes a complete packing given as patterns (copies per type) as the incumbent if it is better.
+    void record_patterns(const std::vector<Pattern>& patterns) {
+        for (const auto& p : patterns) add_to_pool(p);
+        record({}, patterns);
+    }
+    /// The incumbent as item indices (empty if none was recorded here).
+    [[nodiscard]] std::vector<std::vector<std::size_t>> incumbent() const { return best_bins_found_ ? to_bins(best_patterns_) : std::vector<std::vector<std::size_t>>{}; }
+
 private:
     struct LpResult {
         std::int64_t lower_bound = 0;    // rigorous (Farley, integer)
         double objective = 0;            // LP value (floating)
         bool optimal = false;            // simplex finished
         std::vector<std::pair<std::size_t, double>> solution;  // (pool column, value > 0)
+        std::vector<std::int64_t> profit;  // the integer duals behind lower_bound (per type, 0 off `b`)
+        std::int64_t knapsack = 0;         // their exact knapsack optimum (0: no exact pricing yet)
     };
 
     static constexpr double scale_ = 16777216.0;  // 2^24: duals -> integer profits
@@ -272,6 +327,10 @@ private:
                     std::int64_t total = 0;
                     for (std::size_t j = 0; j < b.size(); ++j) total += b[j] * profit[j];
                     const std::int64_t farley = total / best.value + (total % best.value != 0 ? 1 : 0);
+                    if (out.knapsack == 0 || farley >= out.lower_bound) {
+                        out.profit = profit;
+                        out.knapsack = best.value;
+                    }
                     out.lower_bound = std::max(out.lower_bound, farley);
                     double objective = 0;
                     for (Eigen::Index r = 0; r < m; ++r) objective += basis[static_cast<std::size_t>(r)] >= 0 ? std::max(0.0, x(r)) : 0.0;
@@ -509,21 +568,17 @@ private:
 
     /// Depth-first diving: fix the rounded-down patterns, then round up one fractional pattern
     /// (the largest first, then the next ones when backtracking), re-solve, repeat.
+    [[nodiscard]] bool dive_over() {
+        return tracker_.exhausted() || tracker_.nodes() >= dive_node_limit_ || (dive_deadline_ && std::chrono::steady_clock::now() >= *dive_deadline_);
+    }
+
     void dive(const std::vector<std::int64_t>& b, std::vector<Pattern>& fixed, const LpResult& lp, int depth) {
-        if (upper_bound_ <= global_lower_bound_ || tracker_.exhausted()) return;
+        if (upper_bound_ <= global_lower_bound_ || dive_over()) return;
         const auto fixed_count = static_cast<std::int64_t>(fixed.size());
         // Rounding heuristic: floors of the LP solution, then best fit decreasing on the rest.
         std::vector<std::int64_t> residual = b;
         std::vector<Pattern> taken;
-        for (const auto& [id, value] : lp.solution) {
-            auto copies = static_cast<std::int64_t>(std::floor(value + 1e-9));
-            for (; copies > 0; --copies) {
-                Pattern p = trimmed(dense(id), residual);
-                if (std::all_of(p.begin(), p.end(), [](std::int64_t c) { return c == 0; })) break;
-                for (std::size_t j = 0; j < p.size(); ++j) residual[j] -= p[j];
-                taken.push_back(std::move(p));
-            }
-        }
+        round_down(lp.solution, [this](std::size_t id) { return dense(id); }, residual, taken);
         {
             auto rest = complete_greedily(residual);
             auto all = taken;
@@ -561,9 +616,24 @@ private:
                 }
             }
             fixed.resize(before);
-            if (upper_bound_ <= global_lower_bound_ || tracker_.exhausted()) return;
+            if (upper_bound_ <= global_lower_bound_ || dive_over()) return;
         }
         (void)fixed_count;
+    }
+
+    /// Takes floor(value) copies of each solution pattern (trimmed to what `residual` still needs)
+    /// into `taken`, lowering `residual`.
+    template <typename Solution, typename PatternOf>
+    static void round_down(const Solution& solution, PatternOf pattern_of, std::vector<std::int64_t>& residual, std::vector<Pattern>& taken) {
+        for (const auto& [column, value] : solution) {
+            auto copies = static_cast<std::int64_t>(std::floor(value + 1e-9));
+            for (; copies > 0; --copies) {
+                Pattern p = trimmed(pattern_of(column), residual);
+                if (std::all_of(p.begin(), p.end(), [](std::int64_t c) { return c == 0; })) break;
+                for (std::size_t j = 0; j < p.size(); ++j) residual[j] -= p[j];
+                taken.push_back(std::move(p));
+            }
+        }
     }
 
     static Pattern trimmed(const Pattern& p, const std::vector<std::int64_t>& b) {
@@ -587,6 +657,8 @@ private:
     std::vector<std::size_t> type_of_;  // item -> type (for adopt)
     LpResult root_;
     bool started_ = false;
+    std::int64_t dive_node_limit_ = std::numeric_limits<std::int64_t>::max();
+    std::optional<std::chrono::steady_clock::time_point> dive_deadline_;
 };
 
 }  // namespace continuum::packing::detail
