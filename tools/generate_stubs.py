@@ -114,6 +114,9 @@ CONVERTER_TYPES = {
     "ResourcesListLike": "collections.abc.Sequence[" + _RESOURCES + "] | numpy.typing.NDArray[Any]",
     "ResourcesLike": _RESOURCES,
     "AmountLike": _AMOUNT,
+    "AmountOut": "int | str",
+    "CanonicalUnitsLike": "collections.abc.Mapping[str, int]",
+    "LevelsLike": "QuotaLevels | collections.abc.Sequence[" + _AMOUNT + "]",
 }
 
 

@@ -7,6 +7,8 @@
 #include <exception>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace py = pybind11;
 using namespace continuum;
@@ -127,9 +129,20 @@ string) when not, so Resources(dict(r)) == r and Resources(r.to_dict()) == r. Ca
 through names that say so: r.canonical("cpu") == 2000, r.to_dict(canonical=True), Resources.from_units.)pbdoc")
         .def(py::init<>())
         .def(py::init([](const python::ResourcesLike& quantities) { return python::to_resources(quantities, "quantities"); }), py::arg("quantities"))
-        .def_static("from_units", [](const std::map<std::string, std::int64_t>& units) {
+        .def_static("from_units", [](const python::CanonicalUnitsLike& units) {
+                if (!py::isinstance<py::dict>(units)) throw InvalidArgument("units: expected a dict {resource: canonical integer units}, got " + python::type_name(units));
                 Resources out;
-                for (const auto& [name, value] : units) out.set(name, value);
+                for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(units)) {
+                    const auto name = py::cast<std::string>(py::str(key));
+                    if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value)) {
+                        throw InvalidArgument("units[\"" + name + "\"]: expected an int of canonical units, got " + python::type_name(value));
+                    }
+                    try {
+                        out.set(name, py::cast<std::int64_t>(value));
+                    } catch (const py::cast_error&) {
+                        throw InvalidArgument("units[\"" + name + "\"]: " + py::cast<std::string>(py::str(value)) + " does not fit in int64");
+                    }
+                }
                 return out;
             }, py::arg("units"), "From canonical integer units: Resources.from_units({'cpu': 2500}) is 2500m (2.5 cores).")
         .def_static("from_cores", &Resources::from_cores, py::arg("cores"), "CPU cores as a float, rounded up to millicores.")
@@ -147,12 +160,12 @@ through names that say so: r.canonical("cpu") == 2000, r.to_dict(canonical=True)
         .def("__iter__", [](const Resources& r) { return py::iter(py::cast(r.names())); })
         .def("keys", &Resources::names, "The resource names, sorted.")
         .def("items", [](const Resources& r) {
-                py::list out;
-                for (const auto& [name, value] : r) out.append(py::make_tuple(name, python::amount_to_python(name, value)));
+                std::vector<std::pair<std::string, python::Amount>> out;
+                for (const auto& [name, value] : r) out.emplace_back(name, python::amount_to_python(name, value));
                 return out;
             }, "[(name, amount)] sorted by name, amounts as r[name] gives them.")
         .def("get", [](const Resources& r, const std::string& name, const py::object& default_value) {
-                return r.contains(name) ? python::amount_to_python(name, r.get(name)) : default_value;
+                return r.contains(name) ? py::object(python::amount_to_python(name, r.get(name))) : default_value;
             }, py::arg("name"), py::arg("default") = 0,
              "The amount of name as r[name] gives it, or default when absent.")
         .def("quantity", [](const Resources& r, const std::string& name) { return format_resource(name, r.get(name)); },

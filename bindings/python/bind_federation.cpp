@@ -265,9 +265,7 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .def_property_readonly("resource_names", &OfferCatalogue::resource_names)
         .def("capacity", [](const OfferCatalogue& c, const std::string& name) {
                  std::vector<std::int64_t> scratch;
-                 py::list out;
-                 for (const auto value : c.capacity(name, scratch)) out.append(python::amount_to_python(name, value));
-                 return out;
+                 return python::amounts_to_python(name, c.capacity(name, scratch));
              }, py::arg("resource"), "Capacity of one resource per offer, in whole units as Resources gives them (0 when absent).")
         .def("canonical_capacity", [](const OfferCatalogue& c, const std::string& name) {
                  std::vector<std::int64_t> scratch;

@@ -68,11 +68,7 @@ struct SnapOf {
 
 std::int64_t snap_argument(const QuotaLevelsOf& l, const py::handle& value) { return python::amount_from_python(l.resource, value, "value"); }
 
-py::list amounts_of(const QuotaLevelsOf& l) {
-    py::list out;
-    for (const auto v : l.levels.levels()) out.append(python::amount_to_python(l.resource, v));
-    return out;
-}
+std::vector<python::Amount> amounts_of(const QuotaLevelsOf& l) { return python::amounts_to_python(l.resource, l.levels.levels()); }
 
 std::vector<capacity::WaitingNode> to_pool(const py::handle& value) {
     if (value.is_none()) return {};
@@ -205,7 +201,7 @@ Numbers are whole units of `resource` (default "cpu": cores), as everywhere in c
 QuotaLevels([20, 40, 60, 80, 100]).snap_up(42) == 60 (cores); snap_up(14.5) takes a float forecast
 (rounded up to the millicore) and QuotaLevels(["500m", 1]) quantity strings. Raises InvalidArgument
 for empty, unsorted or non-positive levels, NaN, infinity or a wrong type, naming the argument.)pbdoc")
-        .def(py::init([](const py::object& levels, const std::string& resource) {
+        .def(py::init([](const python::LevelsLike& levels, const std::string& resource) {
                  return QuotaLevelsOf{resource, python::to_quota_levels(levels, resource, "levels")};
              }),
              py::arg("levels"), py::arg("resource") = "cpu")

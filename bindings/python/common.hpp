@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <type_traits>
 #include <memory>
 #include <string>
@@ -41,28 +42,31 @@ namespace py = pybind11;
 // quantity. Canonical integers (millicores) enter only through numpy arrays, whose dtype says so
 // (a structured array names its resources by field), and Resources.from_units.
 
+/// A py::object that accepts any Python object (the converters below check it) and carries its own
+/// name in the signatures pybind11 writes, so the stubs can spell out what it accepts.
+#define CONTINUUM_PYTHON_ANY_OBJECT(Name)                                 \
+    class Name : public py::object {                                      \
+    public:                                                               \
+        PYBIND11_OBJECT_DEFAULT(Name, object, [](PyObject*) { return true; }) \
+    }
+
 /// A Python argument taken as any object and converted by to_resources: the stubs name it
 /// ResourcesLike (tools/generate_stubs.py spells it out), and a wrong type raises InvalidArgument
 /// naming the argument instead of pybind11's TypeError.
-class ResourcesLike : public py::object {
-public:
-    PYBIND11_OBJECT_DEFAULT(ResourcesLike, object, [](PyObject*) { return true; })
-};
+CONTINUUM_PYTHON_ANY_OBJECT(ResourcesLike);
 /// ResourcesLike or None (an optional argument), named OptionalResourcesLike in the stubs.
-class OptionalResourcesLike : public py::object {
-public:
-    PYBIND11_OBJECT_DEFAULT(OptionalResourcesLike, object, [](PyObject*) { return true; })
-};
+CONTINUUM_PYTHON_ANY_OBJECT(OptionalResourcesLike);
 /// A list of resources (see to_resources_list), named ResourcesListLike in the stubs.
-class ResourcesListLike : public py::object {
-public:
-    PYBIND11_OBJECT_DEFAULT(ResourcesListLike, object, [](PyObject*) { return true; })
-};
+CONTINUUM_PYTHON_ANY_OBJECT(ResourcesListLike);
+/// An amount as Python reads it back (amount_to_python): an int or a quantity string, named
+/// AmountOut in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(Amount);
+/// Quota levels of one resource: a QuotaLevels or a list of amounts, named LevelsLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(LevelsLike);
+/// {name: canonical integer units} (Resources.from_units), named CanonicalUnitsLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(CanonicalUnitsLike);
 /// One amount of one resource (int, float or quantity string), named AmountLike in the stubs.
-class AmountLike : public py::object {
-public:
-    PYBIND11_OBJECT_DEFAULT(AmountLike, object, [](PyObject*) { return true; })
-};
+CONTINUUM_PYTHON_ANY_OBJECT(AmountLike);
 
 inline std::string type_name(const py::handle& value) { return py::cast<std::string>(py::str(py::type::of(value).attr("__name__"))); }
 
@@ -83,7 +87,9 @@ inline std::int64_t amount_from_python(std::string_view name, const py::handle& 
     }
     if (py::isinstance<py::bool_>(value) || type_name(value) == "bool_") return fail("expected a number or a quantity string, got bool");
     if (PyIndex_Check(value.ptr())) {
-        const py::int_ whole = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+        PyObject* index = PyNumber_Index(value.ptr());
+        if (index == nullptr) throw py::error_already_set();
+        const py::int_ whole = py::reinterpret_steal<py::int_>(index);
         int overflow = 0;
         const long long units = PyLong_AsLongLongAndOverflow(whole.ptr(), &overflow);
         std::int64_t canonical = 0;
@@ -108,10 +114,18 @@ inline std::int64_t amount_from_python(std::string_view name, const py::handle& 
 /// An amount in canonical units as Python gives it back: an int of whole units when it is one
 /// (2 cores -> 2, bytes and counts always), else the Kubernetes quantity ("250m"). Either reads
 /// back through amount_from_python to the same integer, whatever its sign.
-inline py::object amount_to_python(std::string_view name, std::int64_t canonical) {
-    if (canonical_scale(name) != scale::milli) return py::int_(canonical);
-    if (canonical % 1000 == 0) return py::int_(canonical / 1000);
-    return py::str(format_resource(name, canonical));
+inline Amount amount_to_python(std::string_view name, std::int64_t canonical) {
+    if (canonical_scale(name) != scale::milli) return Amount(py::int_(canonical));
+    if (canonical % 1000 == 0) return Amount(py::int_(canonical / 1000));
+    return Amount(py::str(format_resource(name, canonical)));
+}
+
+/// amount_to_python over a list of canonical amounts of one resource.
+template <typename Range>
+std::vector<Amount> amounts_to_python(std::string_view name, const Range& canonical) {
+    std::vector<Amount> out;
+    for (const auto value : canonical) out.push_back(amount_to_python(name, value));
+    return out;
 }
 
 /// Resources from a continuum.Resources or a mapping {name: amount}. None is not Resources: an
@@ -178,9 +192,9 @@ inline std::vector<Resources> to_resources_list(const py::handle& values, const 
 }
 
 /// {name: amount} as amount_to_python gives it, or canonical integers when asked by name.
-inline py::dict resources_to_dict(const Resources& r, bool canonical) {
-    py::dict d;
-    for (const auto& [name, value] : r) d[py::str(name)] = canonical ? py::object(py::int_(value)) : amount_to_python(name, value);
+inline std::map<std::string, Amount> resources_to_dict(const Resources& r, bool canonical) {
+    std::map<std::string, Amount> d;
+    for (const auto& [name, value] : r) d.emplace(name, canonical ? Amount(py::int_(value)) : amount_to_python(name, value));
     return d;
 }
 
@@ -387,20 +401,18 @@ inline quota::QuotaLevels to_quota_levels(const py::handle& value, const std::st
 }  // namespace continuum::python
 
 namespace pybind11::detail {
-template <>
-struct handle_type_name<continuum::python::ResourcesLike> {
-    static constexpr auto name = const_name("ResourcesLike");
-};
-template <>
-struct handle_type_name<continuum::python::OptionalResourcesLike> {
-    static constexpr auto name = const_name("OptionalResourcesLike");
-};
-template <>
-struct handle_type_name<continuum::python::ResourcesListLike> {
-    static constexpr auto name = const_name("ResourcesListLike");
-};
-template <>
-struct handle_type_name<continuum::python::AmountLike> {
-    static constexpr auto name = const_name("AmountLike");
-};
+// The stub names of the converter types (tools/generate_stubs.py spells each one out).
+#define CONTINUUM_PYTHON_TYPE_NAME(Name, Text)          \
+    template <>                                         \
+    struct handle_type_name<continuum::python::Name> {  \
+        static constexpr auto name = const_name(Text);  \
+    }
+CONTINUUM_PYTHON_TYPE_NAME(ResourcesLike, "ResourcesLike");
+CONTINUUM_PYTHON_TYPE_NAME(OptionalResourcesLike, "OptionalResourcesLike");
+CONTINUUM_PYTHON_TYPE_NAME(ResourcesListLike, "ResourcesListLike");
+CONTINUUM_PYTHON_TYPE_NAME(CanonicalUnitsLike, "CanonicalUnitsLike");
+CONTINUUM_PYTHON_TYPE_NAME(Amount, "AmountOut");
+CONTINUUM_PYTHON_TYPE_NAME(LevelsLike, "LevelsLike");
+CONTINUUM_PYTHON_TYPE_NAME(AmountLike, "AmountLike");
+#undef CONTINUUM_PYTHON_TYPE_NAME
 }  // namespace pybind11::detail

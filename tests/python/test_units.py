@@ -117,6 +117,17 @@ def test_reading_gives_the_same_units_back(r):
         assert copy.canonical(name) == r.canonical(name)
 
 
+def test_canonical_units_only_by_name():
+    assert Resources.from_units({"cpu": 2500, "memory": 2**30}) == Resources({"cpu": 2.5, "memory": "1Gi"})
+    assert Resources.from_units({"cpu": -5}).canonical("cpu") == -5
+    with pytest.raises(continuum.InvalidArgument, match=r'^units\["cpu"\]: 18446744073709551616 does not fit in int64'):
+        Resources.from_units({"cpu": 2**64})
+    with pytest.raises(continuum.InvalidArgument, match=r'^units\["cpu"\]: expected an int of canonical units, got str'):
+        Resources.from_units({"cpu": "250m"})
+    with pytest.raises(continuum.InvalidArgument, match="^units: expected a dict"):
+        Resources.from_units([("cpu", 1)])
+
+
 def test_reading_examples():
     r = Resources({"cpu": "250m", "memory": "1Gi"})
     assert r["cpu"] == "250m" and r["memory"] == 2**30 and r["absent"] == 0
@@ -270,6 +281,7 @@ PYTHON_ERRORS = {
     "P09": (lambda: quota.HybridQuotaScaler(lambda h: 1.0, resources=["memory"], levels={"memory": quota.QuotaLevels([1])}), continuum.InvalidArgument,
             'levels["memory"]: QuotaLevels of resource "cpu" given for "memory"'),
     "P10": (lambda: packing.best_fit(ITEMS_DICTS, 4), continuum.InvalidArgument, "capacity: expected a continuum.Resources or a dict"),
+    "P11": (lambda: Resources.from_units({"cpu": 1.5}), continuum.InvalidArgument, 'units["cpu"]: expected an int of canonical units, got float'),
 }
 
 
