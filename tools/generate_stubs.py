@@ -10,7 +10,9 @@ them (tests/python/test_stubs.py runs both checks):
   seconds) -> ``Any``;
 - ``__eq__``/``__ne__`` take ``object`` (pybind11 enums and value types), unhashable classes keep
   ``__hash__: ClassVar[None]`` with the ignore mypy needs;
-- ``__version__`` is declared.
+- ``__version__`` is declared;
+- static methods get their signatures (stubgen writes ``(self, *args, **kwargs) -> Any`` for them);
+- the converter types of bindings/python/common.hpp (ResourcesLike, AmountLike, ...) are spelled out.
 
 Usage (after building the extension into build/python):
     PYTHONPATH=build/python /usr/bin/python3 tools/generate_stubs.py            # rewrite the stubs
@@ -56,8 +58,79 @@ def _declare_metaclass(text: str, module: str) -> str:
     return patched
 
 
+def _annotation(text: str, module: str) -> str:
+    """A pybind11 docstring type as the stubs spell it."""
+    own = "continuum._core." if module == "__init__" else f"continuum._core.{module}."
+    text = text.replace(own, "")
+    for name in ("Dict", "List", "Tuple", "Set"):
+        text = re.sub(rf"\b{name}\[", f"{name.lower()}[", text)
+    return re.sub(r"\bOptional\[([^\[\]]+)\]", r"\1 | None", text)
+
+
+def _split_arguments(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char in "[(<"
+        depth -= char in "])>"
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return parts + ([current.strip()] if current.strip() else [])
+
+
+def _static_methods(text: str, module: str) -> str:
+    """stubgen takes pybind11's static methods for instance methods without a signature
+    (`def from_cores(self, *args, **kwargs) -> Any`); write them from their docstrings."""
+    runtime = importlib.import_module("continuum._core" if module == "__init__" else f"continuum._core.{module}")
+    for cls_name in re.findall(r"^class (\w+)", text, flags=re.MULTILINE):
+        cls = getattr(runtime, cls_name, None)
+        for attr, value in sorted(vars(cls).items()) if isinstance(cls, type) else []:
+            if not isinstance(value, staticmethod):
+                continue
+            stub = []
+            signatures = re.findall(rf"^(?:\d+\. )?{attr}\((.*)\) -> (.*)$", value.__func__.__doc__ or "", flags=re.MULTILINE)
+            for arguments, returned in signatures:
+                shown = []
+                for argument in _split_arguments(arguments):
+                    name_type, has_default, _ = argument.partition(" = ")
+                    shown.append(_annotation(name_type, module) + (" = ..." if has_default else ""))
+                overload = "    @overload\n" if len(signatures) > 1 else ""
+                stub.append(f"{overload}    @staticmethod\n    def {attr}({', '.join(shown)}) -> {_annotation(returned, module)}: ...\n")
+            block = re.search(rf"^class {cls_name}\b.*?(?=^\S|\Z)", text, flags=re.MULTILINE | re.DOTALL)
+            if not stub or block is None:
+                continue
+            body = re.sub(rf"^    def {attr}\(self, \*args, \*\*kwargs\) -> Any: \.\.\.\n", lambda _: "".join(stub), block.group(0), flags=re.MULTILINE)
+            text = text[: block.start()] + body + text[block.end() :]
+    return text
+
+
+# The bindings' converter types (bindings/python/common.hpp): one spelling in every signature.
+_AMOUNT = "int | float | str | {core}Quantity"
+_RESOURCES = "{core}Resources | collections.abc.Mapping[str, " + _AMOUNT + "]"
+CONVERTER_TYPES = {
+    "OptionalResourcesLike": _RESOURCES + " | None",
+    "ResourcesListLike": "collections.abc.Sequence[" + _RESOURCES + "] | numpy.typing.NDArray[Any]",
+    "ResourcesLike": _RESOURCES,
+    "AmountLike": _AMOUNT,
+    "AmountOut": "int | str",
+    "CanonicalUnitsLike": "collections.abc.Mapping[str, int]",
+    "LevelsLike": "QuotaLevels | collections.abc.Sequence[" + _AMOUNT + "]",
+}
+
+
+def _converter_types(text: str, module: str) -> str:
+    core = "" if module == "__init__" else "continuum._core."
+    for token, spelled in CONVERTER_TYPES.items():
+        text = re.sub(rf"\b{token}\b", spelled.format(core=core), text)
+    return text
+
+
 def _fix(text: str, module: str) -> str:
     text = _declare_metaclass(text, module)
+    text = _static_methods(text, module)
+    text = _converter_types(text, module)
     text = re.sub(r"numpy\.ndarray\[([^\[\]]+)\]", r"numpy.typing.NDArray[\1]", text)
     text = re.sub(r"\bnumpy\.ndarray\b(?!\[)", "numpy.typing.NDArray[Any]", text)
     text = re.sub(r"(?<![\w.])handle\b", "Any", text)
@@ -73,6 +146,12 @@ def _fix(text: str, module: str) -> str:
     wanted = {"from typing import Any\n", "import builtins\n"}
     if "numpy.typing" in text:
         wanted.add("import numpy.typing\n")
+    if "collections.abc." in text:
+        wanted.add("import collections.abc\n")
+    if "continuum._core." in text:
+        wanted.add("import continuum._core\n")
+    if "@overload" in text:
+        wanted.add("from typing import overload\n")
     for line in sorted(wanted):
         if line not in imports:
             imports.append(line)

@@ -43,8 +43,8 @@ void bind_capacity(py::module_& root) {
         .value("fastest", ActivationObjective::fastest);
 
     py::class_<WaitingNode>(m, "WaitingNode", "A paused / hibernated worker node that can be resumed.")
-        .def(py::init([](std::string name, const Resources& capacity, double resume_latency, double cost) {
-                 return WaitingNode{std::move(name), capacity, python::duration_from_seconds(resume_latency, "resume_latency"), cost};
+        .def(py::init([](std::string name, const python::ResourcesLike& capacity, double resume_latency, double cost) {
+                 return WaitingNode{std::move(name), python::to_resources(capacity, "capacity"), python::duration_from_seconds(resume_latency, "resume_latency"), cost};
              }),
              py::arg("name"), py::arg("capacity"), py::arg("resume_latency") = 0.0, py::arg("cost") = 0.0,
              "name, capacity (Resources or dict of quantities), resume_latency in seconds, cost per unit of time.")
@@ -73,7 +73,8 @@ void bind_capacity(py::module_& root) {
 
     m.def(
         "choose_nodes_to_activate",
-        [](const Resources& shortfall, const std::vector<WaitingNode>& pool, const py::object& objective, std::int64_t node_limit) {
+        [](const python::ResourcesLike& shortfall_value, const std::vector<WaitingNode>& pool, const py::object& objective, std::int64_t node_limit) {
+            const Resources shortfall = python::to_resources(shortfall_value, "shortfall");
             const ActivationObjective chosen = to_objective(objective);
             py::gil_scoped_release release;
             return choose_nodes_to_activate(shortfall, pool, chosen, Budget{node_limit, {}});

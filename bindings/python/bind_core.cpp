@@ -3,7 +3,12 @@
 
 #include <continuum/version.hpp>
 
+#include <cstdint>
 #include <exception>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace py = pybind11;
 using namespace continuum;
@@ -115,48 +120,65 @@ Raises ParseError for malformed text, InvalidArgument when the result leaves int
           "Canonical Kubernetes text for value * 10**scale_exponent: format_quantity(1500, -3) == '1500m'.");
 
     py::class_<Resources>(m, "Resources", R"pbdoc(
-An exact vector of named resources in canonical integer units: cpu in millicores, memory and
-storage in bytes, pods and GPUs as counts. Build it from a dict of quantities,
-Resources({"cpu": "250m", "memory": "1Gi"}), where ints and floats are natural units (cores,
-bytes; floats round up). Indexing returns canonical units: r["cpu"] == 250.)pbdoc")
+An exact vector of named resources (held as int64 in canonical units: cpu in millicores, memory and
+storage in bytes, pods and GPUs as counts). A bare number is whole units, as in a Kubernetes manifest:
+Resources({"cpu": 2, "memory": "1Gi"}) is 2 cores; an int is exact, a float is rounded up to the
+millicore (NaN, infinity and negative floats raise InvalidArgument); a str is a Kubernetes quantity
+("250m"). Reading gives the same units back: r["cpu"] is 2 (an int when whole), or "250m" (a quantity
+string) when not, so Resources(dict(r)) == r and Resources(r.to_dict()) == r. Canonical integers only
+through names that say so: r.canonical("cpu") == 2000, r.to_dict(canonical=True), Resources.from_units.)pbdoc")
         .def(py::init<>())
-        .def(py::init(&continuum::python::resources_from_dict), py::arg("quantities"))
-        .def_static("from_units", [](const py::dict& units) {
+        .def(py::init([](const python::ResourcesLike& quantities) { return python::to_resources(quantities, "quantities"); }), py::arg("quantities"))
+        .def_static("from_units", [](const python::CanonicalUnitsLike& units) {
+                if (!py::isinstance<py::dict>(units)) throw InvalidArgument("units: expected a dict {resource: canonical integer units}, got " + python::type_name(units));
                 Resources out;
-                for (const auto& [key, value] : units) {
-                    const auto name = py::cast<std::string>(key);
-                    if (out.contains(name)) throw InvalidArgument("resources: duplicate resource name \"" + name + "\"");
-                    out.set(name, py::cast<std::int64_t>(value));
+                for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(units)) {
+                    const auto name = py::cast<std::string>(py::str(key));
+                    if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value)) {
+                        throw InvalidArgument("units[\"" + name + "\"]: expected an int of canonical units, got " + python::type_name(value));
+                    }
+                    try {
+                        out.set(name, py::cast<std::int64_t>(value));
+                    } catch (const py::cast_error&) {
+                        throw InvalidArgument("units[\"" + name + "\"]: " + py::cast<std::string>(py::str(value)) + " does not fit in int64");
+                    }
                 }
                 return out;
-            }, py::arg("units"), "From canonical integer units: Resources.from_units({'cpu': 2500}) is 2500m.")
+            }, py::arg("units"), "From canonical integer units: Resources.from_units({'cpu': 2500}) is 2500m (2.5 cores).")
         .def_static("from_cores", &Resources::from_cores, py::arg("cores"), "CPU cores as a float, rounded up to millicores.")
         .def_static("from_forecast", &Resources::from_forecast, py::arg("name"), py::arg("value"),
                     "A forecast in natural units (cores, bytes), rounded up to canonical units.")
-        .def("__getitem__", [](const Resources& r, const std::string& name) { return r.get(name); })
-        .def("__setitem__", [](Resources& r, const std::string& name, std::int64_t value) { r.set(name, value); })
+        .def("__getitem__", [](const Resources& r, const std::string& name) { return python::amount_to_python(name, r.get(name)); }, py::arg("name"),
+             "The amount in whole units (an int: cores, bytes, counts), or a quantity string ('250m') when it is not whole; 0 when absent.")
+        .def("__setitem__", [](Resources& r, const std::string& name, const python::AmountLike& value) {
+                r.set(name, python::amount_from_python(name, value, "resources[\"" + name + "\"]"));
+            }, py::arg("name"), py::arg("value"), "Sets one amount: an int or float of whole units, or a quantity string.")
+        .def("canonical", [](const Resources& r, const std::string& name) { return r.get(name); }, py::arg("name"),
+             "The amount of name in canonical integer units (millicores for cpu, bytes, counts); 0 when absent.")
         .def("__contains__", [](const Resources& r, const std::string& name) { return r.contains(name); })
         .def("__len__", &Resources::size)
         .def("__iter__", [](const Resources& r) { return py::iter(py::cast(r.names())); })
         .def("keys", &Resources::names, "The resource names, sorted.")
-        .def("items", [](const Resources& r) { return r.entries(); }, "[(name, canonical units)], sorted by name.")
-        .def("get", [](const Resources& r, const std::string& name, std::int64_t default_value) {
-                return r.get(name) != 0 ? r.get(name) : default_value;
+        .def("items", [](const Resources& r) {
+                std::vector<std::pair<std::string, python::Amount>> out;
+                for (const auto& [name, value] : r) out.emplace_back(name, python::amount_to_python(name, value));
+                return out;
+            }, "[(name, amount)] sorted by name, amounts as r[name] gives them.")
+        .def("get", [](const Resources& r, const std::string& name, const py::object& default_value) {
+                return r.contains(name) ? py::object(python::amount_to_python(name, r.get(name))) : default_value;
             }, py::arg("name"), py::arg("default") = 0,
-             "The amount of name in canonical units (millicores, bytes, counts), or default when absent.")
+             "The amount of name as r[name] gives it, or default when absent.")
         .def("quantity", [](const Resources& r, const std::string& name) { return format_resource(name, r.get(name)); },
              py::arg("name"), "The amount of one resource as Kubernetes text ('1500m', '4Gi').")
-        .def("to_dict", [](const Resources& r) {
-                py::dict d;
-                for (const auto& [name, value] : r) d[py::str(name)] = value;
-                return d;
-            }, "{name: canonical units}")
+        .def("to_dict", &python::resources_to_dict, py::arg("canonical") = false,
+             "{name: amount} as r[name] gives them, so Resources(this dict) == r; canonical=True: {name: canonical integer units}.")
         .def("to_quantities", [](const Resources& r) {
                 py::dict d;
                 for (const auto& [name, value] : r) d[py::str(name)] = format_resource(name, value);
                 return d;
             }, "{name: Kubernetes text}")
-        .def("fits_in", &Resources::fits_in, py::arg("capacity"), "True when every amount is at most capacity's (a missing resource counts as 0).")
+        .def("fits_in", [](const Resources& r, const python::ResourcesLike& capacity) { return r.fits_in(python::to_resources(capacity, "capacity")); },
+             py::arg("capacity"), "True when every amount is at most capacity's (a missing resource counts as 0).")
         .def("any_negative", &Resources::any_negative, "True when some amount is below 0 (e.g. after a subtraction).")
         .def(py::self + py::self)
         .def(py::self - py::self)
@@ -167,10 +189,15 @@ bytes; floats round up). Indexing returns canonical units: r["cpu"] == 250.)pbdo
         .def("__repr__", [](const Resources& r) { return "Resources(" + r.to_string() + ")"; });
     py::implicitly_convertible<py::dict, Resources>();
 
-    m.def("ceil_div", &ceil_div, py::arg("demand"), py::arg("unit"),
+    m.def("ceil_div", [](const python::ResourcesLike& demand, const python::ResourcesLike& unit) {
+              return ceil_div(python::to_resources(demand, "demand"), python::to_resources(unit, "unit"));
+          }, py::arg("demand"), py::arg("unit"),
           "How many copies of unit cover demand in every resource. Raises Infeasible when unit lacks a demanded resource.");
-    m.def("dominant_share", &dominant_share, py::arg("demand"), py::arg("capacity"),
+    m.def("dominant_share", [](const python::ResourcesLike& demand, const python::ResourcesLike& capacity) {
+              return dominant_share(python::to_resources(demand, "demand"), python::to_resources(capacity, "capacity"));
+          }, py::arg("demand"), py::arg("capacity"),
           "max over resources of demand / capacity (DRF's dominant share); 0 for empty demand. Raises Infeasible when\n"
           "demand needs a resource capacity lacks.");
-    m.def("positive_part", &positive_part, py::arg("resources"), "resources with every negative amount replaced by 0.");
+    m.def("positive_part", [](const python::ResourcesLike& resources) { return positive_part(python::to_resources(resources, "resources")); },
+          py::arg("resources"), "resources with every negative amount replaced by 0.");
 }

@@ -23,12 +23,8 @@ using namespace continuum::federation;
 
 namespace {
 
-Resources to_resources(const py::handle& value, const char* argument) {
-    if (value.is_none()) return {};
-    if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
-    if (py::isinstance<py::dict>(value)) return python::resources_from_dict(py::reinterpret_borrow<py::dict>(value));
-    throw InvalidArgument(std::string(argument) + ": expected a continuum.Resources or a dict of quantities");
-}
+using python::to_optional_resources;
+using python::to_resources;
 
 LabelSelector to_selector(const py::handle& value) {
     if (value.is_none()) return {};
@@ -55,6 +51,12 @@ AnyCostModel callable_cost(std::string name, py::function function) {
         py::gil_scoped_acquire gil;
         return py::cast<double>((*holder)(offer, request));
     });
+}
+
+/// Model.cost(offer, request) taking request through the shared converter.
+template <typename Model>
+auto cost_of() {
+    return [](const Model& model, const Offer& offer, const python::ResourcesLike& request) { return model.cost(offer, to_resources(request, "request")); };
 }
 
 AnyCostModel to_cost_model(const py::handle& value) {
@@ -200,7 +202,7 @@ nvidia.com/gpu), max_nodes such nodes, a flat node_price and/or unit_prices per 
 per unit of time; labels; reachability (direct or nat); optional latency_ms, bandwidth_mbps,
 power_watts and carbon_intensity (gCO2/kWh). Raises InvalidArgument on negative prices or
 zero capacity.)pbdoc")
-        .def(py::init([](std::string cluster_id, const py::handle& capacity, double node_price, std::map<std::string, double> unit_prices, const py::dict& labels,
+        .def(py::init([](std::string cluster_id, const python::ResourcesLike& capacity, double node_price, std::map<std::string, double> unit_prices, const py::dict& labels,
                          std::string provider, std::int64_t max_nodes, Reachability reachability, const py::handle& latency_ms, const py::handle& bandwidth_mbps,
                          const py::handle& power_watts, const py::handle& carbon_intensity) {
                  Offer o;
@@ -235,7 +237,7 @@ zero capacity.)pbdoc")
         .def_readonly("bandwidth_mbps", &Offer::bandwidth_mbps)
         .def_readonly("power_watts", &Offer::power_watts)
         .def_readonly("carbon_intensity", &Offer::carbon_intensity)
-        .def("price_of", [](const Offer& o, const py::handle& reserved) { return o.price_of(to_resources(reserved, "reserved")); }, py::arg("reserved"),
+        .def("price_of", [](const Offer& o, const python::ResourcesLike& reserved) { return o.price_of(to_resources(reserved, "reserved")); }, py::arg("reserved"),
              "Price per unit of time of one node reserving `reserved`.")
         .def("node_cost", &Offer::node_cost, "Price per unit of time of one whole node.")
         .def("__repr__", [](const Offer& o) { return fmt::format("Offer('{}', {}, node_price={})", o.cluster_id, o.capacity, o.node_price); });
@@ -263,9 +265,13 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .def_property_readonly("resource_names", &OfferCatalogue::resource_names)
         .def("capacity", [](const OfferCatalogue& c, const std::string& name) {
                  std::vector<std::int64_t> scratch;
+                 return python::amounts_to_python(name, c.capacity(name, scratch));
+             }, py::arg("resource"), "Capacity of one resource per offer, in whole units as Resources gives them (0 when absent).")
+        .def("canonical_capacity", [](const OfferCatalogue& c, const std::string& name) {
+                 std::vector<std::int64_t> scratch;
                  const auto column = c.capacity(name, scratch);
                  return std::vector<std::int64_t>(column.begin(), column.end());
-             }, py::arg("resource"), "Capacity of one resource per offer, in canonical units (0 when absent).")
+             }, py::arg("resource"), "Capacity of one resource per offer, in canonical integer units (millicores for cpu; 0 when absent).")
         .def("matching", [](const OfferCatalogue& c, const py::object& selector) {
                  const auto mask = c.matching(to_selector(selector));
                  return std::vector<bool>(mask.begin(), mask.end());
@@ -276,19 +282,19 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
     py::enum_<PriceBasis>(m, "PriceBasis").value("requested", PriceBasis::requested).value("whole_offer", PriceBasis::whole_offer);
     py::class_<MonetaryCost>(m, "MonetaryCost", "Money per unit of time: the price of the request (default) or of one whole node.")
         .def(py::init([](PriceBasis basis) { return MonetaryCost{basis}; }), py::arg("basis") = PriceBasis::requested)
-        .def("cost", &MonetaryCost::cost, py::arg("offer"), py::arg("request"),
+        .def("cost", cost_of<MonetaryCost>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
         .def_property_readonly("name", &MonetaryCost::name);
     py::class_<LatencyCost>(m, "LatencyCost", "Round-trip latency (ms); offers without latency_ms are rejected as unpriceable.")
         .def(py::init<>())
-        .def("cost", &LatencyCost::cost, py::arg("offer"), py::arg("request"),
+        .def("cost", cost_of<LatencyCost>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
         .def_property_readonly("name", &LatencyCost::name);
     py::class_<EnergyCost>(m, "EnergyCost", "Watts for the request's share of a node, or with carbon=True grams of CO2 per hour.")
         .def(py::init([](bool carbon) { return EnergyCost{carbon}; }), py::arg("carbon") = false)
-        .def("cost", &EnergyCost::cost, py::arg("offer"), py::arg("request"),
+        .def("cost", cost_of<EnergyCost>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
         .def_property_readonly("name", &EnergyCost::name);
@@ -298,7 +304,7 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
                  return to_cost_model(model);
              }),
              py::arg("model"), py::arg("name") = py::none())
-        .def("cost", &AnyCostModel::cost, py::arg("offer"), py::arg("request"),
+        .def("cost", cost_of<AnyCostModel>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
         .def_property_readonly("name", &AnyCostModel::name);
@@ -313,7 +319,7 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
                  return WeightedSum(std::move(t));
              }),
              py::arg("terms"))
-        .def("cost", &WeightedSum::cost, py::arg("offer"), py::arg("request"),
+        .def("cost", cost_of<WeightedSum>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
         .def_property_readonly("name", &WeightedSum::name);
@@ -347,9 +353,9 @@ cluster id.)pbdoc")
         .def(py::init([](const py::object& cost_model) { return Recommender<AnyCostModel>(to_cost_model(cost_model)); }), py::arg("cost_model") = py::none())
         .def(
             "recommend",
-            [](const Recommender<AnyCostModel>& self, const py::object& offers, const py::object& selector, const py::object& request, std::int64_t min_gpus,
+            [](const Recommender<AnyCostModel>& self, const py::object& offers, const py::object& selector, const python::OptionalResourcesLike& request, std::int64_t min_gpus,
                std::string arch, bool allow_nat, const std::optional<std::size_t>& top_k) {
-                OfferRequirements req{to_selector(selector), to_resources(request, "request"), min_gpus, std::move(arch), allow_nat};
+                OfferRequirements req{to_selector(selector), to_optional_resources(request, "request"), min_gpus, std::move(arch), allow_nat};
                 const std::size_t k = top_k ? *top_k : Recommender<AnyCostModel>::all;
                 Recommendation r;
                 if (py::isinstance<OfferCatalogue>(offers)) {
@@ -382,8 +388,8 @@ cluster id.)pbdoc")
         .def(py::self == py::self)
         .def("__repr__", [](const Taint& t) { return fmt::format("Taint('{}', '{}', '{}')", t.key, t.value, t.effect); });
     py::class_<ExpansionPod>(m, "ExpansionPod", "A pod the new nodes would host, as CA's PricingModel.PodPrice sees it: namespace/name, labels, requests.")
-        .def(py::init([](std::string name, const py::handle& requests, const py::object& labels, std::string namespace_name) {
-                 return ExpansionPod(std::move(name), to_resources(requests, "requests"), labels.is_none() ? Labels{} : to_labels(py::cast<py::dict>(labels)),
+        .def(py::init([](std::string name, const python::OptionalResourcesLike& requests, const py::object& labels, std::string namespace_name) {
+                 return ExpansionPod(std::move(name), to_optional_resources(requests, "requests"), labels.is_none() ? Labels{} : to_labels(py::cast<py::dict>(labels)),
                                      std::move(namespace_name));
              }),
              py::arg("name") = "", py::arg("requests") = py::none(), py::arg("labels") = py::none(), py::arg("namespace") = "default")
@@ -396,15 +402,15 @@ cluster id.)pbdoc")
     py::class_<ExpansionOption>(m, "ExpansionOption",
                                 "A CA expansion option: node_count nodes of node_group for pods, with the group's template node (capacity,\n"
                                 "allocatable (None: = capacity), labels, taints).")
-        .def(py::init([](std::string node_group, std::int64_t node_count, const py::list& pods, const py::handle& node_capacity, bool node_group_exists,
-                         const py::handle& node_allocatable, const py::object& node_labels, std::vector<Taint> node_taints) {
+        .def(py::init([](std::string node_group, std::int64_t node_count, const py::list& pods, const python::ResourcesLike& node_capacity, bool node_group_exists,
+                         const python::OptionalResourcesLike& node_allocatable, const py::object& node_labels, std::vector<Taint> node_taints) {
                  ExpansionOption o;
                  o.node_group = std::move(node_group);
                  o.node_count = node_count;
                  for (const auto& p : pods) o.pods.push_back(py::isinstance<ExpansionPod>(p) ? py::cast<ExpansionPod>(p) : ExpansionPod(to_resources(p, "pods")));
                  o.node_capacity = to_resources(node_capacity, "node_capacity");
                  o.node_group_exists = node_group_exists;
-                 o.node_allocatable = to_resources(node_allocatable, "node_allocatable");
+                 o.node_allocatable = to_optional_resources(node_allocatable, "node_allocatable");
                  if (!node_labels.is_none()) o.node_labels = to_labels(py::cast<py::dict>(node_labels));
                  o.node_taints = std::move(node_taints);
                  o.validate();
@@ -455,7 +461,7 @@ cluster id.)pbdoc")
         .def("node_price", [](const PricingModel& p, const ExpansionOption& o) { return p.node_price(o); }, py::arg("option"),
              "The price of one node of option's group, or None.")
         .def("pod_price",
-             [](const PricingModel& p, const py::handle& pod) {
+             [](const PricingModel& p, const py::object& pod) {
                  return p.pod_price(py::isinstance<ExpansionPod>(pod) ? py::cast<ExpansionPod>(pod) : ExpansionPod(to_resources(pod, "pod")));
              },
              py::arg("pod"), "The price of a pod (an ExpansionPod, or its requests), or None.")
@@ -472,7 +478,7 @@ cluster id.)pbdoc")
         .def_readonly("warnings", &PriceScore::warnings)
         .def("__str__", &PriceScore::to_string)
         .def("__repr__", [](const PriceScore& s) { return "PriceScore(" + s.to_string() + ")"; });
-    const auto price_context = [](const PricingModel& pricing, std::int64_t cluster_node_count, const py::handle& preferred_node, std::string gpu_label) {
+    const auto price_context = [](const PricingModel& pricing, std::int64_t cluster_node_count, const python::OptionalResourcesLike& preferred_node, std::string gpu_label) {
         PriceContext c{pricing, cluster_node_count, std::nullopt, std::move(gpu_label)};
         if (!preferred_node.is_none()) c.preferred_node = to_resources(preferred_node, "preferred_node");
         return c;
@@ -509,14 +515,14 @@ cluster id.)pbdoc")
     m.def("least_waste_score", &least_waste_score, py::arg("option"), "CA's waste score, or None when node_count or the capacity is 0.");
     m.def(
         "price",
-        [price_context](const Options& o, const PricingModel& p, std::int64_t n, const py::handle& preferred, std::string gpu_label) {
+        [price_context](const Options& o, const PricingModel& p, std::int64_t n, const python::OptionalResourcesLike& preferred, std::string gpu_label) {
             return price(o, price_context(p, n, preferred, std::move(gpu_label)));
         },
         py::arg("options"), py::arg("pricing"), py::arg("cluster_node_count") = 0, py::arg("preferred_node") = py::none(), py::arg("gpu_label") = "",
         "price: FilterResult of the options with the smallest CA price score; options without a node or pod price are skipped (warnings).");
     m.def(
         "price_score",
-        [price_context](const ExpansionOption& o, const PricingModel& p, std::int64_t n, const py::handle& preferred, std::string gpu_label) {
+        [price_context](const ExpansionOption& o, const PricingModel& p, std::int64_t n, const python::OptionalResourcesLike& preferred, std::string gpu_label) {
             return price_score(o, price_context(p, n, preferred, std::move(gpu_label)));
         },
         py::arg("option"), py::arg("pricing"), py::arg("cluster_node_count") = 0, py::arg("preferred_node") = py::none(), py::arg("gpu_label") = "",
@@ -572,7 +578,7 @@ cluster id.)pbdoc")
         .def(
             "choose",
             [price_context](const ExpanderChain& chain, const Options& options, const py::object& pricing, std::int64_t cluster_node_count,
-                            const py::object& priorities, std::uint64_t seed, const py::handle& preferred_node, std::string gpu_label) {
+                            const py::object& priorities, std::uint64_t seed, const python::OptionalResourcesLike& preferred_node, std::string gpu_label) {
                 const auto price = price_context(to_pricing(pricing), cluster_node_count, preferred_node, std::move(gpu_label));
                 ExpanderContext context{price.pricing, price.cluster_node_count, price.preferred_node, price.gpu_label, {}};
                 if (!priorities.is_none()) context.priority = to_priority_filter(priorities);
@@ -594,7 +600,7 @@ cluster id.)pbdoc")
 
     // --- scaler ------------------------------------------------------------------------------
     py::class_<PendingPod>(m, "PendingPod", "A pod waiting to be scheduled: request (GPUs as nvidia.com/gpu) and node selector.")
-        .def(py::init([](std::string name, const py::handle& request, const py::object& node_selector) {
+        .def(py::init([](std::string name, const python::ResourcesLike& request, const py::object& node_selector) {
                  return PendingPod{std::move(name), to_resources(request, "request"), to_selector(node_selector)};
              }),
              py::arg("name"), py::arg("request"), py::arg("node_selector") = py::none())
@@ -602,7 +608,7 @@ cluster id.)pbdoc")
         .def_readonly("request", &PendingPod::request)
         .def_readonly("node_selector", &PendingPod::node_selector);
     py::class_<VirtualNode>(m, "VirtualNode", "A peered Liqo virtual node: allocatable, labels, cost per unit of time and the pods on it.")
-        .def(py::init([](std::string name, std::string cluster_id, const py::handle& allocatable, const py::dict& labels, double cost, std::vector<PlacedPod> pods) {
+        .def(py::init([](std::string name, std::string cluster_id, const python::ResourcesLike& allocatable, const py::dict& labels, double cost, std::vector<PlacedPod> pods) {
                  return VirtualNode{std::move(name), std::move(cluster_id), to_labels(labels), to_resources(allocatable, "allocatable"), cost, std::move(pods)};
              }),
              py::arg("name"), py::arg("cluster_id"), py::arg("allocatable"), py::arg("labels") = py::dict(), py::arg("cost") = 0.0,
@@ -702,17 +708,17 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
                  return std::make_unique<Ledger>(list);
              }),
              py::arg("offers") = py::none())
-        .def("set_capacity", [](Ledger& l, const std::string& id, const py::handle& capacity) { l.set_capacity(id, to_resources(capacity, "capacity")); }, py::arg("cluster_id"),
+        .def("set_capacity", [](Ledger& l, const std::string& id, const python::ResourcesLike& capacity) { l.set_capacity(id, to_resources(capacity, "capacity")); }, py::arg("cluster_id"),
              py::arg("capacity"), "Sets (or adds) a provider's capacity. Raises InvalidArgument below what is already held.")
         .def("try_reserve",
-             [](Ledger& l, const std::string& consumer, const std::string& id, const py::handle& amount, const py::object& expires_at) {
+             [](Ledger& l, const std::string& consumer, const std::string& id, const python::ResourcesLike& amount, const py::object& expires_at) {
                  std::optional<Time> expiry;
                  if (!expires_at.is_none()) expiry = to_time(py::cast<double>(expires_at), "expires_at");
                  return l.try_reserve(consumer, id, to_resources(amount, "amount"), expiry);
              },
              py::arg("consumer"), py::arg("cluster_id"), py::arg("amount"), py::arg("expires_at") = py::none(), "A reservation id, or None when it does not fit.")
         .def("reserve",
-             [](Ledger& l, const std::string& consumer, const std::string& id, const py::handle& amount, const py::object& expires_at) {
+             [](Ledger& l, const std::string& consumer, const std::string& id, const python::ResourcesLike& amount, const py::object& expires_at) {
                  std::optional<Time> expiry;
                  if (!expires_at.is_none()) expiry = to_time(py::cast<double>(expires_at), "expires_at");
                  return l.reserve(consumer, id, to_resources(amount, "amount"), expiry);

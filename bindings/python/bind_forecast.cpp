@@ -398,16 +398,20 @@ void bind_forecast(py::module_& m) {
                  "Tells the portfolio the horizon its forecasts will be used at: when horizon was 0 (not given), later fits\n"
                  "validate at it; an explicit horizon is kept. Raises continuum.InvalidArgument when horizon < 1.");
     }
-    forecast.def(
-        "auto",
-        [](const Array& y, std::vector<int> season_lengths, int horizon) {
-            const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
-            py::gil_scoped_release release;
-            return auto_forecaster(view, horizon, std::move(season_lengths));
-        },
-        py::arg("y"), py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0,
-        "A Portfolio with default candidates, fitted on y and validated at horizon steps ahead (the look-ahead its\n"
-        "forecasts will be used at; 0 = one season). Raises continuum.InvalidArgument when horizon < 0.");
+    // auto_forecaster is the C++ name; auto, the short name the docs and examples use, is the same function.
+    for (const char* name : {"auto_forecaster", "auto"}) {
+        forecast.def(
+            name,
+            [](const Array& y, std::vector<int> season_lengths, int horizon) {
+                const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
+                py::gil_scoped_release release;
+                return auto_forecaster(view, horizon, std::move(season_lengths));
+            },
+            py::arg("y"), py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0,
+            "A Portfolio with default candidates, fitted on y and validated at horizon steps ahead (the look-ahead its\n"
+            "forecasts will be used at; 0 = one season). Raises continuum.InvalidArgument when horizon < 0.\n"
+            "auto_forecaster (the C++ name) and auto are the same function.");
+    }
 
     // ---- metrics ------------------------------------------------------------------------------
     forecast.def("mae", [](const Array& y, const Array& f) { return mae(as_span(y, "y"), as_span(f, "f")); }, py::arg("y"), py::arg("f"),

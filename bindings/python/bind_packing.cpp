@@ -4,6 +4,7 @@
 
 #include <continuum/packing.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -37,18 +38,9 @@ py::dict item_dict(const py::handle& item, const char* what, std::size_t index) 
     return py::reinterpret_borrow<py::dict>(item);
 }
 
-Resources to_resources(const py::handle& value, const std::string& argument) {
-    if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
-    if (py::isinstance<py::dict>(value)) return python::resources_from_dict(py::reinterpret_borrow<py::dict>(value));
-    throw InvalidArgument(argument + ": expected a continuum.Resources or a dict of quantities");
-}
-
-std::vector<Resources> to_resources_list(const py::iterable& values, const std::string& argument) {
-    std::vector<Resources> out;
-    std::size_t i = 0;
-    for (const auto& v : values) out.push_back(to_resources(v, argument + "[" + std::to_string(i++) + "]"));
-    return out;
-}
+using python::to_optional_resources;
+using python::to_resources;
+using python::to_resources_list;
 
 /// An integer numpy view of `value` (lists are converted); floats are refused, never truncated.
 py::array_t<std::int64_t, py::array::c_style> integer_array(const py::handle& value, const char* argument) {
@@ -68,7 +60,40 @@ struct Problem {
     std::vector<std::int64_t> capacity;
 };
 
+/// True when `value` names its resources: a Resources, a dict, a structured array, or a list whose
+/// first element is a Resources or a dict.
+bool names_resources(const py::handle& value) {
+    if (py::isinstance<Resources>(value) || py::isinstance<py::dict>(value) || python::is_structured_array(value)) return true;
+    if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) return false;
+    const auto sequence = py::reinterpret_borrow<py::sequence>(value);
+    return sequence.size() > 0 && (py::isinstance<Resources>(sequence[0]) || py::isinstance<py::dict>(sequence[0]));
+}
+
+/// Items and capacity with resource names (dicts, Resources, a structured array) as a dense vector
+/// problem over the sorted union of the names, in canonical units.
+Problem named_problem(const py::handle& sizes_object, const py::handle& capacity_object) {
+    const auto items = to_resources_list(sizes_object, "sizes");
+    const auto capacity = to_resources(capacity_object, "capacity");
+    std::vector<std::string> names = capacity.names();
+    for (const auto& item : items) {
+        for (const auto& name : item.names()) {
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        }
+    }
+    std::sort(names.begin(), names.end());
+    if (names.empty()) throw InvalidArgument("capacity is empty");
+    Problem p;
+    p.vector = true;
+    p.dimensions = names.size();
+    for (const auto& item : items) {
+        for (const auto& name : names) p.sizes.push_back(item.get(name));
+    }
+    for (const auto& name : names) p.capacity.push_back(capacity.get(name));
+    return p;
+}
+
 Problem to_problem(const py::handle& sizes_object, const py::handle& capacity_object) {
+    if (names_resources(sizes_object) || names_resources(capacity_object)) return named_problem(sizes_object, capacity_object);
     Problem p;
     const auto sizes = integer_array(sizes_object, "sizes");
     const auto capacity = integer_array(capacity_object, "capacity");
@@ -173,7 +198,10 @@ void bind_packing(py::module_& root) {
             return "ExactPacking(num_bins=" + std::to_string(p.num_bins()) + ", lower_bound=" + std::to_string(p.lower_bound) + ", optimal=" + (p.optimal ? "True" : "False") + ")";
         });
 
-    const char* sizes_doc = "sizes: 1-D (n) or 2-D (n x d) integer array; capacity: scalar or length-d integer array.";
+    const char* sizes_doc =
+        "sizes: 1-D (n) or 2-D (n x d) integer array of unnamed sizes with capacity a scalar or length-d integer array; or named "
+        "resources (a list of Resources or dicts {resource: amount}, or a numpy structured array of canonical units) with capacity "
+        "a Resources or dict, packed over the union of the names.";
     m.def(
         "first_fit_decreasing",
         [](const py::object& sizes, const py::object& capacity, VectorOrder order) {
@@ -243,7 +271,8 @@ void bind_packing(py::module_& root) {
             return lower_bound(items, cap);
         },
         py::arg("sizes"), py::arg("capacity"),
-        "Martello-Toth L2 lower bound on the number of bins (2-D sizes: max over dimensions). Items larger than the capacity are ignored.");
+        "Martello-Toth L2 lower bound on the number of bins (2-D or named sizes: max over dimensions). Items larger than the capacity are\n"
+        "ignored. sizes and capacity as in first_fit_decreasing.");
     m.def(
         "l1_bound", [](const py::object& sizes, std::int64_t capacity) { return l1_bound(to_problem(sizes, py::int_(capacity)).sizes, capacity); },
         py::arg("sizes"), py::arg("capacity"), "ceil(sum(sizes) / capacity) over 1-D sizes that fit.");
@@ -258,10 +287,10 @@ void bind_packing(py::module_& root) {
         },
         py::arg("sizes"), py::arg("capacity"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
         "Minimum number of bins within a budget (explored nodes, milliseconds). Returns ExactPacking with .num_bins, "
-        ".lower_bound, .optimal, .gap, .bins (lists of item indices); never worse than FFD.");
+        ".lower_bound, .optimal, .gap, .bins (lists of item indices); never worse than FFD. sizes and capacity as in first_fit_decreasing.");
 
     py::class_<NodeType>(m, "NodeType", "A node type: name, capacity (Resources or dict), cost per unit of time, max_count (unlimited = -1).")
-        .def(py::init([](std::string name, const py::object& capacity, double cost, std::int64_t max_count) {
+        .def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::int64_t max_count) {
                  return NodeType{std::move(name), to_resources(capacity, "capacity"), cost, max_count};
              }),
              py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("max_count") = unlimited)
@@ -290,7 +319,7 @@ void bind_packing(py::module_& root) {
         });
     m.def(
         "cheapest_node_mix",
-        [](const py::iterable& items, const std::vector<NodeType>& types, std::int64_t node_limit, std::optional<double> time_limit_ms) {
+        [](const python::ResourcesListLike& items, const std::vector<NodeType>& types, std::int64_t node_limit, std::optional<double> time_limit_ms) {
             const auto list = to_resources_list(items, "items");
             const auto budget = make_budget(node_limit, time_limit_ms);
             py::gil_scoped_release release;
@@ -298,12 +327,12 @@ void bind_packing(py::module_& root) {
         },
         py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit,
         py::arg("time_limit_ms") = static_cast<double>(continuum::per_tick_deadline.count()),
-        "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts): heuristics, then an exact search over "
+        "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts, or a structured array): heuristics, then an exact search over "
         "item classes (equal requests) within node_limit and time_limit_ms (default 30 ms; None: no deadline). Returns NodeMix.");
 
     py::class_<ExistingNode>(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.")
-        .def(py::init([](std::string name, const py::object& capacity, const py::object& allocated) {
-                 return ExistingNode{std::move(name), to_resources(capacity, "capacity"), allocated.is_none() ? Resources{} : to_resources(allocated, "allocated")};
+        .def(py::init([](std::string name, const python::ResourcesLike& capacity, const python::OptionalResourcesLike& allocated) {
+                 return ExistingNode{std::move(name), to_resources(capacity, "capacity"), to_optional_resources(allocated, "allocated")};
              }),
              py::arg("name"), py::arg("capacity"), py::arg("allocated") = py::none())
         .def_readwrite("name", &ExistingNode::name)
@@ -320,7 +349,7 @@ void bind_packing(py::module_& root) {
         });
     m.def(
         "first_fit_decreasing_onto_existing",
-        [](const py::iterable& items, const std::vector<ExistingNode>& existing_nodes, const py::object& new_node_capacity, VectorOrder order) {
+        [](const python::ResourcesListLike& items, const std::vector<ExistingNode>& existing_nodes, const python::ResourcesLike& new_node_capacity, VectorOrder order) {
             const auto list = to_resources_list(items, "items");
             const auto capacity = to_resources(new_node_capacity, "new_node_capacity");
             py::gil_scoped_release release;
@@ -331,7 +360,7 @@ void bind_packing(py::module_& root) {
         "items: Resources or dicts; existing_nodes: list of ExistingNode. Returns PackingOntoExisting.");
     m.def(
         "best_fit_decreasing_onto_existing",
-        [](const py::iterable& items, const std::vector<ExistingNode>& existing_nodes, const py::object& new_node_capacity, VectorOrder order) {
+        [](const python::ResourcesListLike& items, const std::vector<ExistingNode>& existing_nodes, const python::ResourcesLike& new_node_capacity, VectorOrder order) {
             const auto list = to_resources_list(items, "items");
             const auto capacity = to_resources(new_node_capacity, "new_node_capacity");
             py::gil_scoped_release release;
@@ -341,7 +370,7 @@ void bind_packing(py::module_& root) {
         "Best fit decreasing: each item to the best existing node that holds it, else the best new node. Returns PackingOntoExisting.");
     m.def(
         "cheapest_node_mix_onto_existing",
-        [](const py::iterable& items, const std::vector<ExistingNode>& existing_nodes, const std::vector<NodeType>& types, std::int64_t node_limit,
+        [](const python::ResourcesListLike& items, const std::vector<ExistingNode>& existing_nodes, const std::vector<NodeType>& types, std::int64_t node_limit,
            std::optional<double> time_limit_ms) {
             const auto list = to_resources_list(items, "items");
             const auto budget = make_budget(node_limit, time_limit_ms);
@@ -355,14 +384,14 @@ void bind_packing(py::module_& root) {
 
     bind_once<PlacedPod>(m, "PlacedPod", [&] {
         py::class_<PlacedPod>(m, "PlacedPod", "A pod on a node: name, request (Resources or dict), movable.")
-            .def(py::init([](std::string name, const py::object& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
+            .def(py::init([](std::string name, const python::ResourcesLike& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
                  py::arg("name"), py::arg("request"), py::arg("movable") = true)
             .def_readwrite("name", &PlacedPod::name)
             .def_readwrite("request", &PlacedPod::request)
             .def_readwrite("movable", &PlacedPod::movable);
     });
     py::class_<NodeState>(m, "NodeState", "A current node: name, capacity, cost, pods.")
-        .def(py::init([](std::string name, const py::object& capacity, double cost, std::vector<PlacedPod> pods) {
+        .def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::vector<PlacedPod> pods) {
                  return NodeState{std::move(name), to_resources(capacity, "capacity"), cost, std::move(pods)};
              }),
              py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("pods") = std::vector<PlacedPod>{})
@@ -402,7 +431,7 @@ desired replicas (rounded up). Neither: ready pods never below the desired count
             for (std::size_t i = 0; i < nodes.size(); ++i) {
                 const auto d = item_dict(nodes[i], "nodes", i);
                 n.push_back({py::cast<std::string>(d["name"]), to_resources(d["allocatable"], "allocatable"),
-                             d.contains("requested") ? to_resources(d["requested"], "requested") : Resources{}, d.contains("ready") ? py::cast<bool>(d["ready"]) : true});
+                             d.contains("requested") ? to_optional_resources(d["requested"], "requested") : Resources{}, d.contains("ready") ? py::cast<bool>(d["ready"]) : true});
             }
             std::vector<DrainPod> p;
             for (std::size_t i = 0; i < pods.size(); ++i) {

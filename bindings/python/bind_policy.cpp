@@ -33,13 +33,13 @@ void bind_policy(py::module_& root) {
 The policy tuple: name, node pool and its node type (name, capacity, cost per hour), min/max
 replicas (resilience bound), target CPU utilisation in (0, 1], utility weights and the cost
 normaliser reference_cost. Raises InvalidArgument (naming the field) when invalid.)pbdoc")
-        .def(py::init([](std::string name, std::string node_pool, std::string node_type, const Resources& node_capacity, double node_cost,
+        .def(py::init([](std::string name, std::string node_pool, std::string node_type, const python::ResourcesLike& node_capacity, double node_cost,
                          std::int64_t min_replicas, std::int64_t max_replicas, double target_utilization, UtilityWeights weights,
                          double reference_cost) {
                  Policy p;
                  p.name = std::move(name);
                  p.node_pool = std::move(node_pool);
-                 p.node_type = packing::NodeType{std::move(node_type), node_capacity, node_cost, packing::unlimited};
+                 p.node_type = packing::NodeType{std::move(node_type), python::to_resources(node_capacity, "node_capacity"), node_cost, packing::unlimited};
                  p.min_replicas = min_replicas;
                  p.max_replicas = max_replicas;
                  p.target_utilization = target_utilization;
@@ -56,7 +56,7 @@ normaliser reference_cost. Raises InvalidArgument (naming the field) when invali
         .def_property(
             "node_type", [](const Policy& p) { return p.node_type.name; }, [](Policy& p, std::string v) { p.node_type.name = std::move(v); })
         .def_property(
-            "node_capacity", [](const Policy& p) { return p.node_type.capacity; }, [](Policy& p, const Resources& r) { p.node_type.capacity = r; })
+            "node_capacity", [](const Policy& p) { return p.node_type.capacity; }, [](Policy& p, const python::ResourcesLike& r) { p.node_type.capacity = python::to_resources(r, "node_capacity"); })
         .def_property(
             "node_cost", [](const Policy& p) { return p.node_type.cost; }, [](Policy& p, double c) { p.node_type.cost = c; })
         .def_readwrite("min_replicas", &Policy::min_replicas)

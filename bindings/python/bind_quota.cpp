@@ -23,12 +23,9 @@ using namespace continuum::quota;
 
 namespace {
 
-Resources to_resources(const py::handle& value, const char* argument) {
-    if (value.is_none()) return {};
-    if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
-    if (py::isinstance<py::dict>(value)) return python::resources_from_dict(py::reinterpret_borrow<py::dict>(value));
-    throw InvalidArgument(std::string(argument) + ": expected a continuum.Resources or a dict of quantities");
-}
+using python::to_optional_resources;
+using python::to_resources;
+using python::to_resources_list;
 
 capacity::ActivationObjective to_objective(const py::handle& value) {
     if (py::isinstance<capacity::ActivationObjective>(value)) return py::cast<capacity::ActivationObjective>(value);
@@ -47,27 +44,31 @@ DecreaseCondition to_condition(const py::handle& value) {
     throw InvalidArgument("condition: expected 'usage_within_target' or 'usage_below_current_quota', got '" + text + "'");
 }
 
-/// {resource: QuotaLevels or [quantities]}; quantities as in Resources dicts (str, int whole units, float).
+/// {resource: QuotaLevels or [amounts]}; amounts as in Resources dicts (int or float whole units, quantity strings).
 ResourceQuotaLevels to_levels(const py::handle& value) {
     ResourceQuotaLevels out;
     if (value.is_none()) return out;
-    if (!py::isinstance<py::dict>(value)) throw InvalidArgument("levels: expected a dict {resource: QuotaLevels or list of quantities}");
+    if (!py::isinstance<py::dict>(value)) {
+        throw InvalidArgument("levels: expected a dict {resource: QuotaLevels or list of amounts}, got " + python::type_name(value));
+    }
     for (const auto& [key, item] : py::reinterpret_borrow<py::dict>(value)) {
         const auto name = py::cast<std::string>(key);
-        if (py::isinstance<QuotaLevels>(item)) {
-            out.set(name, py::cast<QuotaLevels>(item));
-            continue;
-        }
-        std::vector<std::int64_t> canonical;
-        for (const auto& level : py::reinterpret_borrow<py::iterable>(item)) {
-            py::dict one;
-            one[py::str(name)] = level;
-            canonical.push_back(python::resources_from_dict(one).get(name));
-        }
-        out.set(name, QuotaLevels(std::move(canonical)));
+        out.set(name, python::to_quota_levels(item, name, "levels[\"" + name + "\"]"));
     }
     return out;
 }
+
+using python::QuotaLevelsOf;
+
+/// A Snap as Python reads it: value in the levels' whole units (see amount_to_python).
+struct SnapOf {
+    std::string resource;
+    Snap snap;
+};
+
+std::int64_t snap_argument(const QuotaLevelsOf& l, const py::handle& value) { return python::amount_from_python(l.resource, value, "value"); }
+
+std::vector<python::Amount> amounts_of(const QuotaLevelsOf& l) { return python::amounts_to_python(l.resource, l.levels.levels()); }
 
 std::vector<capacity::WaitingNode> to_pool(const py::handle& value) {
     if (value.is_none()) return {};
@@ -119,10 +120,10 @@ NamespaceSnapshot to_namespace(const py::handle& value) {
     const auto d = py::reinterpret_borrow<py::dict>(value);
     NamespaceSnapshot ns;
     ns.name = py::cast<std::string>(d["name"]);
-    ns.usage = d.contains("usage") ? to_resources(d["usage"], "usage") : Resources{};
-    ns.quota = d.contains("quota") ? to_resources(d["quota"], "quota") : Resources{};
+    ns.usage = d.contains("usage") ? to_optional_resources(d["usage"], "usage") : Resources{};
+    ns.quota = d.contains("quota") ? to_optional_resources(d["quota"], "quota") : Resources{};
     if (d.contains("failed_requests")) {
-        for (const auto& r : py::reinterpret_borrow<py::iterable>(d["failed_requests"])) ns.failed_requests.push_back(to_resources(r, "failed_requests"));
+        ns.failed_requests = to_resources_list(d["failed_requests"], "failed_requests");
     }
     return ns;
 }
@@ -186,35 +187,52 @@ void bind_quota(py::module_& root) {
         .value("on_level", SnapOutcome::on_level)
         .value("above_top", SnapOutcome::above_top)
         .value("below_bottom", SnapOutcome::below_bottom);
-    py::class_<Snap>(m, "Snap", "Result of a reporting snap: value and where it fell.")
-        .def_readonly("value", &Snap::value)
-        .def_readonly("outcome", &Snap::outcome)
-        .def_property_readonly("on_level", &Snap::on_level)
-        .def("__repr__", [](const Snap& s) {
-            return fmt::format("Snap(value={}, outcome={})", s.value,
-                               s.outcome == SnapOutcome::on_level ? "on_level" : s.outcome == SnapOutcome::above_top ? "above_top" : "below_bottom");
+    py::class_<SnapOf>(m, "Snap", "Result of a reporting snap: value (in the levels' whole units, as QuotaLevels.levels) and where it fell.")
+        .def_property_readonly("value", [](const SnapOf& s) { return python::amount_to_python(s.resource, s.snap.value); })
+        .def_property_readonly("outcome", [](const SnapOf& s) { return s.snap.outcome; })
+        .def_property_readonly("on_level", [](const SnapOf& s) { return s.snap.on_level(); })
+        .def("__repr__", [](const SnapOf& s) {
+            return fmt::format("Snap(value={}, outcome={})", py::cast<std::string>(py::repr(python::amount_to_python(s.resource, s.snap.value))),
+                               s.snap.outcome == SnapOutcome::on_level ? "on_level" : s.snap.outcome == SnapOutcome::above_top ? "above_top" : "below_bottom");
         });
 
-    py::class_<QuotaLevels>(m, "QuotaLevels", R"pbdoc(Operator-defined quota levels of one resource (sorted, unique,
-positive integers in the resource's canonical units). QuotaLevels([20, 40, 60, 80, 100]).snap_up(42) == 60.)pbdoc")
-        .def(py::init<std::vector<std::int64_t>>(), py::arg("levels"))
-        .def_static("parse", [](const std::string& resource, const std::vector<std::string>& quantities) { return QuotaLevels::parse(resource, quantities); },
-                    py::arg("resource"), py::arg("quantities"), "Levels written as Kubernetes quantities: QuotaLevels.parse('cpu', ['20', '40']).")
-        .def("snap_up", &QuotaLevels::snap_up, py::arg("value"),
+    py::class_<QuotaLevelsOf>(m, "QuotaLevels", R"pbdoc(Operator-defined quota levels of one resource (sorted, unique, positive).
+Numbers are whole units of `resource` (default "cpu": cores), as everywhere in continuum's Python API:
+QuotaLevels([20, 40, 60, 80, 100]).snap_up(42) == 60 (cores); snap_up(14.5) takes a float forecast
+(rounded up to the millicore) and QuotaLevels(["500m", 1]) quantity strings. Raises InvalidArgument
+for empty, unsorted or non-positive levels, NaN, infinity or a wrong type, naming the argument.)pbdoc")
+        .def(py::init([](const python::LevelsLike& levels, const std::string& resource) {
+                 return QuotaLevelsOf{resource, python::to_quota_levels(levels, resource, "levels")};
+             }),
+             py::arg("levels"), py::arg("resource") = "cpu")
+        .def_static("parse", [](const std::string& resource, const std::vector<std::string>& quantities) { return QuotaLevelsOf{resource, QuotaLevels::parse(resource, quantities)}; },
+                    py::arg("resource"), py::arg("quantities"), "Levels written as Kubernetes quantities: QuotaLevels.parse('cpu', ['500m', '1']).")
+        .def("snap_up", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_up(snap_argument(l, value))); },
+             py::arg("value"),
              "Smallest level >= value (the paper's GetNearestQuotaLevel: 77 -> 80, 42 -> 60, 19 -> 20). Raises Infeasible above the top level.")
-        .def("snap_down", &QuotaLevels::snap_down, py::arg("value"), "Largest level <= value. Raises Infeasible above the top or below the lowest level.")
-        .def("snap_nearest", &QuotaLevels::snap_nearest, py::arg("value"), "Closest level, ties up. Raises Infeasible above the top level.")
-        .def("try_snap_up", &QuotaLevels::try_snap_up, py::arg("value"), "snap_up that reports instead of raising: Snap(value, outcome).")
-        .def("try_snap_down", &QuotaLevels::try_snap_down, py::arg("value"),
+        .def("snap_down", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_down(snap_argument(l, value))); },
+             py::arg("value"), "Largest level <= value. Raises Infeasible above the top or below the lowest level.")
+        .def("snap_nearest", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_nearest(snap_argument(l, value))); },
+             py::arg("value"), "Closest level, ties up. Raises Infeasible above the top level.")
+        .def("try_snap_up", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_up(snap_argument(l, value))}; },
+             py::arg("value"), "snap_up that reports instead of raising: Snap(value, outcome).")
+        .def("try_snap_down", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_down(snap_argument(l, value))}; },
+             py::arg("value"),
              "snap_down that reports instead of raising: above the top level Snap(value, above_top), below the lowest Snap(value, below_bottom).")
-        .def("try_snap_nearest", &QuotaLevels::try_snap_nearest, py::arg("value"),
-             "snap_nearest that reports instead of raising: above the top level Snap(value, above_top).")
-        .def_property_readonly("levels", &QuotaLevels::levels)
-        .def_property_readonly("top", &QuotaLevels::top)
-        .def_property_readonly("bottom", &QuotaLevels::bottom)
-        .def("__len__", &QuotaLevels::size)
-        .def("__eq__", [](const QuotaLevels& a, const QuotaLevels& b) { return a == b; })
-        .def("__repr__", [](const QuotaLevels& l) { return fmt::format("QuotaLevels([{}])", fmt::join(l.levels(), ", ")); });
+        .def("try_snap_nearest", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_nearest(snap_argument(l, value))}; },
+             py::arg("value"), "snap_nearest that reports instead of raising: above the top level Snap(value, above_top).")
+        .def_property_readonly("resource", [](const QuotaLevelsOf& l) { return l.resource; }, "The resource whose whole units the numbers are.")
+        .def_property_readonly("levels", &amounts_of, "The levels in whole units (ints, or quantity strings such as '500m' when not whole).")
+        .def_property_readonly("canonical_levels", [](const QuotaLevelsOf& l) { return l.levels.levels(); }, "The levels in canonical integer units (millicores for cpu).")
+        .def_property_readonly("top", [](const QuotaLevelsOf& l) { return python::amount_to_python(l.resource, l.levels.top()); })
+        .def_property_readonly("bottom", [](const QuotaLevelsOf& l) { return python::amount_to_python(l.resource, l.levels.bottom()); })
+        .def("__len__", [](const QuotaLevelsOf& l) { return l.levels.size(); })
+        .def("__eq__", [](const QuotaLevelsOf& a, const QuotaLevelsOf& b) { return a.resource == b.resource && a.levels == b.levels; })
+        .def("__repr__", [](const QuotaLevelsOf& l) {
+            std::vector<std::string> shown;
+            for (const auto& v : amounts_of(l)) shown.push_back(py::cast<std::string>(py::repr(v)));
+            return fmt::format("QuotaLevels([{}]{})", fmt::join(shown, ", "), l.resource == "cpu" ? "" : ", resource=" + py::cast<std::string>(py::repr(py::str(l.resource))));
+        });
 
     // ---- Reactive (Algorithm 2)
     py::enum_<ReactiveCase>(m, "ReactiveCase", "Which case of Algorithm 2 applied.")
@@ -240,11 +258,13 @@ positive integers in the resource's canonical units). QuotaLevels([20, 40, 60, 8
              py::arg("objective") = "fewest_nodes", py::arg("node_limit") = capacity::default_activation_node_limit)
         .def(
             "decide",
-            [](const ReactiveQuotaScaler& s, const Resources& request, const Resources& current_quota, const Resources& available,
-               const py::object& waiting_nodes) {
-                const auto pool = to_pool(waiting_nodes);
+            [](const ReactiveQuotaScaler& s, const python::ResourcesLike& request, const python::ResourcesLike& current_quota,
+               const python::ResourcesLike& available, const py::object& waiting_nodes) {
+                const auto pool = to_pool(waiting_nodes);  // the snapshot views it
+                const ReactiveSnapshot snapshot{to_resources(request, "request"), to_resources(current_quota, "current_quota"), to_resources(available, "available"),
+                                                pool};
                 py::gil_scoped_release release;
-                return s.decide(ReactiveSnapshot{request, current_quota, available, pool});
+                return s.decide(snapshot);
             },
             py::arg("request"), py::arg("current_quota"), py::arg("available"), py::arg("waiting_nodes") = py::none(),
             R"pbdoc(One reactive step: request = what the quota must admit (usage + new pods), current_quota,
@@ -293,13 +313,15 @@ condition: 'usage_within_target' (default) or 'usage_below_current_quota' (the p
 decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         .def(
             "decide",
-            [](ProactiveQuotaScaler& s, double now, const Resources& prediction, const Resources& current_quota, const Resources& current_usage,
-               const Resources& cluster_resources, const py::object& waiting_nodes, const py::object& nodes) {
-                const auto pool = to_pool(waiting_nodes);
+            [](ProactiveQuotaScaler& s, double now, const python::ResourcesLike& prediction, const python::ResourcesLike& current_quota,
+               const python::ResourcesLike& current_usage, const python::ResourcesLike& cluster_resources, const py::object& waiting_nodes, const py::object& nodes) {
+                const auto pool = to_pool(waiting_nodes);  // the snapshot views them
                 const auto states = to_nodes(nodes);
-                const Time t = python::duration_from_seconds(now, "now");
+                const ProactiveSnapshot snapshot{python::duration_from_seconds(now, "now"), to_resources(prediction, "prediction"),
+                                                 to_resources(current_quota, "current_quota"), to_resources(current_usage, "current_usage"),
+                                                 to_resources(cluster_resources, "cluster_resources"), pool, states};
                 py::gil_scoped_release release;
-                return s.decide(ProactiveSnapshot{t, prediction, current_quota, current_usage, cluster_resources, pool, states});
+                return s.decide(snapshot);
             },
             py::arg("now"), py::arg("prediction"), py::arg("current_quota"), py::arg("current_usage"), py::arg("cluster_resources"),
             py::arg("waiting_nodes") = py::none(), py::arg("nodes") = py::none(),
@@ -319,9 +341,10 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         "Integer shares of capacity: highest priority first, then in proportion to demand (largest remainders).");
     m.def(
         "split_across_clusters",
-        [](const Resources& overall, const py::dict& clusters) {
+        [](const python::ResourcesLike& overall_value, const py::dict& clusters) {
+            const Resources overall = to_resources(overall_value, "overall");
             std::vector<MemberCluster> members;
-            for (const auto& [k, v] : clusters) members.push_back(MemberCluster{py::cast<std::string>(k), to_resources(v, "clusters")});
+            for (const auto& [k, v] : clusters) members.push_back(MemberCluster{py::cast<std::string>(k), to_resources(v, "clusters[\"" + py::cast<std::string>(k) + "\"]")});
             py::dict out;
             for (auto& a : split_across_clusters(overall, members)) out[py::str(a.cluster_name)] = a.hard;
             return out;
@@ -333,11 +356,9 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
     py::class_<NamespaceSnapshot>(m, "NamespaceSnapshot",
                                   "One namespace at one tick: name, usage and quota (Resources or dict), and the requests that failed\n"
                                   "admission since the last tick (failed_requests, a list of Resources or dicts).")
-        .def(py::init([](std::string name, const py::object& usage, const py::object& quota, const py::object& failed_requests) {
-                 NamespaceSnapshot ns{std::move(name), to_resources(usage, "usage"), to_resources(quota, "quota"), {}};
-                 if (!failed_requests.is_none()) {
-                     for (const auto& r : py::reinterpret_borrow<py::iterable>(failed_requests)) ns.failed_requests.push_back(to_resources(r, "failed_requests"));
-                 }
+        .def(py::init([](std::string name, const python::OptionalResourcesLike& usage, const python::OptionalResourcesLike& quota, const py::object& failed_requests) {
+                 NamespaceSnapshot ns{std::move(name), to_optional_resources(usage, "usage"), to_optional_resources(quota, "quota"), {}};
+                 if (!failed_requests.is_none()) ns.failed_requests = to_resources_list(failed_requests, "failed_requests");
                  return ns;
              }),
              py::arg("name"), py::arg("usage"), py::arg("quota"), py::arg("failed_requests") = py::none())
@@ -417,23 +438,23 @@ a plain callable history (numpy array) -> prediction (float or sequence over the
         }, py::arg("name"), "The target of the namespace's pending (delayed) quota decrease, or None.")
         .def(
             "tick",
-            [](PyHybrid& s, double now, const Resources& capacity, const py::iterable& namespaces, const py::object& waiting_nodes, const py::object& nodes) {
+            [](PyHybrid& s, double now, const python::ResourcesLike& capacity, const py::iterable& namespaces, const py::object& waiting_nodes, const py::object& nodes) {
                 const auto ns = to_namespaces(namespaces);
                 const auto pool = to_pool(waiting_nodes);
                 const auto states = to_nodes(nodes);
                 // The GIL stays held: Python forecasters are called during the tick.
-                return s.tick(ClusterSnapshot{python::duration_from_seconds(now, "now"), capacity, pool, states}, ns);
+                return s.tick(ClusterSnapshot{python::duration_from_seconds(now, "now"), to_resources(capacity, "capacity"), pool, states}, ns);
             },
             py::arg("now"), py::arg("capacity"), py::arg("namespaces"), py::arg("waiting_nodes") = py::none(), py::arg("nodes") = py::none(),
             R"pbdoc(Observe usage, forecast, decide. namespaces: NamespaceSnapshot or dicts {name, usage, quota,
 failed_requests}; capacity: the cluster's allocatable capacity shared by the namespaces.)pbdoc")
         .def(
             "tick_with_predictions",
-            [](PyHybrid& s, double now, const Resources& capacity, const py::iterable& namespaces, const py::iterable& predictions,
+            [](PyHybrid& s, double now, const python::ResourcesLike& capacity_value, const py::iterable& namespaces, const python::ResourcesListLike& predictions,
                const py::object& waiting_nodes, const py::object& nodes) {
+                const Resources capacity = to_resources(capacity_value, "capacity");
                 const auto ns = to_namespaces(namespaces);
-                std::vector<Resources> given;
-                for (const auto& p : predictions) given.push_back(to_resources(p, "predictions"));
+                const auto given = to_resources_list(predictions, "predictions");
                 const auto pool = to_pool(waiting_nodes);
                 const auto states = to_nodes(nodes);
                 py::gil_scoped_release release;
@@ -443,11 +464,12 @@ failed_requests}; capacity: the cluster's allocatable capacity shared by the nam
             py::arg("nodes") = py::none(), "Decide with predictions given per namespace (no forecasting).")
         .def(
             "react",
-            [](const PyHybrid& s, double now, const Resources& capacity, const py::iterable& namespaces, const std::string& name,
-               const Resources& request, const py::object& waiting_nodes) {
+            [](const PyHybrid& s, double now, const python::ResourcesLike& capacity, const py::iterable& namespaces, const std::string& name,
+               const python::ResourcesLike& request, const py::object& waiting_nodes) {
                 const auto ns = to_namespaces(namespaces);
                 const auto pool = to_pool(waiting_nodes);
-                return s.react(ClusterSnapshot{python::duration_from_seconds(now, "now"), capacity, pool, {}}, ns, name, request);
+                return s.react(ClusterSnapshot{python::duration_from_seconds(now, "now"), to_resources(capacity, "capacity"), pool, {}}, ns, name,
+                               to_resources(request, "request"));
             },
             py::arg("now"), py::arg("capacity"), py::arg("namespaces"), py::arg("name"), py::arg("request"), py::arg("waiting_nodes") = py::none(),
             "Algorithm 2 for one failed deployment between ticks.");

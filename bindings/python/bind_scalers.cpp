@@ -311,9 +311,9 @@ the current replicas on the first decision, as the controller does on first sigh
 
     // ---------------- Hierarchical (MAS-H²) ----------------
     py::class_<ApplicationState>(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.")
-        .def(py::init([](std::string name, const Resources& pod_request, std::vector<double> demand, std::int64_t replicas, std::string node_pool,
+        .def(py::init([](std::string name, const python::ResourcesLike& pod_request, std::vector<double> demand, std::int64_t replicas, std::string node_pool,
                          std::map<std::string, std::int64_t> ready_replicas) {
-                 return ApplicationState{std::move(name), pod_request, std::move(demand), replicas, std::move(node_pool), std::move(ready_replicas), {}};
+                 return ApplicationState{std::move(name), python::to_resources(pod_request, "pod_request"), std::move(demand), replicas, std::move(node_pool), std::move(ready_replicas), {}};
              }),
              py::arg("name"), py::arg("pod_request"), py::arg("demand") = std::vector<double>{}, py::arg("replicas") = 0, py::arg("node_pool") = "",
              py::arg("ready_replicas") = std::map<std::string, std::int64_t>{})
@@ -324,8 +324,8 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readwrite("node_pool", &ApplicationState::node_pool)
         .def_readwrite("ready_replicas", &ApplicationState::ready_replicas);
     py::class_<OtherWorkload>(m, "OtherWorkload", "Unmanaged pods occupying a pool.")
-        .def(py::init([](std::string name, const Resources& request, std::int64_t count, std::string node_pool) {
-                 return OtherWorkload{std::move(name), request, count, std::move(node_pool)};
+        .def(py::init([](std::string name, const python::ResourcesLike& request, std::int64_t count, std::string node_pool) {
+                 return OtherWorkload{std::move(name), python::to_resources(request, "request"), count, std::move(node_pool)};
              }),
              py::arg("name"), py::arg("request"), py::arg("count") = 1, py::arg("node_pool") = "")
         .def_readwrite("name", &OtherWorkload::name)
@@ -334,18 +334,18 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readwrite("node_pool", &OtherWorkload::node_pool);
     py::class_<NodePoolState>(m, "NodePoolState", "A resizable pool: size, ready_nodes, min/max size (-1 = unlimited), optional node type.")
         .def(py::init([](std::string name, std::int64_t size, std::optional<std::int64_t> ready_nodes, std::int64_t min_size, std::int64_t max_size,
-                         std::optional<std::string> node_type, std::optional<Resources> node_capacity, double node_cost) {
+                         std::optional<std::string> node_type, const python::OptionalResourcesLike& node_capacity, double node_cost) {
                  NodePoolState p;
                  p.name = std::move(name);
                  p.size = size;
                  p.ready_nodes = ready_nodes.value_or(size);
                  p.min_size = min_size;
                  p.max_size = max_size;
-                 if (node_capacity) p.node_type = packing::NodeType{node_type.value_or(p.name), *node_capacity, node_cost, packing::unlimited};
+                 if (!node_capacity.is_none()) p.node_type = packing::NodeType{node_type.value_or(p.name), python::to_resources(node_capacity, "node_capacity"), node_cost, packing::unlimited};
                  return p;
              }),
              py::arg("name"), py::arg("size") = 0, py::arg("ready_nodes") = std::nullopt, py::arg("min_size") = 0, py::arg("max_size") = -1,
-             py::arg("node_type") = std::nullopt, py::arg("node_capacity") = std::nullopt, py::arg("node_cost") = 0.0)
+             py::arg("node_type") = std::nullopt, py::arg("node_capacity") = py::none(), py::arg("node_cost") = 0.0)
         .def_readwrite("name", &NodePoolState::name)
         .def_readwrite("size", &NodePoolState::size)
         .def_readwrite("ready_nodes", &NodePoolState::ready_nodes)

@@ -100,7 +100,7 @@ Scenario scenario_from(const py::list& pools, const py::list& namespaces, const 
         const auto d = py::cast<py::dict>(item);
         NodePool p;
         p.name = py::cast<std::string>(d["name"]);
-        p.capacity = python::resources_from_dict(py::cast<py::dict>(d["capacity"]));
+        p.capacity = python::to_resources(d["capacity"], "capacity");
         p.cost_per_minute = get<double>(d, "cost_per_minute", 0.0);
         p.source = source_from(get<std::string>(d, "source", "cold_vm"));
         if (d.contains("provisioning_latency_s")) p.provisioning_latency = seconds(py::cast<double>(d["provisioning_latency_s"]), "provisioning_latency_s");
@@ -113,7 +113,7 @@ Scenario scenario_from(const py::list& pools, const py::list& namespaces, const 
         const auto d = py::cast<py::dict>(item);
         NamespaceSpec n;
         n.name = py::cast<std::string>(d["name"]);
-        if (d.contains("quota") && !d["quota"].is_none()) n.quota = python::resources_from_dict(py::cast<py::dict>(d["quota"]));
+        if (d.contains("quota") && !d["quota"].is_none()) n.quota = python::to_resources(d["quota"], "quota");
         s.namespaces.push_back(std::move(n));
     }
     for (const auto& item : deployments) {
@@ -121,7 +121,7 @@ Scenario scenario_from(const py::list& pools, const py::list& namespaces, const 
         DeploymentSpec dep;
         dep.name = py::cast<std::string>(d["name"]);
         dep.namespace_name = py::cast<std::string>(d["namespace"]);
-        dep.pod_request = python::resources_from_dict(py::cast<py::dict>(d["pod_request"]));
+        dep.pod_request = python::to_resources(d["pod_request"], "pod_request");
         dep.load = profile_from(d["load"]);
         const auto kind = get<std::string>(d, "load_kind", "cpu_cores");
         if (kind != "cpu_cores" && kind != "replicas") throw InvalidArgument("deployment load_kind must be cpu_cores or replicas, got \"" + kind + "\"");
@@ -176,7 +176,7 @@ Decision decision_from(const py::handle& h) {
     const auto dict = py::cast<py::dict>(h);
     if (dict.contains("quotas")) {
         for (const auto& [name, quota] : py::cast<py::dict>(dict["quotas"])) {
-            d.quotas.push_back({py::cast<std::string>(name), quota.is_none() ? std::nullopt : std::optional<Resources>(python::resources_from_dict(py::cast<py::dict>(quota)))});
+            d.quotas.push_back({py::cast<std::string>(name), quota.is_none() ? std::nullopt : std::optional<Resources>(python::to_resources(quota, "quotas[\"" + py::cast<std::string>(name) + "\"]"))});
         }
     }
     if (dict.contains("replicas")) {
@@ -239,17 +239,10 @@ PreparedScaler prepare_scaler(const py::handle& h) {
                           py::cast<std::string>(py::repr(h)));
 }
 
-/// Quota levels: None, a continuum.quota.QuotaLevels (millicores) or a list of cores.
+/// Quota levels of cpu: None, a continuum.quota.QuotaLevels of cpu or a list of amounts (cores, quantity strings).
 std::optional<quota::QuotaLevels> levels_from(const py::handle& h) {
     if (h.is_none()) return std::nullopt;
-    if (py::isinstance<quota::QuotaLevels>(h)) return py::cast<quota::QuotaLevels>(h);
-    std::vector<std::int64_t> millis;
-    for (const auto& v : py::reinterpret_borrow<py::iterable>(h)) {
-        const auto cores = py::cast<double>(v);
-        if (!std::isfinite(cores) || cores <= 0) throw InvalidArgument("levels: every level must be a finite number of cores > 0, got " + std::to_string(cores));
-        millis.push_back(static_cast<std::int64_t>(std::llround(cores * 1000.0)));
-    }
-    return quota::QuotaLevels(std::move(millis));
+    return python::to_quota_levels(h, "cpu", "levels");
 }
 
 Series history_from(const std::vector<double>& cores, Duration period) {
@@ -369,7 +362,7 @@ Seed 001's Algorithm 1 alone (continuum.quota.ProactiveQuotaScaler): every forec
 namespace's cpu demand (cores) and predicts the next period; the quota follows the prediction. namespace_name,
 waiting_pool, stop_redundant_nodes: as ReactiveQuotaAdapter; forecaster: a continuum.forecast model (or any object with
 fit / update / forecast) or a callable history -> prediction (cores); history: demand in cores before the run, one value
-per period, fitted on at construction; levels: quota levels for lowering (a continuum.quota.QuotaLevels in millicores, a
+per period, fitted on at construction; levels: quota levels for lowering (a continuum.quota.QuotaLevels of cpu, a
 list of cores, or None = lower to the prediction); forecast_period_s: the forecast period in seconds (60).)pbdoc")
         .def(py::init([](std::string namespace_name, std::string waiting_pool, const py::object& forecaster, const std::vector<double>& history,
                          const py::object& levels, double forecast_period_s, bool stop_redundant_nodes) {
@@ -388,7 +381,7 @@ forecast one period ahead (Algorithm 1), and pods the quota rejects are handled 
 waiting_pool, stop_redundant_nodes: as ReactiveQuotaAdapter; forecaster: a continuum.forecast model (or any object with fit /
 update / forecast) or a callable history -> prediction (cores); history: demand in cores before the run, one value per
 period (the forecaster is fitted on it followed by what the scaler observed); levels: quota levels for lowering (a
-continuum.quota.QuotaLevels in millicores, a list of cores, or None); period_s: the forecast period in seconds (60).)pbdoc")
+continuum.quota.QuotaLevels of cpu, a list of cores, or None); period_s: the forecast period in seconds (60).)pbdoc")
         .def(py::init([](std::string namespace_name, std::string waiting_pool, const py::object& forecaster, const std::vector<double>& history,
                          const py::object& levels, double period_s, bool stop_redundant_nodes) {
                  const auto period = seconds(period_s, "period_s");

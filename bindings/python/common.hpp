@@ -7,6 +7,7 @@
 #include <continuum/core.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/forecaster.hpp>
+#include <continuum/quota/levels.hpp>
 
 #if CONTINUUM_HAVE_NLOHMANN_JSON
 #include <continuum/serialization.hpp>
@@ -19,10 +20,13 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <type_traits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,30 +34,168 @@ namespace continuum::python {
 
 namespace py = pybind11;
 
-/// Resources from a Python dict {name: quantity}, where a quantity is a Kubernetes string ("250m",
-/// "4Gi"), an int (whole units: cores, bytes, counts) or a float (natural units, rounded up).
-inline Resources resources_from_dict(const py::dict& quantities) {
-    Resources out;
-    for (const auto& [key, value] : quantities) {
-        const auto name = py::cast<std::string>(key);
-        if (out.contains(name)) throw InvalidArgument("resources: duplicate resource name \"" + name + "\"");
-        Resources one;
-        if (py::isinstance<py::str>(value)) {
-            const auto text = py::cast<std::string>(value);
-            one = Resources{{name, text}};
-        } else if (py::isinstance<py::bool_>(value)) {
-            throw InvalidArgument("resource \"" + name + "\": expected a quantity string, int or float, got bool");
-        } else if (py::isinstance<py::int_>(value)) {
-            one = Resources{{name, std::to_string(py::cast<long long>(value))}};
-        } else if (py::isinstance<py::float_>(value)) {
-            one = Resources::from_forecast(name, py::cast<double>(value));
-        } else {
-            throw InvalidArgument("resource \"" + name + "\": expected a quantity string, int or float, got " +
-                                  py::cast<std::string>(py::str(value.get_type())));
+// ---- Resources from Python: the one converter every binding uses (issue 18).
+//
+// The rule: a bare number is whole units (cores for cpu, bytes for memory and storage, a count
+// otherwise); an int is exact (any sign), a float is a forecast (finite, >= 0, rounded up to the
+// canonical unit like Resources::from_forecast); a str (or continuum.Quantity) is a Kubernetes
+// quantity. Canonical integers (millicores) enter only through numpy arrays, whose dtype says so
+// (a structured array names its resources by field), and Resources.from_units.
+
+/// A py::object that accepts any Python object (the converters below check it) and carries its own
+/// name in the signatures pybind11 writes, so the stubs can spell out what it accepts.
+#define CONTINUUM_PYTHON_ANY_OBJECT(Name)                                 \
+    class Name : public py::object {                                      \
+    public:                                                               \
+        PYBIND11_OBJECT_DEFAULT(Name, object, [](PyObject*) { return true; }) \
+    }
+
+/// A Python argument taken as any object and converted by to_resources: the stubs name it
+/// ResourcesLike (tools/generate_stubs.py spells it out), and a wrong type raises InvalidArgument
+/// naming the argument instead of pybind11's TypeError.
+CONTINUUM_PYTHON_ANY_OBJECT(ResourcesLike);
+/// ResourcesLike or None (an optional argument), named OptionalResourcesLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(OptionalResourcesLike);
+/// A list of resources (see to_resources_list), named ResourcesListLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(ResourcesListLike);
+/// An amount as Python reads it back (amount_to_python): an int or a quantity string, named
+/// AmountOut in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(Amount);
+/// Quota levels of one resource: a QuotaLevels or a list of amounts, named LevelsLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(LevelsLike);
+/// {name: canonical integer units} (Resources.from_units), named CanonicalUnitsLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(CanonicalUnitsLike);
+/// One amount of one resource (int, float or quantity string), named AmountLike in the stubs.
+CONTINUUM_PYTHON_ANY_OBJECT(AmountLike);
+
+inline std::string type_name(const py::handle& value) { return py::cast<std::string>(py::str(py::type::of(value).attr("__name__"))); }
+
+/// The amount of resource `name` that `value` means, in canonical units (see the rule above).
+/// \throws InvalidArgument naming `argument` for a wrong type, NaN, infinity, a negative float or
+///         a value beyond int64; ParseError for a malformed quantity string.
+inline std::int64_t amount_from_python(std::string_view name, const py::handle& value, const std::string& argument) {
+    const auto fail = [&](const std::string& why) -> std::int64_t { throw InvalidArgument(argument + ": " + why); };
+    if (py::isinstance<py::str>(value) || py::isinstance<Quantity>(value)) {
+        const auto text = py::cast<std::string>(py::str(value));
+        try {
+            return Quantity::parse(text).scaled_value(canonical_scale(name));
+        } catch (const ParseError& e) {
+            throw ParseError(argument + ": " + e.what());
+        } catch (const InvalidArgument& e) {
+            return fail(e.what());
         }
-        out += one;
+    }
+    if (py::isinstance<py::bool_>(value) || type_name(value) == "bool_") return fail("expected a number or a quantity string, got bool");
+    if (PyIndex_Check(value.ptr())) {
+        PyObject* index = PyNumber_Index(value.ptr());
+        if (index == nullptr) throw py::error_already_set();
+        const py::int_ whole = py::reinterpret_steal<py::int_>(index);
+        int overflow = 0;
+        const long long units = PyLong_AsLongLongAndOverflow(whole.ptr(), &overflow);
+        std::int64_t canonical = 0;
+        const std::int64_t factor = canonical_scale(name) == scale::milli ? 1000 : 1;
+        if (overflow != 0 || __builtin_mul_overflow(static_cast<std::int64_t>(units), factor, &canonical)) {
+            return fail(fmt::format("{} whole units of \"{}\" do not fit in int64 canonical units", py::cast<std::string>(py::str(py::handle(whole))), name));
+        }
+        return canonical;
+    }
+    if (PyFloat_Check(value.ptr())) {
+        const double x = PyFloat_AsDouble(value.ptr());
+        if (!std::isfinite(x) || x < 0.0) return fail(fmt::format("a float amount of \"{}\" must be finite and >= 0, got {}", name, x));
+        try {
+            return Resources::round_up_to_canonical(name, x);
+        } catch (const InvalidArgument& e) {
+            return fail(e.what());
+        }
+    }
+    return fail("expected an int or float (whole units: cores, bytes, counts) or a quantity string such as \"250m\", got " + type_name(value));
+}
+
+/// An amount in canonical units as Python gives it back: an int of whole units when it is one
+/// (2 cores -> 2, bytes and counts always), else the Kubernetes quantity ("250m"). Either reads
+/// back through amount_from_python to the same integer, whatever its sign.
+inline Amount amount_to_python(std::string_view name, std::int64_t canonical) {
+    if (canonical_scale(name) != scale::milli) return Amount(py::int_(canonical));
+    if (canonical % 1000 == 0) return Amount(py::int_(canonical / 1000));
+    return Amount(py::str(format_resource(name, canonical)));
+}
+
+/// amount_to_python over a list of canonical amounts of one resource.
+template <typename Range>
+std::vector<Amount> amounts_to_python(std::string_view name, const Range& canonical) {
+    std::vector<Amount> out;
+    for (const auto value : canonical) out.push_back(amount_to_python(name, value));
+    return out;
+}
+
+/// Resources from a continuum.Resources or a mapping {name: amount}. None is not Resources: an
+/// optional argument tests for None itself (to_optional_resources).
+inline Resources to_resources(const py::handle& value, const std::string& argument) {
+    if (py::isinstance<Resources>(value)) return py::cast<Resources>(value);
+    if (!py::isinstance<py::dict>(value) && !(py::hasattr(value, "keys") && py::hasattr(value, "__getitem__"))) {
+        throw InvalidArgument(argument + ": expected a continuum.Resources or a dict {resource: amount}, got " + type_name(value));
+    }
+    Resources out;
+    const auto mapping = py::reinterpret_borrow<py::object>(value);
+    for (const auto& key : mapping.attr("keys")()) {
+        if (!py::isinstance<py::str>(key)) throw InvalidArgument(argument + ": resource names must be str, got " + type_name(key));
+        const auto name = py::cast<std::string>(key);
+        if (name.empty()) throw InvalidArgument(argument + ": resource name must not be empty");
+        out.set(name, amount_from_python(name, mapping[key], argument + "[\"" + name + "\"]"));
     }
     return out;
+}
+inline Resources to_optional_resources(const py::handle& value, const std::string& argument) {
+    return value.is_none() ? Resources{} : to_resources(value, argument);
+}
+
+/// True for a numpy structured array (fields name the resources).
+inline bool is_structured_array(const py::handle& value) {
+    return py::isinstance<py::array>(value) && py::hasattr(py::reinterpret_borrow<py::array>(value).dtype(), "names") &&
+           !py::reinterpret_borrow<py::array>(value).dtype().attr("names").is_none();
+}
+
+/// A list of Resources from: a sequence of Resources or dicts, or a numpy structured array of
+/// canonical integer units whose fields name the resources (np.array([(500, 2**30)],
+/// dtype=[("cpu", "i8"), ("memory", "i8")])). A plain numeric array has no resource names and is
+/// refused here (the packing heuristics take it as unnamed dimensions).
+inline std::vector<Resources> to_resources_list(const py::handle& values, const std::string& argument) {
+    std::vector<Resources> out;
+    if (is_structured_array(values)) {
+        const auto array = py::reinterpret_borrow<py::array>(values);
+        if (array.ndim() != 1) throw InvalidArgument(argument + ": a structured array must be 1-D, got " + std::to_string(array.ndim()) + " dimensions");
+        const auto names = py::cast<std::vector<std::string>>(array.dtype().attr("names"));
+        for (const auto& name : names) {
+            const py::object field = array.dtype().attr("fields")[py::str(name)][py::int_(0)];
+            const auto kind = py::cast<std::string>(field.attr("kind"));
+            if (kind != "i" && kind != "u") {
+                throw InvalidArgument(argument + ": field \"" + name + "\" must hold integers (canonical units), got dtype " + py::cast<std::string>(py::str(field)));
+            }
+        }
+        for (py::ssize_t i = 0; i < array.shape(0); ++i) {
+            Resources r;
+            const py::object row = array[py::int_(i)];
+            for (const auto& name : names) r.set(name, py::cast<std::int64_t>(row[py::str(name)]));
+            out.push_back(std::move(r));
+        }
+        return out;
+    }
+    if (py::isinstance<py::str>(values) || py::isinstance<py::dict>(values) || py::isinstance<Resources>(values) || !py::isinstance<py::iterable>(values)) {
+        throw InvalidArgument(argument + ": expected a list of continuum.Resources or dicts, or a numpy structured array, got " + type_name(values));
+    }
+    if (py::isinstance<py::array>(values)) {
+        throw InvalidArgument(argument + ": a plain numpy array has no resource names; use a structured array (a field per resource, canonical units) or a list of dicts");
+    }
+    std::size_t i = 0;
+    for (const auto& v : py::reinterpret_borrow<py::iterable>(values)) out.push_back(to_resources(v, argument + "[" + std::to_string(i++) + "]"));
+    return out;
+}
+
+/// {name: amount} as amount_to_python gives it, or canonical integers when asked by name.
+inline std::map<std::string, Amount> resources_to_dict(const Resources& r, bool canonical) {
+    std::map<std::string, Amount> d;
+    for (const auto& [name, value] : r) d.emplace(name, canonical ? Amount(py::int_(value)) : amount_to_python(name, value));
+    return d;
 }
 
 /// Seconds (float) to a continuum Duration, rejecting NaN and negative values.
@@ -230,4 +372,47 @@ void bind_state(py::module_& root, py::class_<T, Options...>& cls, Take take, Gi
 }
 #endif
 
+/// Quota levels of one resource as Python holds them: the resource names the unit of the numbers
+/// given and returned (QuotaLevels([2, 4, 8, 16]) are cores of cpu), the levels are canonical.
+struct QuotaLevelsOf {
+    std::string resource;
+    quota::QuotaLevels levels;
+};
+
+/// Quota levels of `resource` from a QuotaLevels (of the same resource) or a sequence of amounts.
+inline quota::QuotaLevels to_quota_levels(const py::handle& value, const std::string& resource, const std::string& argument) {
+    if (py::isinstance<QuotaLevelsOf>(value)) {
+        const auto& given = py::cast<const QuotaLevelsOf&>(value);
+        if (given.resource != resource) {
+            throw InvalidArgument(argument + ": QuotaLevels of resource \"" + given.resource + "\" given for \"" + resource + "\"");
+        }
+        return given.levels;
+    }
+    if (py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value)) {
+        throw InvalidArgument(argument + ": expected a continuum.quota.QuotaLevels or a list of amounts, got " + type_name(value));
+    }
+    std::vector<std::int64_t> canonical;
+    for (const auto& level : py::reinterpret_borrow<py::iterable>(value)) {
+        canonical.push_back(amount_from_python(resource, level, argument + "[" + std::to_string(canonical.size()) + "]"));
+    }
+    return quota::QuotaLevels(std::move(canonical));
+}
+
 }  // namespace continuum::python
+
+namespace pybind11::detail {
+// The stub names of the converter types (tools/generate_stubs.py spells each one out).
+#define CONTINUUM_PYTHON_TYPE_NAME(Name, Text)          \
+    template <>                                         \
+    struct handle_type_name<continuum::python::Name> {  \
+        static constexpr auto name = const_name(Text);  \
+    }
+CONTINUUM_PYTHON_TYPE_NAME(ResourcesLike, "ResourcesLike");
+CONTINUUM_PYTHON_TYPE_NAME(OptionalResourcesLike, "OptionalResourcesLike");
+CONTINUUM_PYTHON_TYPE_NAME(ResourcesListLike, "ResourcesListLike");
+CONTINUUM_PYTHON_TYPE_NAME(CanonicalUnitsLike, "CanonicalUnitsLike");
+CONTINUUM_PYTHON_TYPE_NAME(Amount, "AmountOut");
+CONTINUUM_PYTHON_TYPE_NAME(LevelsLike, "LevelsLike");
+CONTINUUM_PYTHON_TYPE_NAME(AmountLike, "AmountLike");
+#undef CONTINUUM_PYTHON_TYPE_NAME
+}  // namespace pybind11::detail

@@ -4,7 +4,7 @@ import numpy as np
 
 from continuum import packing
 
-# One dimension (integer sizes in canonical units): FFD needs 4 bins, the exact solver proves 3.
+# One dimension (unnamed integer sizes): FFD needs 4 bins, the exact solver proves 3.
 sizes = [5, 5, 4, 4, 3, 3, 3, 3]
 ffd = packing.first_fit_decreasing(np.array(sizes), 10)
 exact = packing.solve_exact(sizes, 10, node_limit=100_000, time_limit_ms=1000)
@@ -16,6 +16,10 @@ assert packing.lower_bound([60, 60, 45, 45, 45], 100) == 4  # Martello-Toth L2 (
 vec = packing.first_fit_decreasing(np.array([[2000, 1024], [1000, 4096], [3000, 2048]]), np.array([4000, 8192]),
                                    order=packing.VectorOrder.lexicographic)
 assert vec.bins == [[2, 1], [0]]
+# The same items with resource names: numbers are whole units (cores, bytes), strings quantities.
+named = packing.first_fit_decreasing([{"cpu": 2, "memory": "1Gi"}, {"cpu": 1, "memory": "4Gi"}, {"cpu": 3, "memory": "2Gi"}],
+                                     {"cpu": 4, "memory": "8Gi"}, order=packing.VectorOrder.lexicographic)
+assert named.bins == vec.bins
 
 # Node types with cost: 7 pods of 1 cpu / 1Gi fit one "large" (3.5) more cheaply than 4 "small".
 mix = packing.cheapest_node_mix([{"cpu": "1", "memory": "1Gi"}] * 7,

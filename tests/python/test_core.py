@@ -149,20 +149,22 @@ def test_errors_are_typed_and_named():
 
 def test_resources_dict_like():
     r = continuum.Resources({"cpu": "250m", "memory": "1Gi", "pods": 3})
-    assert r["cpu"] == 250
+    assert r["cpu"] == "250m"  # whole units when whole, else the quantity (issue 18)
+    assert r.canonical("cpu") == 250
     assert r["memory"] == 1 << 30
     assert r["pods"] == 3
     assert r["nvidia.com/gpu"] == 0
     assert "cpu" in r and "nvidia.com/gpu" not in r
     assert sorted(r) == ["cpu", "memory", "pods"]
-    assert r.to_dict() == {"cpu": 250, "memory": 1 << 30, "pods": 3}
+    assert r.to_dict() == {"cpu": "250m", "memory": 1 << 30, "pods": 3}
+    assert r.to_dict(canonical=True) == {"cpu": 250, "memory": 1 << 30, "pods": 3}
     assert r.to_quantities() == {"cpu": "250m", "memory": "1Gi", "pods": "3"}
     assert r.quantity("memory") == "1Gi"
     assert str(r) == "{cpu: 250m, memory: 1Gi, pods: 3}"
     # ints are whole natural units, floats round up
-    assert continuum.Resources({"cpu": 2})["cpu"] == 2000
-    assert continuum.Resources({"cpu": 2.3101})["cpu"] == 2311
-    assert continuum.Resources.from_cores(2.31)["cpu"] == 2310
+    assert continuum.Resources({"cpu": 2})["cpu"] == 2
+    assert continuum.Resources({"cpu": 2.3101}).canonical("cpu") == 2311
+    assert continuum.Resources.from_cores(2.31)["cpu"] == "2310m"
 
 
 def test_resources_arithmetic_and_dicts_convert_implicitly():
@@ -170,7 +172,7 @@ def test_resources_arithmetic_and_dicts_convert_implicitly():
     pod = continuum.Resources({"cpu": "250m", "memory": "512Mi"})
     assert continuum.ceil_div(pod * 40, node) == 3
     assert continuum.ceil_div({"cpu": "10"}, {"cpu": "4"}) == 3  # dicts convert implicitly
-    assert (node - pod)["cpu"] == 3750
+    assert (node - pod)["cpu"] == "3750m"
     assert (pod - node).any_negative()
     assert continuum.positive_part(pod - node).to_dict() == {}
     assert pod.fits_in(node)

@@ -39,7 +39,7 @@ def test_cost_models_and_callables():
     assert r.best == "b" and r.ranked[0].score == pytest.approx(3.5)
 
     def per_core(offer, request):
-        return offer.node_cost() / (offer.capacity["cpu"] / 1000)
+        return offer.node_cost() / offer.capacity.canonical("cpu") * 1000
 
     r = fed.Recommender(per_core).recommend([a, b])
     assert r.cost_model == "per_core" and r.ranked[0].score == pytest.approx(0.25)
@@ -261,6 +261,7 @@ def test_offer_catalogue_ranks_like_the_list():
     assert catalogue.cluster_ids == [o.cluster_id for o in offers]
     assert catalogue.node_costs == [o.node_cost() for o in offers]
     assert catalogue.capacity("cpu") == [o.capacity["cpu"] for o in offers]
+    assert catalogue.canonical_capacity("cpu") == [o.capacity.canonical("cpu") for o in offers]
     assert catalogue.matching("region in (eu,ap)") == [o.labels["region"] != "us" for o in offers]
     for model in (None, fed.LatencyCost(), fed.WeightedSum([(1.0, fed.MonetaryCost()), (0.1, fed.LatencyCost())])):
         for kwargs in ({}, {"request": {"cpu": "1500m", "memory": "1Gi"}}, {"selector": "region!=us", "arch": "amd64"}):

@@ -23,7 +23,8 @@ def test_quota_levels_paper_examples():
         levels.snap_up(101)
     snap = levels.try_snap_up(101)
     assert snap.value == 101 and snap.outcome == quota.SnapOutcome.above_top and not snap.on_level
-    assert quota.QuotaLevels.parse("cpu", ["500m", "1"]).levels == [500, 1000]
+    assert quota.QuotaLevels.parse("cpu", ["500m", "1"]).levels == ["500m", 1]
+    assert quota.QuotaLevels.parse("cpu", ["500m", "1"]).canonical_levels == [500, 1000]
 
 
 @pytest.mark.parametrize("levels", [[], [20, 10], [20, 20], [0, 5]])
@@ -41,7 +42,7 @@ def test_reactive_three_cases_and_infeasible():
     assert d.case == 2 and d.new_quota.to_quantities() == {"cpu": "110"}
     d = scaler.decide({"cpu": "120"}, {"cpu": "100"}, {"cpu": "4"}, pool)
     assert d.case == 3 and d.nodes_to_activate == ["wwn-1", "wwn-2"]
-    assert d.new_quota["cpu"] == 120_000
+    assert d.new_quota["cpu"] == 120
     assert "case 3" in d.reason
     d = scaler.decide({"cpu": "130"}, {"cpu": "100"}, {"cpu": "4"}, pool)
     assert d.kind == quota.ReactiveCase.infeasible and not d.deploy
@@ -77,7 +78,7 @@ def test_proactive_increase_with_waiting_nodes():
     d = scaler.decide(0, continuum.Resources.from_cores(115.0), {"cpu": "100"}, {"cpu": "95"}, {"cpu": "100"}, pool)
     assert d.action == quota.ProactiveAction.activate_and_raise_quota
     assert d.nodes_to_activate == ["wwn-0", "wwn-1"]
-    assert d.new_quota["cpu"] == 115_000
+    assert d.new_quota["cpu"] == 115
     with pytest.raises(continuum.InvalidArgument):
         continuum.Resources.from_cores(math.nan)
     scaler.decide(10, {"cpu": "115"}, {"cpu": "115"}, {"cpu": "95"}, {"cpu": "124"})
@@ -168,7 +169,7 @@ def test_hybrid_reactive_events_and_bad_input():
     d = scaler.tick(0, {"cpu": "110"}, ns, pool)
     assert d["shop"].reactive == quota.ReactiveCase.activate_nodes
     assert d.nodes_to_activate == ["wwn-1", "wwn-2"]
-    assert d["shop"].quota["cpu"] == 120_000
+    assert d["shop"].quota["cpu"] == 120
     r = scaler.react(0, {"cpu": "130"}, ns, "shop", {"cpu": "125"}, pool)
     assert r.case == 2
     scaler.tick(60, {"cpu": "130"}, ns, pool)

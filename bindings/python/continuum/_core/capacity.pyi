@@ -3,6 +3,7 @@ from typing import ClassVar, List
 import continuum._core
 from typing import Any
 import builtins
+import collections.abc
 
 exact_activation_kinds: int
 
@@ -52,9 +53,9 @@ class WaitingNode(metaclass=_Pybind11Type):
     cost: float
     name: str
     resume_latency: float
-    def __init__(self, name: str, capacity: continuum._core.Resources, resume_latency: float = ..., cost: float = ...) -> None: ...
+    def __init__(self, name: str, capacity: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity], resume_latency: float = ..., cost: float = ...) -> None: ...
 
-def choose_nodes_to_activate(shortfall: continuum._core.Resources, pool: List[WaitingNode], objective: Any = ..., node_limit: int = ...) -> ActivationPlan: ...
+def choose_nodes_to_activate(shortfall: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity], pool: List[WaitingNode], objective: Any = ..., node_limit: int = ...) -> ActivationPlan: ...
 def required_nodes(shortfall: continuum._core.Resources, node_capacity: continuum._core.Resources) -> int: ...
 def shortfall(required: continuum._core.Resources, available: continuum._core.Resources) -> continuum._core.Resources: ...
 

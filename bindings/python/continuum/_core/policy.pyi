@@ -3,6 +3,7 @@ from typing import ClassVar, Dict, List, Optional
 import continuum._core
 from typing import Any
 import builtins
+import collections.abc
 
 
 class Policy(metaclass=_Pybind11Type):
@@ -16,7 +17,7 @@ class Policy(metaclass=_Pybind11Type):
     reference_cost: float
     target_utilization: float
     weights: UtilityWeights
-    def __init__(self, name: str, node_pool: str, node_type: str, node_capacity: continuum._core.Resources, node_cost: float = ..., min_replicas: int = ..., max_replicas: int = ..., target_utilization: float = ..., weights: UtilityWeights = ..., reference_cost: float = ...) -> None: ...
+    def __init__(self, name: str, node_pool: str, node_type: str, node_capacity: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity], node_cost: float = ..., min_replicas: int = ..., max_replicas: int = ..., target_utilization: float = ..., weights: UtilityWeights = ..., reference_cost: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class PolicySelector(metaclass=_Pybind11Type):
