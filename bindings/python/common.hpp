@@ -244,6 +244,22 @@ public:
     [[nodiscard]] forecast::Forecast forecast(int horizon, double level) const {
         py::gil_scoped_acquire gil;
         py::object result;
+        if (model_ && level > 0.0 && py::hasattr(target_, "forecast_interval")) {
+            // continuum's Python forecasters: forecast_interval(h, level) -> (mean, lower, upper).
+            const auto interval = py::cast<py::tuple>(target_.attr("forecast_interval")(horizon, level));
+            if (interval.size() != 3) throw InvalidArgument("forecaster: forecast_interval(h, level) must return (mean, lower, upper)");
+            forecast::Forecast out;
+            const auto column = [](const py::handle& v) {
+                std::vector<double> values;
+                for (const auto& x : py::reinterpret_borrow<py::iterable>(v)) values.push_back(py::cast<double>(x));
+                return values;
+            };
+            out.mean = column(interval[0]);
+            out.lower = column(interval[1]);
+            out.upper = column(interval[2]);
+            out.level = level;
+            return out;
+        }
         if (model_) {
             result = level > 0.0 ? target_.attr("forecast")(horizon, level) : target_.attr("forecast")(horizon);
         } else {

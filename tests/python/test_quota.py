@@ -135,6 +135,28 @@ def test_hybrid_with_a_forecaster_object_is_copied_per_namespace():
     assert d["b"].quota.to_quantities() == {"cpu": "20"}
 
 
+class LastValueWithInterval(LastValue):
+    """A duck-typed forecaster with continuum's interval method: forecast_interval(h, level)."""
+
+    def forecast(self, horizon, level=0.0):
+        return [self.last] * horizon
+
+    def forecast_interval(self, h, level):
+        mean = np.full(h, self.last)
+        return mean, mean - 1.0, mean + 25.0 * level
+
+
+def test_hybrid_interval_level_uses_a_python_models_forecast_interval():
+    # interval_level 0.8: the upper bound 30 + 25 * 0.8 = 50 cores is planned for, snapped up to 60.
+    scaler = quota.HybridQuotaScaler(LastValueWithInterval(), levels=LEVELS, min_history=1, interval_level=0.8)
+    d = scaler.tick(0, {"cpu": "300"}, [{"name": "a", "usage": {"cpu": "30"}, "quota": {"cpu": "40"}}])
+    assert d["a"].quota.to_quantities() == {"cpu": "60"}
+    # The mean alone (interval_level 0) plans for 30 cores: snapped up to 40, the quota holds.
+    scaler = quota.HybridQuotaScaler(LastValueWithInterval(), levels=LEVELS, min_history=1)
+    d = scaler.tick(0, {"cpu": "300"}, [{"name": "a", "usage": {"cpu": "30"}, "quota": {"cpu": "40"}}])
+    assert d["a"].quota.to_quantities() == {"cpu": "40"}
+
+
 def test_hybrid_accepts_continuum_forecast_models_when_bound():
     forecast = pytest.importorskip("continuum.forecast")
     model_type = next((getattr(forecast, n) for n in ("Naive", "NaiveForecaster") if hasattr(forecast, n)), None)
