@@ -212,7 +212,8 @@ TEST_CASE("scale-in: utilisation, unneeded time, sequential drains") {
     CHECK(t10.moves[0].to == "a");
     CHECK(t10.saved_cost == 2.0);
     CHECK(t10.nodes[0].reason == "unneeded, but it receives pods from a node released in this decision");
-    CHECK(t10.nodes[2].reason == "released: utilization 0.200, unneeded for 600 s, 1 pods moved");
+    CHECK(t10.nodes[2].reason == "released: utilization 0.200, unneeded for 600 s, 1 pod moved");
+    CHECK(t10.reason == "release 1 of 3 nodes, move 1 pod, save 2 per unit of time");
     CHECK_THROWS_AS(scaler.scale_in(nodes, Time{9min}), InvalidArgument);
 }
 

@@ -151,3 +151,16 @@ def test_scalers_show_their_configuration():
     assert text.startswith("HierarchicalScaler(selector=PolicySelector(policies=[Policy(name='COST_SAVING', ")
     assert text.endswith("horizon=4, step=60.0, min_history=3, median_window=3, scale_down_window=60.0, dead_band=0.1, "
                          "node_planner='ffd', exact_node_limit=10000000)")
+
+
+def test_the_getting_started_page_shows_real_reprs():
+    import doctest
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "getting-started.md").read_text()
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if b.startswith(">>>")]
+    test = doctest.DocTestParser().get_doctest(block, {"packing": packing, "federation": fed}, "getting-started", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
