@@ -69,8 +69,8 @@ TEST_CASE("predicted increase beyond the cluster: resume waiting nodes, then rai
     CHECK(e.nodes_to_activate().empty());
     // One "infeasible:" prefix, the action's.
     CHECK(e.reason ==
-          "infeasible: predicted increase to {cpu: 130} exceeds the cluster resources {cpu: 100} by {cpu: 30} and all 3 waiting node(s) "
-          "still lack {cpu: 6}; quota unchanged");
+          "infeasible: predicted increase to {cpu: 130} exceeds the cluster resources {cpu: 100} by {cpu: 30} and resuming all 3 waiting "
+          "nodes still leaves {cpu: 6} missing; quota unchanged");
 }
 
 TEST_CASE("predicted decrease: the paper's levels, 77 -> 80, 42 -> 60, 19 -> 20") {

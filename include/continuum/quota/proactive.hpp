@@ -340,8 +340,8 @@ public:
                 } else {
                     d.action = ProactiveAction::infeasible;
                     d.still_missing = plan.still_missing;
-                    parts.push_back(fmt::format("predicted increase to {} exceeds the cluster resources {} by {} and all {} waiting node(s) still lack {}; quota unchanged",
-                                                intent.increase, s.cluster_resources, missing, s.waiting_nodes.size(), plan.still_missing));
+                    parts.push_back(fmt::format("predicted increase to {} exceeds the cluster resources {} by {} and {}; quota unchanged", intent.increase,
+                                                s.cluster_resources, missing, capacity::detail::uncovered_by_pool(s.waiting_nodes.size(), plan.still_missing)));
                 }
             }
         }
