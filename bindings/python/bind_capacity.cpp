@@ -1,6 +1,7 @@
 // Python bindings for continuum/capacity: shortfall, required_nodes, waiting worker nodes and
 // choose_nodes_to_activate (seed 001's waiting-node activation).
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/capacity.hpp>
 
@@ -54,9 +55,7 @@ void bind_capacity(py::module_& root) {
             "resume_latency", [](const WaitingNode& n) { return to_seconds(n.resume_latency); },
             [](WaitingNode& n, double s) { n.resume_latency = python::duration_from_seconds(s, "resume_latency"); }, "Seconds.")
         .def_readwrite("cost", &WaitingNode::cost)
-        .def("__repr__", [](const WaitingNode& n) {
-            return fmt::format("WaitingNode('{}', {}, resume_latency={}, cost={})", n.name, n.capacity, to_seconds(n.resume_latency), n.cost);
-        });
+        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "resume_latency", "cost"}));
 
     py::class_<ActivationPlan>(m, "ActivationPlan", "The waiting nodes to resume and what they bring.")
         .def_readonly("nodes", &ActivationPlan::nodes, "Indices into the pool, ascending.")
@@ -69,7 +68,7 @@ void bind_capacity(py::module_& root) {
         .def_readonly("reason", &ActivationPlan::reason)
         .def_property_readonly("covers", &ActivationPlan::covers)
         .def("__len__", &ActivationPlan::count)
-        .def("__repr__", [](const ActivationPlan& p) { return "ActivationPlan(" + p.reason + ")"; });
+        .def("__repr__", continuum::python::fields_repr({"names", "activated_capacity", "still_missing", "cost", "resume_latency", "optimal", "reason"}));
 
     m.def(
         "choose_nodes_to_activate",

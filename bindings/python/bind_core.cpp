@@ -1,5 +1,6 @@
 // Python bindings for continuum/core: the exception hierarchy, Kubernetes quantities and Resources.
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/version.hpp>
 
@@ -186,7 +187,7 @@ through names that say so: r.canonical("cpu") == 2000, r.to_dict(canonical=True)
         .def("__mul__", [](const Resources& r, std::int64_t k) { return r * k; })
         .def("__rmul__", [](const Resources& r, std::int64_t k) { return r * k; })
         .def("__str__", &Resources::to_string)
-        .def("__repr__", [](const Resources& r) { return "Resources(" + r.to_string() + ")"; });
+        .def("__repr__", &continuum::python::resources_repr);
     py::implicitly_convertible<py::dict, Resources>();
 
     m.def("ceil_div", [](const python::ResourcesLike& demand, const python::ResourcesLike& unit) {

@@ -3,6 +3,7 @@
 // reservation Ledger. PlacedPod and PodMove are packing's types (bind_packing.cpp registers them;
 // continuum/federation.py re-exports them).
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/federation.hpp>
 #if CONTINUUM_HAVE_PRIORITY_CONFIG
@@ -149,7 +150,7 @@ void bind_federation(py::module_& root) {
     auto m = root.def_submodule("federation", "Offers, cost models, the Federation Recommender, Cluster Autoscaler expanders, the federated cluster scaler.");
 
     // --- selectors ---------------------------------------------------------------------------
-    py::enum_<SelectorOperator>(m, "SelectorOperator")
+    py::enum_<SelectorOperator>(m, "SelectorOperator", "A matchExpressions operator (Kubernetes spelling).")
         .value("In", SelectorOperator::in)
         .value("NotIn", SelectorOperator::not_in)
         .value("Exists", SelectorOperator::exists)
@@ -169,7 +170,8 @@ void bind_federation(py::module_& root) {
         .def("matches", [](const SelectorRequirement& r, const py::dict& labels) { return r.matches(to_labels(labels)); }, py::arg("labels"),
              "True when labels (dict) satisfy this requirement.")
         .def("__str__", &SelectorRequirement::to_string)
-        .def("__eq__", [](const SelectorRequirement& a, const SelectorRequirement& b) { return a == b; });
+        .def("__eq__", [](const SelectorRequirement& a, const SelectorRequirement& b) { return a == b; })
+        .def("__repr__", continuum::python::fields_repr({"key", "operator", "values?"}));
     py::class_<LabelSelector>(m, "LabelSelector", R"pbdoc(
 A Kubernetes label selector: match_labels (a dict) and match_expressions (SelectorRequirement list),
 all of which must hold. LabelSelector.parse("a=b,c in (x,y),!d") reads the kubectl -l form and
@@ -190,12 +192,12 @@ raises continuum.ParseError on malformed text.)pbdoc")
              "The first requirement labels (dict) fail, as readable text; empty when they match.")
         .def("empty", &LabelSelector::empty, "True for the selector with no requirement (it matches every label set).")
         .def("__str__", &LabelSelector::to_string)
-        .def("__repr__", [](const LabelSelector& s) { return "LabelSelector('" + s.to_string() + "')"; })
+        .def("__repr__", [](const LabelSelector& s) { return "LabelSelector.parse('" + s.to_string() + "')"; })
         .def("__eq__", [](const LabelSelector& a, const LabelSelector& b) { return a == b; });
     m.def("parse_label_selector", &parse_label_selector, py::arg("text"), "LabelSelector.parse(text).");
 
     // --- offers ------------------------------------------------------------------------------
-    py::enum_<Reachability>(m, "Reachability").value("direct", Reachability::direct).value("nat", Reachability::nat);
+    py::enum_<Reachability>(m, "Reachability", "How an offer's cluster is reached: directly or behind a NAT.").value("direct", Reachability::direct).value("nat", Reachability::nat);
     py::class_<Offer>(m, "Offer", R"pbdoc(
 What a remote cluster advertises: capacity of one virtual node (cpu and memory > 0, GPUs as
 nvidia.com/gpu), max_nodes such nodes, a flat node_price and/or unit_prices per core / GiB / GPU,
@@ -240,7 +242,8 @@ zero capacity.)pbdoc")
         .def("price_of", [](const Offer& o, const python::ResourcesLike& reserved) { return o.price_of(to_resources(reserved, "reserved")); }, py::arg("reserved"),
              "Price per unit of time of one node reserving `reserved`.")
         .def("node_cost", &Offer::node_cost, "Price per unit of time of one whole node.")
-        .def("__repr__", [](const Offer& o) { return fmt::format("Offer('{}', {}, node_price={})", o.cluster_id, o.capacity, o.node_price); });
+        .def("__repr__", continuum::python::fields_repr({"cluster_id", "capacity", "node_price", "unit_prices?", "labels?", "provider?", "max_nodes", "reachability",
+                                                          "latency_ms?", "bandwidth_mbps?", "power_watts?", "carbon_intensity?"}));
     m.def("validate_offers", [](const std::vector<Offer>& offers) { validate_offers(offers); }, py::arg("offers"),
           "Raises InvalidArgument on an invalid offer or duplicate cluster ids.");
     py::class_<OfferCatalogue>(m, "OfferCatalogue", R"pbdoc(
@@ -279,25 +282,28 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .def("__repr__", [](const OfferCatalogue& c) { return fmt::format("OfferCatalogue({} offers)", c.size()); });
 
     // --- cost models -------------------------------------------------------------------------
-    py::enum_<PriceBasis>(m, "PriceBasis").value("requested", PriceBasis::requested).value("whole_offer", PriceBasis::whole_offer);
+    py::enum_<PriceBasis>(m, "PriceBasis", "What MonetaryCost prices: the requested resources or one whole node.").value("requested", PriceBasis::requested).value("whole_offer", PriceBasis::whole_offer);
     py::class_<MonetaryCost>(m, "MonetaryCost", "Money per unit of time: the price of the request (default) or of one whole node.")
         .def(py::init([](PriceBasis basis) { return MonetaryCost{basis}; }), py::arg("basis") = PriceBasis::requested)
         .def("cost", cost_of<MonetaryCost>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
-        .def_property_readonly("name", &MonetaryCost::name);
+        .def_property_readonly("name", &MonetaryCost::name)
+        .def("__repr__", [](const MonetaryCost& c) { return continuum::python::call_repr("MonetaryCost", {{"basis", py::cast(c.basis)}}); });
     py::class_<LatencyCost>(m, "LatencyCost", "Round-trip latency (ms); offers without latency_ms are rejected as unpriceable.")
         .def(py::init<>())
         .def("cost", cost_of<LatencyCost>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
-        .def_property_readonly("name", &LatencyCost::name);
+        .def_property_readonly("name", &LatencyCost::name)
+        .def("__repr__", [](const LatencyCost&) { return std::string("LatencyCost()"); });
     py::class_<EnergyCost>(m, "EnergyCost", "Watts for the request's share of a node, or with carbon=True grams of CO2 per hour.")
         .def(py::init([](bool carbon) { return EnergyCost{carbon}; }), py::arg("carbon") = false)
         .def("cost", cost_of<EnergyCost>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
-        .def_property_readonly("name", &EnergyCost::name);
+        .def_property_readonly("name", &EnergyCost::name)
+        .def("__repr__", [](const EnergyCost& c) { return continuum::python::call_repr("EnergyCost", {{"carbon", py::cast(c.carbon)}}); });
     py::class_<AnyCostModel>(m, "CostModel", "Any cost model (type-erased). CostModel(model) accepts the built-ins or a callable(offer, request) -> float.")
         .def(py::init([](const py::object& model, const py::object& name) {
                  if (!name.is_none() && PyCallable_Check(model.ptr())) return callable_cost(py::cast<std::string>(name), py::reinterpret_borrow<py::function>(model));
@@ -307,7 +313,8 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .def("cost", cost_of<AnyCostModel>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
-        .def_property_readonly("name", &AnyCostModel::name);
+        .def_property_readonly("name", &AnyCostModel::name)
+        .def("__repr__", continuum::python::fields_repr({"name"}));
     py::class_<WeightedSum>(m, "WeightedSum", "Sum of weight * model over [(weight, model), ...]; weights >= 0.")
         .def(py::init([](const py::list& terms) {
                  std::vector<std::pair<double, AnyCostModel>> t;
@@ -322,10 +329,11 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .def("cost", cost_of<WeightedSum>(), py::arg("offer"), py::arg("request"),
              "The cost of serving request (Resources) on offer; lower ranks first. Raises InvalidArgument when the offer lacks\n"
              "the figure this model prices.")
-        .def_property_readonly("name", &WeightedSum::name);
+        .def_property_readonly("name", &WeightedSum::name)
+        .def("__repr__", continuum::python::fields_repr({"name"}));
 
     // --- recommender -------------------------------------------------------------------------
-    py::enum_<Verdict>(m, "Verdict")
+    py::enum_<Verdict>(m, "Verdict", "Why an offer was ranked or rejected by the recommender.")
         .value("ranked", Verdict::ranked)
         .value("unreachable", Verdict::unreachable)
         .value("wrong_arch", Verdict::wrong_arch)
@@ -333,19 +341,20 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .value("selector_mismatch", Verdict::selector_mismatch)
         .value("insufficient_capacity", Verdict::insufficient_capacity)
         .value("unpriceable", Verdict::unpriceable);
-    py::class_<PyScoredOffer>(m, "ScoredOffer")
+    py::class_<PyScoredOffer>(m, "ScoredOffer", "One offer as the recommender saw it: index, cluster id, score (the cost model's value, lower is better), verdict, reason.")
         .def_readonly("offer_index", &PyScoredOffer::offer_index)
         .def_readonly("cluster_id", &PyScoredOffer::cluster_id)
         .def_readonly("score", &PyScoredOffer::score)
         .def_readonly("verdict", &PyScoredOffer::verdict)
         .def_readonly("reason", &PyScoredOffer::reason)
-        .def("__repr__", [](const PyScoredOffer& s) { return fmt::format("ScoredOffer('{}', score={}, '{}')", s.cluster_id, s.score, s.reason); });
-    py::class_<PyRecommendation>(m, "Recommendation")
+        .def("__repr__", continuum::python::fields_repr({"offer_index", "cluster_id", "score", "verdict", "reason"}));
+    py::class_<PyRecommendation>(m, "Recommendation", "The Federation Recommender's answer: ranked offers (best first), rejected ones with reasons, the cost model.")
         .def_readonly("ranked", &PyRecommendation::ranked, "Offers that passed, best first.")
         .def_readonly("rejected", &PyRecommendation::rejected, "Offers filtered out, in input order, each with its reason.")
         .def_readonly("cost_model", &PyRecommendation::cost_model)
         .def_readonly("eligible", &PyRecommendation::eligible, "Offers that passed every filter (len(ranked) unless top_k cut it).")
-        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); });
+        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); })
+        .def("__repr__", continuum::python::fields_repr({"ranked", "rejected", "cost_model", "eligible"}));
     py::class_<Recommender<AnyCostModel>>(m, "Recommender", R"pbdoc(
 The Federation Recommender: filters offers by selector, GPUs, arch, fit and reachability, then ranks
 them by the cost model (default MonetaryCost()); ties go to the cheaper whole node, then the smaller
@@ -376,7 +385,8 @@ cluster id.)pbdoc")
             py::arg("offers"), py::arg("selector") = py::none(), py::arg("request") = py::none(), py::arg("min_gpus") = 0, py::arg("arch") = "",
             py::arg("allow_nat") = true, py::arg("top_k") = py::none(),
             "Ranks `offers` (a list of Offer or an OfferCatalogue; offer_index is the position in it), keeping the best top_k when given. "
-            "Raises InvalidArgument on bad offers (duplicate ids, negative prices, zero capacity).");
+            "Raises InvalidArgument on bad offers (duplicate ids, negative prices, zero capacity).")
+        .def("__repr__", [](const Recommender<AnyCostModel>& r) { return continuum::python::call_repr("Recommender", {{"cost_model", py::cast(r.cost_model())}}); });
 
     // --- expanders ---------------------------------------------------------------------------
     py::class_<Taint>(m, "Taint", "A node taint of an option's template: key, value and effect (NoSchedule, PreferNoSchedule, NoExecute).")
@@ -537,7 +547,7 @@ cluster id.)pbdoc")
           "CA's SimpleNodeUnfitness: max(preferred / node, node / preferred) over cpu. Raises InvalidArgument when a cpu is <= 0.");
     m.def("preferred_node", &preferred_node, py::arg("cluster_node_count"),
           "CA's SimplePreferredNodeProvider: the preferred node (cpu, memory) for a cluster of that many nodes.");
-    py::class_<ExpanderChoice>(m, "ExpanderChoice")
+    py::class_<ExpanderChoice>(m, "ExpanderChoice", "What an expander chain chose: the option, the expander that decided and why.")
         .def_readonly("best", &ExpanderChoice::best)
         .def_readonly("stages", &ExpanderChoice::stages)
         .def_readonly("fallback_used", &ExpanderChoice::fallback_used)
@@ -606,7 +616,8 @@ cluster id.)pbdoc")
              py::arg("name"), py::arg("request"), py::arg("node_selector") = py::none())
         .def_readonly("name", &PendingPod::name)
         .def_readonly("request", &PendingPod::request)
-        .def_readonly("node_selector", &PendingPod::node_selector);
+        .def_readonly("node_selector", &PendingPod::node_selector)
+        .def("__repr__", continuum::python::fields_repr({"name", "request", "node_selector"}));
     py::class_<VirtualNode>(m, "VirtualNode", "A peered Liqo virtual node: allocatable, labels, cost per unit of time and the pods on it.")
         .def(py::init([](std::string name, std::string cluster_id, const python::ResourcesLike& allocatable, const py::dict& labels, double cost, std::vector<PlacedPod> pods) {
                  return VirtualNode{std::move(name), std::move(cluster_id), to_labels(labels), to_resources(allocatable, "allocatable"), cost, std::move(pods)};
@@ -616,21 +627,26 @@ cluster id.)pbdoc")
         .def_readonly("name", &VirtualNode::name)
         .def_readonly("cluster_id", &VirtualNode::cluster_id)
         .def_readonly("allocatable", &VirtualNode::allocatable)
-        .def_readonly("pods", &VirtualNode::pods);
+        .def_readonly("pods", &VirtualNode::pods)
+        .def("__repr__", continuum::python::fields_repr({"name", "cluster_id", "allocatable", "pods?"}));
     m.def("node_utilization", &node_utilization, py::arg("node"), "CA's utilisation: max(cpu, memory) requested / allocatable, or GPU on GPU nodes.");
-    py::class_<NewVirtualNode>(m, "NewVirtualNode")
+    py::class_<NewVirtualNode>(m, "NewVirtualNode", "One virtual node a peering adds: the pods it hosts, what they request, what it reserves and its cost.")
         .def_readonly("pods", &NewVirtualNode::pods)
         .def_readonly("requested", &NewVirtualNode::requested)
         .def_readonly("reserved", &NewVirtualNode::reserved)
-        .def_readonly("cost", &NewVirtualNode::cost);
-    py::class_<Peering>(m, "Peering")
+        .def_readonly("cost", &NewVirtualNode::cost)
+        .def("__repr__", continuum::python::fields_repr({"pods", "requested", "reserved", "cost"}));
+    py::class_<Peering>(m, "Peering", "Peer with one offer: its cluster id and index, the new virtual nodes on it and their cost.")
         .def_readonly("cluster_id", &Peering::cluster_id)
         .def_readonly("offer_index", &Peering::offer_index)
         .def_readonly("nodes", &Peering::nodes)
-        .def_readonly("cost", &Peering::cost);
-    py::class_<PodPlacement>(m, "PodPlacement").def_readonly("pod", &PodPlacement::pod).def_readonly("node", &PodPlacement::node);
-    py::class_<UnschedulablePod>(m, "UnschedulablePod").def_readonly("pod", &UnschedulablePod::pod).def_readonly("reason", &UnschedulablePod::reason);
-    py::class_<ScaleOutDecision>(m, "ScaleOutDecision")
+        .def_readonly("cost", &Peering::cost)
+        .def("__repr__", continuum::python::fields_repr({"cluster_id", "offer_index", "nodes", "cost"}));
+    py::class_<PodPlacement>(m, "PodPlacement", "A pending pod placed on an existing virtual node.").def_readonly("pod", &PodPlacement::pod).def_readonly("node", &PodPlacement::node)
+        .def("__repr__", continuum::python::fields_repr({"pod", "node"}));
+    py::class_<UnschedulablePod>(m, "UnschedulablePod", "A pending pod no offer or node can host, and why.").def_readonly("pod", &UnschedulablePod::pod).def_readonly("reason", &UnschedulablePod::reason)
+        .def("__repr__", continuum::python::fields_repr({"pod", "reason"}));
+    py::class_<ScaleOutDecision>(m, "ScaleOutDecision", "Scale-out: the peerings to make, pods placed on existing nodes, unschedulable pods, cost and a reason.")
         .def_readonly("peerings", &ScaleOutDecision::peerings)
         .def_readonly("existing_node_placements", &ScaleOutDecision::existing_node_placements)
         .def_readonly("unschedulable", &ScaleOutDecision::unschedulable)
@@ -638,20 +654,23 @@ cluster id.)pbdoc")
         .def_readonly("lower_bound", &ScaleOutDecision::lower_bound)
         .def_readonly("optimal", &ScaleOutDecision::optimal)
         .def_readonly("reason", &ScaleOutDecision::reason)
-        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count);
-    py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus")
+        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count)
+        .def("__repr__", continuum::python::fields_repr({"peerings", "existing_node_placements", "unschedulable", "cost", "lower_bound", "optimal", "reason"}));
+    py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus", "One virtual node as scale-in sees it: utilisation, unneeded since when, released or not, and why.")
         .def_readonly("node", &NodeScaleInStatus::node)
         .def_readonly("utilization", &NodeScaleInStatus::utilization)
         .def_readonly("unneeded", &NodeScaleInStatus::unneeded)
         .def_property_readonly("unneeded_for", [](const NodeScaleInStatus& s) { return to_seconds(s.unneeded_for); }, "seconds")
         .def_readonly("released", &NodeScaleInStatus::released)
-        .def_readonly("reason", &NodeScaleInStatus::reason);
-    py::class_<ScaleInDecision>(m, "ScaleInDecision")
+        .def_readonly("reason", &NodeScaleInStatus::reason)
+        .def("__repr__", continuum::python::fields_repr({"node", "utilization", "unneeded", "unneeded_for", "released", "reason"}));
+    py::class_<ScaleInDecision>(m, "ScaleInDecision", "Scale-in: the virtual nodes to release, the pod moves, the cost saved, each node's status and a reason.")
         .def_readonly("nodes_to_release", &ScaleInDecision::nodes_to_release)
         .def_readonly("moves", &ScaleInDecision::moves)
         .def_readonly("saved_cost", &ScaleInDecision::saved_cost)
         .def_readonly("nodes", &ScaleInDecision::nodes)
-        .def_readonly("reason", &ScaleInDecision::reason);
+        .def_readonly("reason", &ScaleInDecision::reason)
+        .def("__repr__", continuum::python::fields_repr({"nodes_to_release", "moves", "saved_cost", "nodes", "reason"}));
     py::class_<FederatedClusterScaler>(m, "FederatedClusterScaler", R"pbdoc(
 Scale-out onto the cheapest offers (packing.cheapest_node_mix) and scale-in with the Cluster
 Autoscaler's rules. Times are seconds (float) since an epoch of your choice; durations in seconds.)pbdoc")
@@ -683,7 +702,18 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
              "CA's scale-down over the virtual nodes: nodes below the utilization threshold for unneeded_time whose pods\n"
              "fit elsewhere are released; now in seconds. Returns a ScaleInDecision.")
         .def("observe_scale_out", [](FederatedClusterScaler& self, double when) { self.observe_scale_out(to_time(when, "when")); }, py::arg("when"),
-             "Records a scale-out at when (seconds): scale-in waits delay_after_add after it, as CA's scale-down-delay-after-add.");
+             "Records a scale-out at when (seconds): scale-in waits delay_after_add after it, as CA's scale-down-delay-after-add.")
+        .def("__repr__", [](const FederatedClusterScaler& s) {
+            const auto& out = s.scale_out_options();
+            const auto& in = s.scale_in_options();
+            return continuum::python::call_repr("FederatedClusterScaler", {{"allow_nat", py::cast(out.allow_nat)},
+                                                                           {"use_existing_nodes", py::cast(out.use_existing_nodes)},
+                                                                           {"utilization_threshold", py::cast(in.utilization_threshold)},
+                                                                           {"gpu_utilization_threshold", py::cast(in.gpu_utilization_threshold)},
+                                                                           {"unneeded_time", py::cast(to_seconds(in.unneeded_time))},
+                                                                           {"delay_after_add", py::cast(to_seconds(in.delay_after_add))},
+                                                                           {"max_nodes_per_decision", py::cast(in.max_nodes_per_decision)}});
+        });
     m.def(
         "plan_scale_out",
         [](const std::vector<PendingPod>& pending, const std::vector<VirtualNode>& nodes, const std::vector<Offer>& offers, bool allow_nat, bool use_existing_nodes) {
@@ -694,13 +724,14 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
         "The scale-out plan alone (no scaler state): which offers to peer with and how many nodes of each, for the pending pods.");
 
     // --- ledger ------------------------------------------------------------------------------
-    py::enum_<ReservationState>(m, "ReservationState").value("reserved", ReservationState::reserved).value("committed", ReservationState::committed);
-    py::class_<Reservation>(m, "Reservation")
+    py::enum_<ReservationState>(m, "ReservationState", "A reservation is reserved (may expire) or committed (in use).").value("reserved", ReservationState::reserved).value("committed", ReservationState::committed);
+    py::class_<Reservation>(m, "Reservation", "Capacity a consumer holds on a provider in a Ledger: id, amounts and state.")
         .def_readonly("id", &Reservation::id)
         .def_readonly("consumer", &Reservation::consumer)
         .def_readonly("cluster_id", &Reservation::cluster_id)
         .def_readonly("amount", &Reservation::amount)
-        .def_readonly("state", &Reservation::state);
+        .def_readonly("state", &Reservation::state)
+        .def("__repr__", continuum::python::fields_repr({"id", "consumer", "cluster_id", "amount", "state"}));
     py::class_<Ledger>(m, "Ledger", "Thread-safe reservations of offers' capacity (capacity x max_nodes) so consumers never over-commit a provider.")
         .def(py::init([](const py::object& offers) {
                  if (offers.is_none()) return std::make_unique<Ledger>();
@@ -735,7 +766,10 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
                  return consumer ? l.reservations(std::string_view(*consumer)) : l.reservations();
              }, py::arg("consumer") = py::none(), "The live reservations, all or only consumer's.")
         .def("providers", &Ledger::providers, "The cluster ids with a capacity.")
-        .def("audit", &Ledger::audit, "Empty string when held == sum of reservations <= capacity for every provider.");
+        .def("audit", &Ledger::audit, "Empty string when held == sum of reservations <= capacity for every provider.")
+        .def("__repr__", [](const Ledger& l) {
+            return continuum::python::call_repr("Ledger", {{"providers", py::cast(l.providers())}, {"reservations", py::cast(l.reservations().size())}});
+        });
 
 #if CONTINUUM_HAVE_NLOHMANN_JSON
     {

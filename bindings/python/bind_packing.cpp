@@ -1,6 +1,7 @@
 // Python bindings for continuum/packing: 1-D and vector heuristics over numpy arrays, lower bounds,
 // the exact solver (budgeted), node types with cost and consolidation.
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/packing.hpp>
 
@@ -297,13 +298,16 @@ void bind_packing(py::module_& root) {
         .def_readwrite("name", &NodeType::name)
         .def_readwrite("capacity", &NodeType::capacity)
         .def_readwrite("cost", &NodeType::cost)
-        .def_readwrite("max_count", &NodeType::max_count);
+        .def_readwrite("max_count", &NodeType::max_count)
+        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "max_count"}));
     py::class_<OpenedNode>(m, "OpenedNode", "A node to open: type index and item indices.")
         .def_readonly("type", &OpenedNode::type)
-        .def_readonly("items", &OpenedNode::items);
+        .def_readonly("items", &OpenedNode::items)
+        .def("__repr__", continuum::python::fields_repr({"type", "items"}));
     py::class_<UnplaceableItem>(m, "UnplaceableItem", "An item no node can hold, and why.")
         .def_readonly("item", &UnplaceableItem::item)
-        .def_readonly("reason", &UnplaceableItem::reason);
+        .def_readonly("reason", &UnplaceableItem::reason)
+        .def("__repr__", continuum::python::fields_repr({"item", "reason"}));
     py::class_<NodeMix>(m, "NodeMix", "Nodes to open, total cost, lower bound, optimal, gap, unplaceable items, count per type.")
         .def_readonly("nodes", &NodeMix::nodes)
         .def_readonly("cost", &NodeMix::cost)
@@ -338,7 +342,7 @@ void bind_packing(py::module_& root) {
         .def_readwrite("name", &ExistingNode::name)
         .def_readwrite("capacity", &ExistingNode::capacity)
         .def_readwrite("allocated", &ExistingNode::allocated)
-        .def("__repr__", [](const ExistingNode& n) { return "ExistingNode(" + n.name + ")"; });
+        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "allocated?"}));
     py::class_<PackingOntoExisting>(m, "PackingOntoExisting", "Items added to each existing node, items per new node, unplaced items.")
         .def_readonly("existing", &PackingOntoExisting::existing)
         .def_readonly("new_nodes", &PackingOntoExisting::new_nodes)
@@ -388,7 +392,8 @@ void bind_packing(py::module_& root) {
                  py::arg("name"), py::arg("request"), py::arg("movable") = true)
             .def_readwrite("name", &PlacedPod::name)
             .def_readwrite("request", &PlacedPod::request)
-            .def_readwrite("movable", &PlacedPod::movable);
+            .def_readwrite("movable", &PlacedPod::movable)
+            .def("__repr__", continuum::python::fields_repr({"name", "request", "movable"}));
     });
     py::class_<NodeState>(m, "NodeState", "A current node: name, capacity, cost, pods.")
         .def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::vector<PlacedPod> pods) {
@@ -398,19 +403,21 @@ void bind_packing(py::module_& root) {
         .def_readwrite("name", &NodeState::name)
         .def_readwrite("capacity", &NodeState::capacity)
         .def_readwrite("cost", &NodeState::cost)
-        .def_readwrite("pods", &NodeState::pods);
+        .def_readwrite("pods", &NodeState::pods)
+        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "pods"}));
     bind_once<PodMove>(m, "PodMove", [&] {
         py::class_<PodMove>(m, "PodMove", "Move pod from one node to another.")
             .def_readonly("pod", &PodMove::pod)
             .def_readonly("from_node", &PodMove::from)
             .def_readonly("to_node", &PodMove::to)
-            .def("__repr__", [](const PodMove& mv) { return "PodMove(" + mv.pod + ": " + mv.from + " -> " + mv.to + ")"; });
+            .def("__repr__", continuum::python::fields_repr({"pod", "from_node", "to_node"}));
     });
     py::class_<ConsolidationPlan>(m, "ConsolidationPlan", "Nodes to release, pod moves, saved cost and reason.")
         .def_readonly("nodes_to_release", &ConsolidationPlan::nodes_to_release)
         .def_readonly("moves", &ConsolidationPlan::moves)
         .def_readonly("saved_cost", &ConsolidationPlan::saved_cost)
-        .def_readonly("reason", &ConsolidationPlan::reason);
+        .def_readonly("reason", &ConsolidationPlan::reason)
+        .def("__repr__", continuum::python::fields_repr({"nodes_to_release", "moves", "saved_cost", "reason"}));
     py::class_<DisruptionBudget>(m, "DisruptionBudget", R"pbdoc(
 A PodDisruptionBudget for scale-in: min_available or max_unavailable (not both), each None, an int or "N%" of the
 desired replicas (rounded up). Neither: ready pods never below the desired count.)pbdoc")

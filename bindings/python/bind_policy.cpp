@@ -1,6 +1,7 @@
 // Python bindings for continuum/policy: the MAS-H² policy tuple and built-ins, the utility U(S | P)
 // and the PolicySelector (override, signals, time windows, utility maximisation).
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/policy.hpp>
 
@@ -65,10 +66,8 @@ normaliser reference_cost. Raises InvalidArgument (naming the field) when invali
         .def_readwrite("weights", &Policy::weights)
         .def_readwrite("reference_cost", &Policy::reference_cost)
         .def("validate", &Policy::validate, "Raises InvalidArgument naming the first invalid field.")
-        .def("__repr__", [](const Policy& p) {
-            return fmt::format("Policy('{}', pool='{}', node_type='{}' {} at {}/h, replicas [{}, {}], target {})", p.name, p.node_pool,
-                               p.node_type.name, p.node_type.capacity, p.node_type.cost, p.min_replicas, p.max_replicas, p.target_utilization);
-        });
+        .def("__repr__", continuum::python::fields_repr({"name", "node_pool", "node_type", "node_capacity", "node_cost", "min_replicas", "max_replicas",
+                                                          "target_utilization", "weights", "reference_cost"}));
     m.def("cost_saving", &cost_saving, "COST_SAVING: e2-medium pool, target 80 %, min 1 replica, weights favour cost.");
     m.def("performance", &performance, "PERFORMANCE: n2-standard-2 pool, target 40 %, min 2 replicas, weights favour performance.");
 
@@ -102,7 +101,8 @@ policy's weights, or `weights` for all policies when given.)pbdoc")
         .def("evaluate", &Utility::evaluate, py::arg("state"), py::arg("policy"), "The terms of U(state | policy).")
         .def("__call__", [](const Utility& u, const UtilityState& s, const Policy& p) { return u.evaluate(s, p).utility; }, py::arg("state"),
              py::arg("policy"))
-        .def_property_readonly("weights", &Utility::weights);
+        .def_property_readonly("weights", &Utility::weights)
+        .def("__repr__", continuum::python::fields_repr({"weights"}));
     m.def("utility", &utility, py::arg("state"), py::arg("policy"), "U(state | policy) with the policy's own weights.");
 
     py::enum_<SelectionSource>(m, "SelectionSource", "Which rule chose the policy.")
@@ -118,7 +118,7 @@ policy's weights, or `weights` for all policies when given.)pbdoc")
         .def_readonly("source", &Selection::source)
         .def_readonly("utilities", &Selection::utilities)
         .def_readonly("reason", &Selection::reason)
-        .def("__repr__", [](const Selection& s) { return fmt::format("Selection('{}', reason='{}')", s.policy, s.reason); });
+        .def("__repr__", continuum::python::fields_repr({"index", "policy", "source", "utilities", "reason"}));
 
     py::class_<PolicySelector>(m, "PolicySelector", R"pbdoc(
 The Strategic Agent: picks the active policy by explicit override, then external signal rules,
@@ -157,5 +157,6 @@ then time windows, then (when enabled) maximum utility, else the default policy.
             },
             py::arg("now") = 0.0, py::arg("signals") = std::map<std::string, std::string>{}, py::arg("override_policy") = std::nullopt,
             py::arg("state_of") = std::nullopt,
-            "now in seconds since the host's epoch; state_of(policy) -> UtilityState enables utility maximisation.");
+            "now in seconds since the host's epoch; state_of(policy) -> UtilityState enables utility maximisation.")
+        .def("__repr__", continuum::python::fields_repr({"policies", "default_policy"}));
 }

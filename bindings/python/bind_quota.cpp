@@ -7,6 +7,7 @@
 // (every continuum.forecast model, or your own), deep-copied per namespace and resource; or a plain
 // callable history -> prediction (float, or a sequence over the horizon).
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/quota.hpp>
@@ -163,6 +164,7 @@ py::object forecaster_object(const forecast::AnyForecaster& model) {
     if (!found) throw InvalidArgument(fmt::format("pickling a HybridQuotaScaler needs a built-in forecaster, not {}", model.name()));
     return out;
 }
+#endif
 py::dict levels_dict(const ResourceQuotaLevels& levels) {
     py::dict out;
     for (const auto& [name, l] : levels.entries()) {
@@ -176,14 +178,19 @@ const char* objective_name(capacity::ActivationObjective o) {
     return o == capacity::ActivationObjective::fewest_nodes ? "fewest_nodes" : (o == capacity::ActivationObjective::cheapest ? "cheapest" : "fastest");
 }
 const char* condition_name(DecreaseCondition c) { return c == DecreaseCondition::usage_within_target ? "usage_within_target" : "usage_below_current_quota"; }
-#endif
 
 }  // namespace
+
+/// The keyword arguments that rebuild a proactive configuration (the reprs of the quota scalers).
+std::vector<std::pair<std::string, py::object>> proactive_arguments(const ProactiveConfig& c) {
+    return {{"resources", py::cast(c.resources)}, {"levels", levels_dict(c.levels)}, {"condition", py::str(condition_name(c.condition))},
+            {"decrease_hold", py::cast(to_seconds(c.decrease_hold))}, {"objective", py::str(objective_name(c.objective))}, {"node_limit", py::cast(c.budget.node_limit)}};
+}
 
 void bind_quota(py::module_& root) {
     py::module_ m = root.def_submodule("quota", "Quota levels; reactive, proactive and hybrid quota scaling (seed 001).");
 
-    py::enum_<SnapOutcome>(m, "SnapOutcome")
+    py::enum_<SnapOutcome>(m, "SnapOutcome", "Where a value fell when snapped to quota levels.")
         .value("on_level", SnapOutcome::on_level)
         .value("above_top", SnapOutcome::above_top)
         .value("below_bottom", SnapOutcome::below_bottom);
@@ -240,7 +247,7 @@ for empty, unsorted or non-positive levels, NaN, infinity or a wrong type, namin
         .value("raise_quota", ReactiveCase::raise_quota)
         .value("activate_nodes", ReactiveCase::activate_nodes)
         .value("infeasible", ReactiveCase::infeasible);
-    py::class_<ReactiveDecision>(m, "ReactiveDecision")
+    py::class_<ReactiveDecision>(m, "ReactiveDecision", "One reactive step (Algorithm 2): the case, new quota, nodes to activate, what is still missing, reason.")
         .def_readonly("kind", &ReactiveDecision::kind)
         .def_property_readonly("case", &ReactiveDecision::case_number, "1, 2 or 3 as in the paper; 0 when infeasible.")
         .def_readonly("new_quota", &ReactiveDecision::new_quota)
@@ -250,7 +257,7 @@ for empty, unsorted or non-positive levels, NaN, infinity or a wrong type, namin
         .def_readonly("still_missing", &ReactiveDecision::still_missing)
         .def_readonly("reason", &ReactiveDecision::reason)
         .def_property_readonly("deploy", &ReactiveDecision::deploy)
-        .def("__repr__", [](const ReactiveDecision& d) { return "ReactiveDecision(" + d.reason + ")"; });
+        .def("__repr__", continuum::python::fields_repr({"kind", "new_quota", "quota_increase", "nodes_to_activate", "still_missing", "reason"}));
     py::class_<ReactiveQuotaScaler>(m, "ReactiveQuotaScaler", "Algorithm 2 of the hybrid quota paper (stateless).")
         .def(py::init([](const py::object& objective, std::int64_t node_limit) {
                  return ReactiveQuotaScaler(ReactiveConfig{to_objective(objective), Budget{node_limit, {}}});
@@ -268,20 +275,21 @@ for empty, unsorted or non-positive levels, NaN, infinity or a wrong type, namin
             },
             py::arg("request"), py::arg("current_quota"), py::arg("available"), py::arg("waiting_nodes") = py::none(),
             R"pbdoc(One reactive step: request = what the quota must admit (usage + new pods), current_quota,
-available = free cluster resources, waiting_nodes = list of continuum.capacity.WaitingNode.)pbdoc");
+available = free cluster resources, waiting_nodes = list of continuum.capacity.WaitingNode.)pbdoc")
+        .def("__repr__", [](const ReactiveQuotaScaler& s) { return continuum::python::call_repr("ReactiveQuotaScaler", {{"objective", py::str(objective_name(s.config().objective))}, {"node_limit", py::cast(s.config().budget.node_limit)}}); });
 
     // ---- Proactive (Algorithm 1)
-    py::enum_<DecreaseCondition>(m, "DecreaseCondition")
+    py::enum_<DecreaseCondition>(m, "DecreaseCondition", "When a predicted decrease may be applied: usage within the new target, or below the current quota.")
         .value("usage_within_target", DecreaseCondition::usage_within_target)
         .value("usage_below_current_quota", DecreaseCondition::usage_below_current_quota);
-    py::enum_<ProactiveAction>(m, "ProactiveAction")
+    py::enum_<ProactiveAction>(m, "ProactiveAction", "What a proactive step did to the quota (Algorithm 1).")
         .value("hold", ProactiveAction::hold)
         .value("raise_quota", ProactiveAction::raise_quota)
         .value("activate_and_raise_quota", ProactiveAction::activate_and_raise_quota)
         .value("infeasible", ProactiveAction::infeasible)
         .value("wait_for_usage_decrease", ProactiveAction::wait_for_usage_decrease)
         .value("lower_quota", ProactiveAction::lower_quota);
-    py::class_<ProactiveDecision>(m, "ProactiveDecision")
+    py::class_<ProactiveDecision>(m, "ProactiveDecision", "One proactive step (Algorithm 1): action, new and target quota, nodes to activate, consolidation, reason.")
         .def_readonly("action", &ProactiveDecision::action)
         .def_readonly("new_quota", &ProactiveDecision::new_quota)
         .def_readonly("target_quota", &ProactiveDecision::target_quota)
@@ -293,7 +301,7 @@ available = free cluster resources, waiting_nodes = list of continuum.capacity.W
         .def_readonly("still_missing", &ProactiveDecision::still_missing)
         .def_readonly("above_top_level", &ProactiveDecision::above_top_level)
         .def_readonly("reason", &ProactiveDecision::reason)
-        .def("__repr__", [](const ProactiveDecision& d) { return "ProactiveDecision(" + d.reason + ")"; });
+        .def("__repr__", continuum::python::fields_repr({"action", "new_quota", "target_quota", "nodes_to_activate", "still_missing", "above_top_level", "reason"}));
     py::class_<ProactiveQuotaScaler>(m, "ProactiveQuotaScaler", "Algorithm 1 of the hybrid quota paper, with its wait-for-usage state.")
         .def(py::init([](std::vector<std::string> resources, const py::object& levels, const py::object& condition, double decrease_hold,
                          const py::object& objective, std::int64_t node_limit) {
@@ -329,7 +337,8 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         .def_property_readonly("pending_target", [](const ProactiveQuotaScaler& s) -> py::object {
             return s.pending() ? py::cast(s.pending()->target) : py::object(py::none());
         }, "The lowered quota waiting for usage to come down, or None.")
-        .def("reset", &ProactiveQuotaScaler::reset, "Forgets the pending decrease and the last time seen.");
+        .def("reset", &ProactiveQuotaScaler::reset, "Forgets the pending decrease and the last time seen.")
+        .def("__repr__", [](const ProactiveQuotaScaler& s) { return continuum::python::call_repr("ProactiveQuotaScaler", proactive_arguments(s.config())); });
 
     // ---- Fairness and cluster split
     m.def(
@@ -365,8 +374,9 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         .def_readwrite("name", &NamespaceSnapshot::name)
         .def_readwrite("usage", &NamespaceSnapshot::usage)
         .def_readwrite("quota", &NamespaceSnapshot::quota)
-        .def_readwrite("failed_requests", &NamespaceSnapshot::failed_requests);
-    py::class_<NamespaceDecision>(m, "NamespaceDecision")
+        .def_readwrite("failed_requests", &NamespaceSnapshot::failed_requests)
+        .def("__repr__", continuum::python::fields_repr({"name", "usage", "quota", "failed_requests?"}));
+    py::class_<NamespaceDecision>(m, "NamespaceDecision", "One namespace's quota at a hybrid tick: before and after, what it wanted, the prediction and its steps.")
         .def_readonly("name", &NamespaceDecision::name)
         .def_readonly("priority", &NamespaceDecision::priority)
         .def_readonly("quota", &NamespaceDecision::quota)
@@ -382,8 +392,8 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         .def_property_readonly("changed", &NamespaceDecision::changed)
         .def_property_readonly("was_cut", &NamespaceDecision::was_cut)
         .def_property_readonly("reason", &NamespaceDecision::reason)
-        .def("__repr__", [](const NamespaceDecision& d) { return "NamespaceDecision(" + d.reason() + ")"; });
-    py::class_<HybridDecision>(m, "HybridDecision")
+        .def("__repr__", continuum::python::fields_repr({"name", "priority", "quota", "previous_quota", "wanted", "prediction", "reason"}));
+    py::class_<HybridDecision>(m, "HybridDecision", "One hybrid tick: a decision per namespace, waiting nodes to resume, consolidation, fairness cuts and a reason.")
         .def_property_readonly("now", [](const HybridDecision& d) { return to_seconds(d.now); })
         .def_readonly("namespaces", &HybridDecision::namespaces)
         .def_readonly("activation", &HybridDecision::activation)
@@ -402,7 +412,7 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
             }
             throw py::key_error(name);
         })
-        .def("__repr__", [](const HybridDecision& d) { return "HybridDecision(" + d.reason + ")"; });
+        .def("__repr__", continuum::python::fields_repr({"now", "namespaces", "nodes_to_activate", "cut", "total_wanted", "backed_capacity", "still_missing", "reason"}));
 
     py::class_<PyHybrid>(m, "HybridQuotaScaler", R"pbdoc(Hybrid quota scaling over one or many namespaces sharing a
 cluster. forecaster: any continuum forecaster (an object with fit(history), update(value),
@@ -472,7 +482,17 @@ failed_requests}; capacity: the cluster's allocatable capacity shared by the nam
                                to_resources(request, "request"));
             },
             py::arg("now"), py::arg("capacity"), py::arg("namespaces"), py::arg("name"), py::arg("request"), py::arg("waiting_nodes") = py::none(),
-            "Algorithm 2 for one failed deployment between ticks.");
+            "Algorithm 2 for one failed deployment between ticks.")
+        .def("__repr__", [](const PyHybrid& s) {
+            auto arguments = proactive_arguments(s.config().proactive);
+            arguments.insert(arguments.begin(), {"forecaster", py::str(s.prototype().name())});
+            for (auto [name, value] : {std::pair{"horizon", py::cast(s.config().horizon)}, {"interval_level", py::cast(s.config().interval_level)},
+                                       {"min_history", py::cast(s.config().min_history)}, {"max_history", py::cast(s.config().max_history)},
+                                       {"refit_every", py::cast(s.config().refit_every)}, {"step", py::cast(to_seconds(s.config().step))}}) {
+                arguments.emplace_back(name, value);
+            }
+            return continuum::python::call_repr("HybridQuotaScaler", arguments);
+        });
 
 #if CONTINUUM_HAVE_NLOHMANN_JSON
     {

@@ -1,6 +1,7 @@
 // Python bindings for continuum/scalers: the Kubernetes HPA reference (Hpa, HpaMetric, behaviours,
 // KEDA activation) and the MAS-H² HierarchicalScaler with its snapshot, plans and actions.
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/scalers.hpp>
 
@@ -88,17 +89,17 @@ void bind_scalers(py::module_& root) {
     py::module_ m = root.def_submodule("scalers", "The Kubernetes HPA reference and the MAS-H² hierarchical scaler (seed 004).");
 
     // ---------------- HPA ----------------
-    py::enum_<MetricSource>(m, "MetricSource")
+    py::enum_<MetricSource>(m, "MetricSource", "Where an HPA metric comes from (spec.metrics[].type).")
         .value("resource", MetricSource::resource)
         .value("pods", MetricSource::pods)
         .value("object", MetricSource::object)
         .value("external", MetricSource::external)
         .value("container_resource", MetricSource::container_resource);
-    py::enum_<TargetType>(m, "TargetType")
+    py::enum_<TargetType>(m, "TargetType", "An HPA metric target: utilization (percent), average value or value.")
         .value("utilization", TargetType::utilization)
         .value("average_value", TargetType::average_value)
         .value("value", TargetType::value);
-    py::enum_<PodPhase>(m, "PodPhase").value("pending", PodPhase::pending).value("running", PodPhase::running).value("failed", PodPhase::failed);
+    py::enum_<PodPhase>(m, "PodPhase", "A pod's phase as the HPA counts it.").value("pending", PodPhase::pending).value("running", PodPhase::running).value("failed", PodPhase::failed);
 
     py::class_<PodSample>(m, "PodSample", "One pod for one metric: phase, deleting, cpu_ready, value (milli-units or None), request (milli-units).")
         .def(py::init([](std::string name, std::optional<std::int64_t> value, std::int64_t request, PodPhase phase, bool deleting, bool cpu_ready) {
@@ -111,7 +112,8 @@ void bind_scalers(py::module_& root) {
         .def_readwrite("deleting", &PodSample::deleting)
         .def_readwrite("cpu_ready", &PodSample::cpu_ready)
         .def_readwrite("value", &PodSample::value)
-        .def_readwrite("request", &PodSample::request);
+        .def_readwrite("request", &PodSample::request)
+        .def("__repr__", continuum::python::fields_repr({"name", "value", "request", "phase", "deleting", "cpu_ready"}));
 
     py::class_<HpaMetric>(m, "HpaMetric", R"pbdoc(
 One spec.metrics entry with this cycle's observation. target: percent for utilization, milli-units
@@ -158,9 +160,10 @@ back in MetricProposal.timestamp.)pbdoc")
         .def_readwrite("activation_threshold", &HpaMetric::activation_threshold)
         .def_readwrite("container", &HpaMetric::container)
         .def_property("timestamp", [](const HpaMetric& m) { return seconds_of(m.timestamp); },
-                      [](HpaMetric& m, std::optional<double> s) { m.timestamp = s ? std::optional<Time>(time_from_seconds(*s, "timestamp")) : std::nullopt; });
+                      [](HpaMetric& m, std::optional<double> s) { m.timestamp = s ? std::optional<Time>(time_from_seconds(*s, "timestamp")) : std::nullopt; })
+        .def("__repr__", continuum::python::fields_repr({"name", "source", "target_type", "target", "pods?", "value?", "available", "activation_threshold", "container?", "timestamp?"}));
 
-    py::class_<MetricProposal>(m, "MetricProposal")
+    py::class_<MetricProposal>(m, "MetricProposal", "What one HPA metric proposes: replicas, usage ratio, the status values and why.")
         .def_readonly("metric", &MetricProposal::metric)
         .def_readonly("valid", &MetricProposal::valid)
         .def_readonly("replicas", &MetricProposal::replicas)
@@ -207,8 +210,8 @@ back in MetricProposal.timestamp.)pbdoc")
         "Times in seconds; start_time / ready None = no start time / no Ready condition. Defaults: the controller's "
         "--horizontal-pod-autoscaler-cpu-initialization-period 5 min and --horizontal-pod-autoscaler-initial-readiness-delay 30 s.");
 
-    py::enum_<ScalingPolicyType>(m, "ScalingPolicyType").value("pods", ScalingPolicyType::pods).value("percent", ScalingPolicyType::percent);
-    py::enum_<SelectPolicy>(m, "SelectPolicy").value("max", SelectPolicy::max).value("min", SelectPolicy::min).value("disabled", SelectPolicy::disabled);
+    py::enum_<ScalingPolicyType>(m, "ScalingPolicyType", "An HPA scaling policy counts pods or percent.").value("pods", ScalingPolicyType::pods).value("percent", ScalingPolicyType::percent);
+    py::enum_<SelectPolicy>(m, "SelectPolicy", "How an HPA combines its scaling policies (selectPolicy).").value("max", SelectPolicy::max).value("min", SelectPolicy::min).value("disabled", SelectPolicy::disabled);
     py::class_<ScalingPolicy>(m, "ScalingPolicy", "At most `value` pods or percent per `period` seconds.")
         .def(py::init([](ScalingPolicyType type, std::int64_t value, double period) {
                  return ScalingPolicy{type, value, python::duration_from_seconds(period, "period")};
@@ -217,7 +220,8 @@ back in MetricProposal.timestamp.)pbdoc")
         .def_readwrite("type", &ScalingPolicy::type)
         .def_readwrite("value", &ScalingPolicy::value)
         .def_property("period", [](const ScalingPolicy& p) { return to_seconds(p.period); },
-                      [](ScalingPolicy& p, double s) { p.period = python::duration_from_seconds(s, "period"); });
+                      [](ScalingPolicy& p, double s) { p.period = python::duration_from_seconds(s, "period"); })
+        .def("__repr__", continuum::python::fields_repr({"type", "value", "period"}));
     py::class_<ScalingRules>(m, "ScalingRules", "HPAScalingRules: stabilization_window (s), select_policy, policies, tolerance.")
         .def(py::init([](double window, SelectPolicy select, std::vector<ScalingPolicy> policies, std::optional<double> tolerance) {
                  return ScalingRules{python::duration_from_seconds(window, "stabilization_window"), select, std::move(policies), tolerance};
@@ -230,7 +234,8 @@ back in MetricProposal.timestamp.)pbdoc")
                       [](ScalingRules& r, double s) { r.stabilization_window = python::duration_from_seconds(s, "stabilization_window"); })
         .def_readwrite("select_policy", &ScalingRules::select_policy)
         .def_readwrite("policies", &ScalingRules::policies)
-        .def_readwrite("tolerance", &ScalingRules::tolerance);
+        .def_readwrite("tolerance", &ScalingRules::tolerance)
+        .def("__repr__", continuum::python::fields_repr({"stabilization_window", "select_policy", "policies", "tolerance"}));
     py::class_<HpaBehavior>(m, "HpaBehavior", "spec.behavior; the default is Kubernetes' documented default behaviour.")
         .def(py::init([](std::optional<ScalingRules> up, std::optional<ScalingRules> down) {
                  HpaBehavior b;
@@ -240,9 +245,10 @@ back in MetricProposal.timestamp.)pbdoc")
              }),
              py::arg("scale_up") = std::nullopt, py::arg("scale_down") = std::nullopt)
         .def_readwrite("scale_up", &HpaBehavior::scale_up)
-        .def_readwrite("scale_down", &HpaBehavior::scale_down);
+        .def_readwrite("scale_down", &HpaBehavior::scale_down)
+        .def("__repr__", continuum::python::fields_repr({"scale_up", "scale_down"}));
 
-    py::class_<HpaDecision>(m, "HpaDecision")
+    py::class_<HpaDecision>(m, "HpaDecision", "One HPA sync: current and desired replicas, each metric's proposal, the status conditions and a reason.")
         .def_readonly("current_replicas", &HpaDecision::current_replicas)
         .def_readonly("desired_replicas", &HpaDecision::desired_replicas)
         .def_readonly("scale", &HpaDecision::scale)
@@ -307,7 +313,15 @@ the current replicas on the first decision, as the controller does on first sigh
             return out;
         })
         .def_property_readonly("scale_up_events", [](const Hpa& h) { return scale_events(h.scale_up_events()); }, "[(replicas added, time s, outdated)]")
-        .def_property_readonly("scale_down_events", [](const Hpa& h) { return scale_events(h.scale_down_events()); }, "[(replicas removed, time s, outdated)]");
+        .def_property_readonly("scale_down_events", [](const Hpa& h) { return scale_events(h.scale_down_events()); }, "[(replicas removed, time s, outdated)]")
+        .def("__repr__", [](const Hpa& h) {
+            const auto& s = h.spec();
+            const auto cooldown = s.activation ? py::cast(to_seconds(s.activation->cooldown_period)) : py::object(py::none());
+            return continuum::python::call_repr("Hpa", {{"min_replicas", py::cast(s.min_replicas)}, {"max_replicas", py::cast(s.max_replicas)},
+                                                        {"metrics", py::cast(s.metrics)}, {"tolerance", py::cast(s.tolerance)}, {"behavior", py::cast(s.behavior)},
+                                                        {"downscale_stabilization", py::cast(to_seconds(s.downscale_stabilization))},
+                                                        {"activation_cooldown", cooldown}, {"seed_recommendations", py::cast(s.seed_recommendations)}});
+        });
 
     // ---------------- Hierarchical (MAS-H²) ----------------
     py::class_<ApplicationState>(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.")
@@ -322,7 +336,8 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readwrite("demand", &ApplicationState::demand)
         .def_readwrite("replicas", &ApplicationState::replicas)
         .def_readwrite("node_pool", &ApplicationState::node_pool)
-        .def_readwrite("ready_replicas", &ApplicationState::ready_replicas);
+        .def_readwrite("ready_replicas", &ApplicationState::ready_replicas)
+        .def("__repr__", continuum::python::fields_repr({"name", "pod_request", "demand", "replicas", "node_pool", "ready_replicas?"}));
     py::class_<OtherWorkload>(m, "OtherWorkload", "Unmanaged pods occupying a pool.")
         .def(py::init([](std::string name, const python::ResourcesLike& request, std::int64_t count, std::string node_pool) {
                  return OtherWorkload{std::move(name), python::to_resources(request, "request"), count, std::move(node_pool)};
@@ -331,7 +346,8 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readwrite("name", &OtherWorkload::name)
         .def_readwrite("request", &OtherWorkload::request)
         .def_readwrite("count", &OtherWorkload::count)
-        .def_readwrite("node_pool", &OtherWorkload::node_pool);
+        .def_readwrite("node_pool", &OtherWorkload::node_pool)
+        .def("__repr__", continuum::python::fields_repr({"name", "request", "count", "node_pool"}));
     py::class_<NodePoolState>(m, "NodePoolState", "A resizable pool: size, ready_nodes, min/max size (-1 = unlimited), optional node type.")
         .def(py::init([](std::string name, std::int64_t size, std::optional<std::int64_t> ready_nodes, std::int64_t min_size, std::int64_t max_size,
                          std::optional<std::string> node_type, const python::OptionalResourcesLike& node_capacity, double node_cost) {
@@ -350,7 +366,8 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readwrite("size", &NodePoolState::size)
         .def_readwrite("ready_nodes", &NodePoolState::ready_nodes)
         .def_readwrite("min_size", &NodePoolState::min_size)
-        .def_readwrite("max_size", &NodePoolState::max_size);
+        .def_readwrite("max_size", &NodePoolState::max_size)
+        .def("__repr__", continuum::python::fields_repr({"name", "size", "ready_nodes", "min_size", "max_size"}));
     py::class_<ClusterSnapshot>(m, "ClusterSnapshot", "applications, other_workloads, node_pools, plus signals and override_policy for the Strategic Agent.")
         .def(py::init([](std::vector<ApplicationState> applications, std::vector<NodePoolState> node_pools, std::vector<OtherWorkload> other_workloads,
                          std::map<std::string, std::string> signals, std::optional<std::string> override_policy) {
@@ -372,27 +389,29 @@ the current replicas on the first decision, as the controller does on first sigh
             [](ClusterSnapshot& s, std::map<std::string, std::string> v) { s.context.signals = std::move(v); })
         .def_property(
             "override_policy", [](const ClusterSnapshot& s) { return s.context.override_policy; },
-            [](ClusterSnapshot& s, std::optional<std::string> v) { s.context.override_policy = std::move(v); });
+            [](ClusterSnapshot& s, std::optional<std::string> v) { s.context.override_policy = std::move(v); })
+        .def("__repr__", continuum::python::fields_repr({"applications", "node_pools", "other_workloads?", "signals?", "override_policy?"}));
 
-    py::class_<PatchDeployment>(m, "PatchDeployment")
+    py::class_<PatchDeployment>(m, "PatchDeployment", "Action: set a Deployment's replicas (and node pool).")
         .def_readonly("name", &PatchDeployment::name)
         .def_readonly("replicas", &PatchDeployment::replicas)
         .def_readonly("node_pool", &PatchDeployment::node_pool)
         .def_readonly("reason", &PatchDeployment::reason)
         .def("__repr__", [](const PatchDeployment& p) { return fmt::format("PatchDeployment('{}', replicas={}, node_pool='{}')", p.name, p.replicas, p.node_pool); });
-    py::class_<ResizeNodePool>(m, "ResizeNodePool")
+    py::class_<ResizeNodePool>(m, "ResizeNodePool", "Action: resize a node pool to `size` nodes.")
         .def_readonly("pool", &ResizeNodePool::pool)
         .def_readonly("size", &ResizeNodePool::size)
         .def_readonly("reason", &ResizeNodePool::reason)
         .def("__repr__", [](const ResizeNodePool& r) { return fmt::format("ResizeNodePool('{}', size={})", r.pool, r.size); });
-    py::class_<ApplicationPlan>(m, "ApplicationPlan")
+    py::class_<ApplicationPlan>(m, "ApplicationPlan", "The workload plan of one application: forecast peak, required, planned and current replicas, reason.")
         .def_readonly("name", &ApplicationPlan::name)
         .def_readonly("peak_cores", &ApplicationPlan::peak_cores)
         .def_readonly("required_replicas", &ApplicationPlan::required_replicas)
         .def_readonly("planned_replicas", &ApplicationPlan::planned_replicas)
         .def_readonly("current_replicas", &ApplicationPlan::current_replicas)
-        .def_readonly("reason", &ApplicationPlan::reason);
-    py::class_<PoolPlan>(m, "PoolPlan")
+        .def_readonly("reason", &ApplicationPlan::reason)
+        .def("__repr__", continuum::python::fields_repr({"name", "peak_cores", "required_replicas", "planned_replicas", "current_replicas", "reason"}));
+    py::class_<PoolPlan>(m, "PoolPlan", "The node plan of one pool: pods to place, required and planned nodes, bounds and a reason.")
         .def_readonly("pool", &PoolPlan::pool)
         .def_readonly("node_type", &PoolPlan::node_type)
         .def_readonly("pods", &PoolPlan::pods)
@@ -402,18 +421,20 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readonly("planned_size", &PoolPlan::planned_size)
         .def_readonly("current_size", &PoolPlan::current_size)
         .def_readonly("ready_nodes", &PoolPlan::ready_nodes)
-        .def_readonly("reason", &PoolPlan::reason);
-    py::class_<UnschedulablePods>(m, "UnschedulablePods")
+        .def_readonly("reason", &PoolPlan::reason)
+        .def("__repr__", continuum::python::fields_repr({"pool", "node_type", "pods", "required_nodes", "lower_bound", "optimal", "planned_size", "current_size", "ready_nodes", "reason"}));
+    py::class_<UnschedulablePods>(m, "UnschedulablePods", "Pods of a workload that no node of its pool can hold.")
         .def_readonly("workload", &UnschedulablePods::workload)
         .def_readonly("node_pool", &UnschedulablePods::node_pool)
         .def_readonly("request", &UnschedulablePods::request)
-        .def_readonly("count", &UnschedulablePods::count);
-    py::enum_<MigrationPhase>(m, "MigrationPhase")
+        .def_readonly("count", &UnschedulablePods::count)
+        .def("__repr__", continuum::python::fields_repr({"workload", "node_pool", "request", "count"}));
+    py::enum_<MigrationPhase>(m, "MigrationPhase", "Where a make-before-break migration between node pools stands.")
         .value("none", MigrationPhase::none)
         .value("provisioning", MigrationPhase::provisioning)
         .value("migrating", MigrationPhase::migrating)
         .value("decommissioning", MigrationPhase::decommissioning);
-    py::class_<HierarchicalDecision>(m, "HierarchicalDecision")
+    py::class_<HierarchicalDecision>(m, "HierarchicalDecision", "One MAS-H2 cycle: the policy chosen, per-application and per-pool plans, the actions to apply, migration state.")
         .def_readonly("selection", &HierarchicalDecision::selection)
         .def_readonly("policy", &HierarchicalDecision::policy)
         .def_readonly("applications", &HierarchicalDecision::applications)
@@ -472,7 +493,17 @@ node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
             py::arg("snapshot"), py::arg("now"), "One strategic -> planning -> execution cycle; now in seconds.")
         .def("evaluate", &PyHierarchical::evaluate, py::arg("snapshot"), py::arg("policy"), "What-if UtilityState of planning under `policy`.")
         .def_property_readonly("migration_phase", &PyHierarchical::migration_phase)
-        .def("reset", &PyHierarchical::reset, "Forgets the noise filter's memory and any migration in progress.");
+        .def("reset", &PyHierarchical::reset, "Forgets the noise filter's memory and any migration in progress.")
+        .def("__repr__", [](const PyHierarchical& s) {
+            const auto& c = s.config();
+            return continuum::python::call_repr("HierarchicalScaler", {{"selector", py::cast(s.selector())}, {"horizon", py::cast(c.horizon)},
+                                                                       {"step", py::cast(to_seconds(c.step))}, {"min_history", py::cast(c.min_history)},
+                                                                       {"median_window", py::cast(c.noise.median_window)},
+                                                                       {"scale_down_window", py::cast(to_seconds(c.noise.scale_down_window))},
+                                                                       {"dead_band", py::cast(c.noise.dead_band)},
+                                                                       {"node_planner", py::str(c.node_planner == NodePlanner::exact ? "exact" : "ffd")},
+                                                                       {"exact_node_limit", py::cast(c.exact_budget.node_limit)}});
+        });
 
 #if CONTINUUM_HAVE_NLOHMANN_JSON
     // State (issue 17). Not picklable: their configurations hold metric / policy objects that are not.

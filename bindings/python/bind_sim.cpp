@@ -3,6 +3,7 @@
 // reactive / proactive / hybrid quota, federated cluster scaler, hierarchical), a list of them or any
 // Python callable, and the replays of seeds 000, 001, 004 and the Alibaba trace as dicts.
 #include "common.hpp"
+#include "repr.hpp"
 
 #include <continuum/sim.hpp>
 #include <replay/alibaba.hpp>
@@ -465,7 +466,14 @@ void bind_sim(py::module_& m) {
         .def("sample", [](const LoadProfile& p, double step) { return to_numpy(p.sample(seconds(step, "step")).values()); }, py::arg("step_s"),
              "Values every step_s seconds from 0 to duration_s, as a numpy array.")
         .def("scaled", &LoadProfile::scaled, py::arg("factor"), py::arg("offset") = 0.0,
-             "Every value multiplied by factor, plus offset (e.g. VUs to millicores). Raises InvalidArgument on a non-finite argument.");
+             "Every value multiplied by factor, plus offset (e.g. VUs to millicores). Raises InvalidArgument on a non-finite argument.")
+        .def("__repr__", [](const LoadProfile& p) {
+            // from_stages rebuilds a linear profile; a held one is summarised by its samples.
+            py::list points;
+            for (const auto& [t, v] : p.points()) points.append(py::make_tuple(to_seconds(t), v));
+            return continuum::python::call_repr("LoadProfile", {{"interpolation", py::str(p.interpolation() == Interpolation::linear ? "linear" : "hold")},
+                                                                {"points", points}});
+        });
 
     sim.def("heartbeat_stages", [] { return stages_list(heartbeat_stages()); }, "Seed 004 Table 1 as [(duration_s, VUs), ...].");
     sim.def("flash_sale_stages", [] { return stages_list(flash_sale_stages()); }, "Seed 004 Table 2 as [(duration_s, VUs), ...].");
@@ -520,7 +528,18 @@ void bind_sim(py::module_& m) {
             "HpaAdapter, ClusterAutoscaler, ReactiveQuotaAdapter, ProactiveQuotaAdapter, HybridQuotaAdapter, FederatedClusterAdapter,\n"
             "HierarchicalAdapter; each run starts from a copy of the adapter as constructed), a list of them (run in order each tick,\n"
             "decisions merged, e.g. [HpaAdapter(...), ClusterAutoscaler()]) or a callable snapshot_dict -> decision dict\n"
-            "({'quotas': {ns: {cpu: ..} or None}, 'replicas': {deployment: n}, 'pools': {pool: size}, 'release': [node], 'reason': str}).");
+            "({'quotas': {ns: {cpu: ..} or None}, 'replicas': {deployment: n}, 'pools': {pool: size}, 'release': [node], 'reason': str}).")
+        .def("__repr__", [](const Simulator& s) {
+            const auto& scenario = s.scenario();
+            const auto names = [](const auto& items) {
+                py::list out;
+                for (const auto& item : items) out.append(py::str(item.name));
+                return out;
+            };
+            return continuum::python::call_repr("Simulator", {{"pools", names(scenario.pools)}, {"namespaces", names(scenario.namespaces)},
+                                                              {"deployments", names(scenario.deployments)}, {"tick_s", py::cast(to_seconds(scenario.config.tick))},
+                                                              {"duration_s", py::cast(to_seconds(scenario.config.duration))}});
+        });
 
     bind_scalers_and_adapters(sim);
 

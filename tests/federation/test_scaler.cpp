@@ -57,7 +57,7 @@ TEST_CASE("scale-out: the testbed prefers the cheap providers") {
     const auto d11 = plan_scale_out(pods(11), {}, offers);
     CHECK(d11.cost == 8.0);
     REQUIRE(d11.unschedulable.size() == 1);
-    CHECK(d11.unschedulable[0].reason == "every offer matching node selector \"\" that could host request {cpu: 1, memory: 512Mi} has reached its max_nodes");
+    CHECK(d11.unschedulable[0].reason == "every offer that could host request {cpu: 1, memory: 512Mi} has reached its max_nodes");
     CHECK(d11.reason == "11 pending pods: 0 on existing nodes, 10 on 4 new nodes [high-1 x1, low-1 x1, low-2 x1, low-3 x1] costing 8 per unit of time, 1 unschedulable");
 }
 
@@ -74,9 +74,12 @@ TEST_CASE("scale-out: big pods, selectors, NAT and unschedulable reasons") {
     CHECK(nodes_per_offer(d) == std::map<std::string, std::size_t>{{"high-1", 1}, {"low-1", 1}});
     REQUIRE(d.unschedulable.size() == 3);
     CHECK(d.unschedulable[0].pod == "huge");
-    CHECK(d.unschedulable[0].reason == "request {cpu: 8, memory: 1Gi} exceeds every offer matching node selector \"\" (largest: high-1 {cpu: 4, memory: 4Gi})");
+    CHECK(d.unschedulable[0].reason == "request {cpu: 8, memory: 1Gi} exceeds every offer (largest: high-1 {cpu: 4, memory: 4Gi})");
     CHECK(d.unschedulable[1].pod == "gpu");
     CHECK(d.unschedulable[2].reason == "no offer matches node selector \"region=mars\"");
+    // A pod alone that nothing hosts: one pod, no new node.
+    const std::vector<PendingPod> alone = {p[1]};
+    CHECK(plan_scale_out(alone, {}, offers).reason == "1 pending pod: 0 on existing nodes, no new node, 1 unschedulable");
     for (const auto& peering : d.peerings) {
         if (peering.cluster_id == "low-1") CHECK(peering.nodes[0].pods == std::vector<std::string>{"pinned"});
         if (peering.cluster_id == "high-1") CHECK(peering.nodes[0].pods == std::vector<std::string>{"big"});
@@ -212,7 +215,8 @@ TEST_CASE("scale-in: utilisation, unneeded time, sequential drains") {
     CHECK(t10.moves[0].to == "a");
     CHECK(t10.saved_cost == 2.0);
     CHECK(t10.nodes[0].reason == "unneeded, but it receives pods from a node released in this decision");
-    CHECK(t10.nodes[2].reason == "released: utilization 0.200, unneeded for 600 s, 1 pods moved");
+    CHECK(t10.nodes[2].reason == "released: utilization 0.200, unneeded for 600 s, 1 pod moved");
+    CHECK(t10.reason == "release 1 of 3 nodes, move 1 pod, save 2 per unit of time");
     CHECK_THROWS_AS(scaler.scale_in(nodes, Time{9min}), InvalidArgument);
 }
 

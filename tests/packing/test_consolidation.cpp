@@ -23,7 +23,7 @@ TEST_CASE("seed 001: 3 and 4 units on two nodes of capacity 10 consolidate onto 
     CHECK(plan.moves[0].from == "node-a");
     CHECK(plan.moves[0].to == "node-b");
     CHECK(plan.saved_cost == 1.0);
-    CHECK(plan.reason == "release 1 of 2 nodes (node-a) by moving 1 pod; saves 1 per unit time (proved maximal)");
+    CHECK(plan.reason == "release 1 of 2 nodes (node-a) by moving 1 pod; saves 1 per unit of time (proved maximal)");
 }
 
 TEST_CASE("unmovable pods pin their node, overfull nodes release nothing") {

@@ -65,7 +65,8 @@ TEST_CASE("one namespace: warm-up, then the forecast raises the quota ahead of d
         const auto d = scaler.tick(c, ns);
         CHECK(d.namespaces[0].warming_up);
         CHECK(d.namespaces[0].quota == cpu("60"));
-        CHECK(d.namespaces[0].reason().find("warming up") != std::string::npos);
+        // An unchanged quota says so, not "60 -> 60".
+        CHECK(d.namespaces[0].reason() == "shop: quota {cpu: 60} unchanged; proactive: warming up (not enough history to forecast)");
     }
     auto c = cluster;
     c.now = 120s;
@@ -151,6 +152,7 @@ TEST_CASE("many namespaces over capacity: priority, then proportional to demand,
         CHECK(d.namespaces[1].proactive == ProactiveAction::infeasible);
         CHECK(d.reason.find("cut a by {cpu: 15}, b by {cpu: 15}") != std::string::npos);
         CHECK(d.namespaces[0].reason().find("cut by {cpu: 15}") != std::string::npos);
+        CHECK(d.namespaces[0].reason().rfind("a: quota {cpu: 60} -> {cpu: 45}; proactive step ", 0) == 0);
     }
     SUBCASE("b more important: b gets 70, a keeps its usage (30)") {
         scaler.add_namespace("b", 10);

@@ -67,6 +67,10 @@ TEST_CASE("predicted increase beyond the cluster: resume waiting nodes, then rai
     CHECK(e.new_quota == cpu("100"));
     CHECK(e.still_missing == cpu("6"));
     CHECK(e.nodes_to_activate().empty());
+    // One "infeasible:" prefix, the action's.
+    CHECK(e.reason ==
+          "infeasible: predicted increase to {cpu: 130} exceeds the cluster resources {cpu: 100} by {cpu: 30} and resuming all 3 waiting "
+          "nodes still leaves {cpu: 6} missing; quota unchanged");
 }
 
 TEST_CASE("predicted decrease: the paper's levels, 77 -> 80, 42 -> 60, 19 -> 20") {
@@ -148,6 +152,26 @@ TEST_CASE("a snapped target that would not lower the quota holds") {
     CHECK(d.action == ProactiveAction::hold);
     CHECK(d.new_quota == cpu("80"));
     CHECK_FALSE(scaler.pending().has_value());
+    // The reason says why, once: the prediction snaps up to the level that is the quota.
+    CHECK(d.reason == "hold: prediction {cpu: 79} snaps up to the quota level {cpu: 80}, the current quota; quota unchanged");
+}
+
+TEST_CASE("hold reasons name what happened: equal, snapped up to the quota or above it, zero") {
+    ProactiveQuotaScaler scaler(paper_config());
+    CHECK(scaler.decide(snapshot(0s, "80", "80", "70", "100")).reason == "hold: prediction {cpu: 80} equals the quota; quota unchanged");
+    // The issue's case: a forecast of 14.502 cores under levels 2, 4, 8, 16 and a quota of 16.
+    ProactiveConfig config;
+    config.levels.set("cpu", QuotaLevels::parse("cpu", {"2", "4", "8", "16"}));
+    ProactiveQuotaScaler issue(config);
+    CHECK(issue.decide(snapshot(0s, "14502m", "16", "10", "32")).reason ==
+          "hold: prediction {cpu: 14502m} snaps up to the quota level {cpu: 16}, the current quota; quota unchanged");
+    // A quota between levels (set by hand): 70 snaps up to 80, above the quota of 75.
+    CHECK(scaler.decide(snapshot(1s, "70", "75", "60", "100")).reason ==
+          "hold: prediction {cpu: 70} snaps up to {cpu: 80} on the quota levels, not below the quota {cpu: 75}; quota unchanged");
+    // Without levels a zero prediction would lower the quota to zero, which a quota never is.
+    ProactiveQuotaScaler plain(ProactiveConfig{});
+    CHECK(plain.decide(snapshot(0s, "0", "8", "0", "16")).reason ==
+          "hold: the prediction is zero and a quota is never lowered to zero; quota {cpu: 8} unchanged");
 }
 
 TEST_CASE("after lowering, the consolidation plan of the paper: 3 + 4 units on two nodes of 10 -> one node") {

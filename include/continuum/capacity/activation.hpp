@@ -66,6 +66,16 @@ struct ActivationPlan {
     [[nodiscard]] std::size_t count() const { return nodes.size(); }
 };
 
+namespace detail {
+/// What is left when a whole waiting pool cannot cover a shortfall, as the end of a sentence:
+/// "resuming all 3 waiting nodes still leaves {cpu: 6} missing", or "there is no waiting node to resume".
+inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& still_missing) {
+    if (pool_size == 0) return "there is no waiting node to resume";
+    return fmt::format("resuming {} waiting node{} still leaves {} missing", pool_size == 1 ? "the only" : fmt::format("all {}", pool_size),
+                       pool_size == 1 ? "" : "s", still_missing);
+}
+}  // namespace detail
+
 /// Chooses which waiting nodes to resume so that their total capacity covers `shortfall` in every
 /// resource, best for `objective`.
 ///

@@ -322,7 +322,8 @@ public:
             released[i] = true;
             for (const auto j : targets) receiving[j] = true;
             status.released = true;
-            status.reason = fmt::format("released: utilization {:.3f}, unneeded for {:.0f} s, {} pods moved", status.utilization, to_seconds(status.unneeded_for), moves.size());
+            status.reason = fmt::format("released: utilization {:.3f}, unneeded for {:.0f} s, {} pod{} moved", status.utilization, to_seconds(status.unneeded_for),
+                                        moves.size(), moves.size() == 1 ? "" : "s");
             out.nodes_to_release.push_back(nodes[i].name);
             out.saved_cost += nodes[i].cost;
             out.moves.insert(out.moves.end(), moves.begin(), moves.end());
@@ -330,7 +331,8 @@ public:
         for (const auto& name : out.nodes_to_release) unneeded_since_.erase(name);
         out.reason = out.nodes_to_release.empty()
                          ? fmt::format("no node released ({} of {} unneeded)", unneeded_since_.size(), n)
-                         : fmt::format("release {} of {} nodes, move {} pods, save {:.6g} per unit of time", out.nodes_to_release.size(), n, out.moves.size(), out.saved_cost);
+                         : fmt::format("release {} of {} nodes, move {} pod{}, save {:.6g} per unit of time", out.nodes_to_release.size(), n, out.moves.size(),
+                                       out.moves.size() == 1 ? "" : "s", out.saved_cost);
         return out;
     }
 

@@ -319,16 +319,17 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         std::vector<Resources> items;
         items.reserve(g.pods.size());
         for (const auto p : g.pods) items.push_back(detail::with_pod_slot(pods[p].request));
+        const std::string matching = g.selector.empty() ? std::string("every offer") : fmt::format("every offer matching node selector \"{}\"", g.selector);
         const auto explain = [&](std::size_t p) {
             const auto& request = pods[p].request;
             const Offer* largest = nullptr;
             for (const auto o : g.offers) {
                 if (request.fits_in(offers[o].capacity)) {
-                    return fmt::format("every offer matching node selector \"{}\" that could host request {} has reached its max_nodes", g.selector, request);
+                    return fmt::format("{} that could host request {} has reached its max_nodes", matching, request);
                 }
                 if (largest == nullptr || offers[o].capacity.cpu_millis() > largest->capacity.cpu_millis()) largest = &offers[o];
             }
-            return fmt::format("request {} exceeds every offer matching node selector \"{}\" (largest: {} {})", request, g.selector, largest->cluster_id, largest->capacity);
+            return fmt::format("request {} exceeds {} (largest: {} {})", request, matching, largest->cluster_id, largest->capacity);
         };
         if (candidates.empty()) {
             for (const auto p : g.pods) unschedulable[p] = explain(p);
@@ -442,9 +443,13 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     }
     std::vector<std::string> summary;
     for (const auto& p : out.peerings) summary.push_back(fmt::format("{} x{}", p.cluster_id, p.nodes.size()));
-    out.reason = fmt::format("{} pending pods: {} on existing nodes, {} on {} new nodes [{}] costing {:.6g} per unit of time, {} unschedulable",
-                             pods.size(), out.existing_node_placements.size(), pods.size() - out.existing_node_placements.size() - out.unschedulable.size(),
-                             out.new_node_count(), fmt::join(summary, ", "), out.cost, out.unschedulable.size());
+    const std::size_t opened = out.new_node_count();
+    const std::string onto_new = opened == 0 ? std::string("no new node")
+                                                : fmt::format("{} on {} new node{} [{}] costing {:.6g} per unit of time",
+                                                              pods.size() - out.existing_node_placements.size() - out.unschedulable.size(), opened,
+                                                              opened == 1 ? "" : "s", fmt::join(summary, ", "), out.cost);
+    out.reason = fmt::format("{} pending pod{}: {} on existing nodes, {}, {} unschedulable", pods.size(), pods.size() == 1 ? "" : "s",
+                             out.existing_node_placements.size(), onto_new, out.unschedulable.size());
     return out;
 }
 

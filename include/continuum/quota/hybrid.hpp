@@ -137,11 +137,11 @@ struct NamespaceDecision {
 
     /// One readable line, built on demand (ticks over thousands of namespaces do not pay for it).
     [[nodiscard]] std::string reason() const {
-        std::string out = fmt::format("{}: quota {} -> {}", name, previous_quota, quota);
+        std::string out = changed() ? fmt::format("{}: quota {} -> {}", name, previous_quota, quota) : fmt::format("{}: quota {} unchanged", name, quota);
         if (warming_up) {
             out += "; proactive: warming up (not enough history to forecast)";
         } else {
-            out += fmt::format("; proactive {} (prediction {})", to_string(proactive), prediction);
+            out += fmt::format("; proactive step {} (prediction {})", to_string(proactive), prediction);
         }
         if (!pending_target.empty()) out += fmt::format("; decrease to {} waits until usage comes down", pending_target);
         if (failed_requests > 0) out += fmt::format("; reactive {} for {} failed deployment(s)", to_string(reactive), failed_requests);

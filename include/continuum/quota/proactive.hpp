@@ -188,6 +188,27 @@ inline ProactiveIntent proactive_intent(const ProactiveConfig& config, const Res
     return intent;
 }
 
+/// Why a step changes nothing (no increase, no decrease), as a sentence after "hold: ": the prediction
+/// equals the quota, or it snaps up to the quota levels at the quota (or above it), or it is zero
+/// (a quota is never lowered to zero).
+inline std::string hold_reason(const ProactiveConfig& config, const Resources& prediction, const Resources& quota) {
+    Resources managed_quota;
+    Resources snapped;
+    for (const auto& name : config.resources) {
+        const std::int64_t current = quota.get(name);
+        if (current != 0) managed_quota.set(name, current);
+        std::int64_t target = prediction.get(name);
+        if (const QuotaLevels* levels = config.levels.find(name); levels != nullptr && target < current) target = levels->try_snap_up(target).value;
+        if (target != 0) snapped.set(name, target);
+    }
+    if (prediction == managed_quota) return fmt::format("prediction {} equals the quota; quota unchanged", prediction);
+    if (snapped.empty()) return fmt::format("the prediction is zero and a quota is never lowered to zero; quota {} unchanged", managed_quota);
+    if (snapped == managed_quota) {
+        return fmt::format("prediction {} snaps up to the quota level {}, the current quota; quota unchanged", prediction, snapped);
+    }
+    return fmt::format("prediction {} snaps up to {} on the quota levels, not below the quota {}; quota unchanged", prediction, snapped, managed_quota);
+}
+
 /// True when the pending decrease may be applied now (condition only; the hold is separate).
 inline bool decrease_condition_holds(DecreaseCondition condition, const Resources& decrease, const Resources& usage, const Resources& quota) {
     for (const auto& [name, target] : decrease) {
@@ -319,8 +340,8 @@ public:
                 } else {
                     d.action = ProactiveAction::infeasible;
                     d.still_missing = plan.still_missing;
-                    parts.push_back(fmt::format("infeasible: predicted increase to {} exceeds the cluster resources {} by {} and all {} waiting node(s) still lack {}; quota unchanged",
-                                                intent.increase, s.cluster_resources, missing, s.waiting_nodes.size(), plan.still_missing));
+                    parts.push_back(fmt::format("predicted increase to {} exceeds the cluster resources {} by {} and {}; quota unchanged", intent.increase,
+                                                s.cluster_resources, missing, capacity::detail::uncovered_by_pool(s.waiting_nodes.size(), plan.still_missing)));
                 }
             }
         }
@@ -358,7 +379,7 @@ public:
                 d.action = ProactiveAction::wait_for_usage_decrease;
             }
         }
-        if (parts.empty()) parts.push_back(fmt::format("hold: prediction {} matches quota {}", s.prediction, s.current_quota));
+        if (parts.empty()) parts.push_back(detail::hold_reason(config_, s.prediction, s.current_quota));
         d.target_quota = pending_ ? pending_->target : d.new_quota;
         d.reason = fmt::format("{}: {}", to_string(d.action), fmt::join(parts, "; "));
         return d;

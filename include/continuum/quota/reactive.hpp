@@ -113,9 +113,9 @@ struct ReactiveDecision {
     if (!plan.covers()) {
         decision.kind = ReactiveCase::infeasible;
         decision.still_missing = plan.still_missing;
-        decision.reason = fmt::format("infeasible: request {} exceeds quota {} by {}; the free resources {} and all {} waiting node(s) still lack {}; quota unchanged",
-                                      snapshot.request, snapshot.current_quota, shortfall, snapshot.available,
-                                      snapshot.waiting_nodes.size(), plan.still_missing);
+        decision.reason = fmt::format("infeasible: request {} exceeds quota {} by {}; the free resources {} lack {} and {}; quota unchanged",
+                                      snapshot.request, snapshot.current_quota, shortfall, snapshot.available, node_shortfall,
+                                      capacity::detail::uncovered_by_pool(snapshot.waiting_nodes.size(), plan.still_missing));
         return decision;
     }
     decision.kind = ReactiveCase::activate_nodes;

@@ -179,7 +179,7 @@ public:
         } else {
             std::string list;
             for (std::size_t i = 0; i < out.released.size(); ++i) list += (i ? ", " : "") + out.released[i];
-            out.reason = fmt::format("release {} of {} nodes ({}) by moving {} pod{}; saves {:g} per unit time{}", out.released.size(), nodes_.size(), list,
+            out.reason = fmt::format("release {} of {} nodes ({}) by moving {} pod{}; saves {:g} per unit of time{}", out.released.size(), nodes_.size(), list,
                                      out.moves.size(), out.moves.size() == 1 ? "" : "s", out.saved_cost,
                                      exact ? " (proved maximal)" : "");
         }

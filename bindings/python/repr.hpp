@@ -1,0 +1,99 @@
+// __repr__ for the bound classes, written the way a user would type the value back:
+// NodeType(name='m5.large', capacity=Resources({'cpu': 2, 'memory': '8Gi'}), cost=0.096, max_count=-1).
+// One field-list formatter reads the fields as Python attributes, so a repr shows what the properties
+// show; Resources print as quantities (whole units as ints), enums as Type.member, durations as seconds.
+#pragma once
+
+#include <continuum/core.hpp>
+
+#include <pybind11/pybind11.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace continuum::python {
+
+namespace py = pybind11;
+
+/// Resources({'cpu': '250m', 'memory': '8Gi', 'pods': 3}): every amount as Kubernetes text, written
+/// as an int when it is whole units, so the text evaluates back to an equal Resources.
+inline std::string resources_repr(const Resources& r) {
+    std::string out = "Resources({";
+    bool first = true;
+    for (const auto& [name, value] : r) {
+        if (!first) out += ", ";
+        first = false;
+        const std::string text = format_resource(name, value);
+        const bool integer = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
+        out += "'" + name + "': " + (integer ? text : "'" + text + "'");
+    }
+    return out + "})";
+}
+
+/// One value as Python source: Resources and nested bound objects through their own reprs, enums as
+/// Type.member, timedelta as float seconds (what the constructors take), lists, tuples and dicts
+/// element by element.
+inline std::string repr_value(const py::handle& value) {
+    if (value.is_none()) return "None";
+    if (py::isinstance<Resources>(value)) return resources_repr(py::cast<const Resources&>(value));
+    const py::handle type = py::type::handle_of(value);
+    if (py::hasattr(type, "__members__") && py::hasattr(value, "name") && py::hasattr(type, "__entries")) {
+        return py::cast<std::string>(type.attr("__name__")) + "." + py::cast<std::string>(value.attr("name"));
+    }
+    if (py::isinstance(value, py::module_::import("datetime").attr("timedelta"))) {
+        return py::cast<std::string>(py::repr(value.attr("total_seconds")()));
+    }
+    const auto join = [](const py::iterable& items, const char* open, const char* close, bool pairs) {
+        std::string out = open;
+        bool first = true;
+        for (const auto& item : items) {
+            if (!first) out += ", ";
+            first = false;
+            if (pairs) {
+                const auto pair = py::reinterpret_borrow<py::tuple>(item);
+                out += repr_value(pair[0]) + ": " + repr_value(pair[1]);
+            } else {
+                out += repr_value(item);
+            }
+        }
+        return out + close;
+    };
+    if (py::isinstance<py::list>(value)) return join(py::reinterpret_borrow<py::iterable>(value), "[", "]", false);
+    if (py::isinstance<py::tuple>(value)) {
+        const auto size = py::len(value);
+        const std::string inner = join(py::reinterpret_borrow<py::iterable>(value), "(", ")", false);
+        return size == 1 ? inner.substr(0, inner.size() - 1) + ",)" : inner;
+    }
+    if (py::isinstance<py::dict>(value)) return join(py::reinterpret_borrow<py::dict>(value).attr("items")(), "{", "}", true);
+    return py::cast<std::string>(py::repr(value));
+}
+
+/// "Type(name=value, ...)" from C++ values, for classes whose configuration is not a Python
+/// attribute (cost models, scalers): call_repr("EnergyCost", {{"carbon", py::cast(true)}}).
+inline std::string call_repr(const std::string& type, const std::vector<std::pair<std::string, py::object>>& arguments) {
+    std::string out = type + "(";
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        out += (i == 0 ? "" : ", ") + arguments[i].first + "=" + repr_value(arguments[i].second);
+    }
+    return out + ")";
+}
+
+/// A __repr__ for a bound class: "Type(field=value, ...)" over the named attributes. A field written
+/// "name?" is left out when its value is None or empty (a constructor default), so reprs stay short.
+inline auto fields_repr(std::vector<std::string> fields) {
+    return [fields = std::move(fields)](const py::object& self) {
+        std::vector<std::pair<std::string, py::object>> arguments;
+        for (const auto& field : fields) {
+            const bool optional = !field.empty() && field.back() == '?';
+            const std::string name = optional ? field.substr(0, field.size() - 1) : field;
+            py::object value = self.attr(name.c_str());
+            if (optional && (value.is_none() || (py::hasattr(value, "__len__") && py::len(value) == 0))) continue;
+            arguments.emplace_back(name, std::move(value));
+        }
+        return call_repr(py::cast<std::string>(py::type::handle_of(self).attr("__name__")), arguments);
+    };
+}
+
+}  // namespace continuum::python
