@@ -265,6 +265,18 @@ void bind_forecast(py::module_& m) {
                                    "The m current seasonal values in the order they will be used.")
             .def_property_readonly("evaluations", &HoltWinters<double>::evaluations)
             .def_property_readonly("model", [](const HoltWinters<double>& self) { return self.spec().code(); }, "ETS code, e.g. 'A,Ad,A'.")
+            .def(
+                "refit",
+                [](HoltWinters<double>& self, const Array& y) -> HoltWinters<double>& {
+                    const SeriesView view(as_span(y, "y"), std::chrono::minutes(1), "y");
+                    py::gil_scoped_release release;
+                    self.refit(view);
+                    return self;
+                },
+                py::arg("y"), py::return_value_policy::reference_internal,
+                "Fits y again starting from the current fitted parameters (a warm start: one L-BFGS run, no starting\n"
+                "grid): several times cheaper than fit() for a history that extends the one fitted. Before any fit, fit().\n"
+                "Returns self.")
             .def_readonly_static("max_magnitude", &holt_winters_max_magnitude,
                                  "Largest |observation| fit() and update() accept (about 1.3e150): beyond it squared errors overflow.")
             .def(

@@ -385,3 +385,40 @@ TEST_CASE("a decaying damped trend reaches exactly zero instead of lingering as 
     CHECK(model.trend() == 0.0);  // 0.8^k·b rounds to 2 ulp forever without the flush
     CHECK(model.forecast(1).mean[0] == doctest::Approx(10.0));
 }
+
+TEST_CASE("refit warm-starts from the last fit and reaches statsmodels' SSE on the longer history") {
+    int refitted = 0;
+    std::int64_t warm_evaluations = 0, cold_evaluations = 0;
+    for (const auto& c : read_fixture("hw_fit.txt")) {
+        if (!c.has("sse_estimated")) continue;
+        CAPTURE(c.name);
+        const auto spec = c.spec();
+        const auto& y = c["y"];
+        const std::size_t prefix = y.size() * 4 / 5;
+        fc::HoltWinters<double> model(spec);
+        try {
+            model.fit(continuum::SeriesView(std::span<const double>(y.data(), prefix)));
+        } catch (const continuum::InvalidArgument&) {
+            continue;  // the prefix is too short for this model
+        }
+        model.refit(continuum::SeriesView(y));
+        fc::HoltWinters<double> cold(spec);
+        cold.fit(continuum::SeriesView(y));
+        CHECK(model.sse() <= c.value("sse_estimated") * 1.001);
+        warm_evaluations += model.evaluations();
+        cold_evaluations += cold.evaluations();
+        CHECK(model.params().beta <= model.params().alpha);
+        CHECK(model.params().gamma <= 1.0 - model.params().alpha);
+        ++refitted;
+    }
+    CHECK(refitted >= 5);
+    CHECK(2 * warm_evaluations < cold_evaluations);  // not every refit is cheaper, but together at least twice
+    MESSAGE("evaluations over ", refitted, " refits: warm ", warm_evaluations, ", cold ", cold_evaluations);
+    // Before any fit, refit is fit (same search, same result).
+    const auto c = read_fixture("hw_fit.txt").front();
+    fc::HoltWinters<double> fresh(c.spec()), reference(c.spec());
+    fresh.refit(continuum::SeriesView(c["y"]));
+    reference.fit(continuum::SeriesView(c["y"]));
+    CHECK(fresh.sse() == reference.sse());
+    CHECK(fresh.evaluations() == reference.evaluations());
+}

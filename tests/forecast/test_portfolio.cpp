@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -224,4 +225,33 @@ TEST_CASE("plan_for_horizon sets an unset validation horizon and keeps an explic
     CHECK(fitted.validation_horizon() == 5);
     CHECK(fitted.walk_forward());
     CHECK(fc::auto_forecaster(continuum::SeriesView(y), std::vector<int>{24}).validation_horizon() == 24);
+}
+
+TEST_CASE("block validation warm-starts Holt-Winters and scores it as refits from scratch would") {
+    // NAB ec2_cpu_utilization_5f5533, 336 hourly points, validated one season ahead on 7 blocks:
+    // each Holt-Winters refit after the first starts from the previous origin's fit. Its validation
+    // MASE must match the one of cold fits at every origin (computed here by hand).
+    const auto y = hourly_trace("ec2_cpu_utilization_5f5533.csv");
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    options.shift_factor = 0.0;  // whole blocks only
+    fc::Portfolio portfolio(options);
+    portfolio.fit(continuum::SeriesView(y));
+    REQUIRE_FALSE(portfolio.walk_forward());
+    for (const bool trend : {false, true}) {
+        const fc::HoltWintersSpec spec{trend ? fc::Trend::additive : fc::Trend::none, trend, fc::Seasonality::additive, 24};
+        const fc::HoltWinters<double> prototype(spec);
+        double cold_mase = 0.0;
+        for (std::size_t k = 7; k >= 1; --k) {
+            const std::size_t origin = y.size() - 24 * k;
+            const std::span<const double> train(y.data(), origin), actual(y.data() + origin, 24);
+            auto model = prototype;
+            model.fit(continuum::SeriesView(train));
+            cold_mase += fc::mase(train, actual, model.forecast(24).mean, 24) / 7.0;
+        }
+        const auto score = std::find_if(portfolio.scores().begin(), portfolio.scores().end(), [&](const fc::PortfolioScore& s) { return s.name == prototype.name(); });
+        REQUIRE(score != portfolio.scores().end());
+        CAPTURE(score->name);
+        CHECK(score->mase == doctest::Approx(cold_mase).epsilon(0.01));
+    }
 }

@@ -208,3 +208,16 @@ def test_fit_many_equals_fitting_each_row_alone():
     broken[3, 5] = np.nan
     with pytest.raises(continuum.InvalidArgument, match="series 3"):
         model.fit_many(broken)
+
+
+def test_refit_warm_starts_from_the_last_fit():
+    y = hourly("ec2_cpu_utilization_5f5533.csv")
+    model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add").fit(y[: len(y) - 48])
+    assert model.refit(y) is model
+    cold = fc.HoltWinters(24, trend="add", damped=True, seasonal="add").fit(y)
+    assert model.sse <= cold.sse * 1.001  # the same optimum (or a better one) ...
+    assert model.evaluations < cold.evaluations  # ... from a warm start, without the grid
+    fresh = fc.HoltWinters(24, trend="add", damped=True, seasonal="add").refit(y)
+    assert fresh.sse == cold.sse  # before any fit, refit is fit
+    with pytest.raises(continuum.InvalidArgument, match="not finite"):
+        model.refit(np.r_[y[:100], np.nan])

@@ -178,8 +178,27 @@ public:
         if (known_) {
             params_ = *known_;
         } else {
-            optimise(y);
+            optimise(y, nullptr);
         }
+        smooth(y);
+        fitted_ = true;
+    }
+
+    /// Fits `history` again, starting the search from this model's fitted parameters (a warm start:
+    /// one L-BFGS run, no starting grid), for a history that extends or overlaps the one fitted
+    /// before: rolling-origin validation, periodic refits. Several times cheaper than fit(); it can
+    /// end in a different local minimum than fit() (usually the same one). Before any fit, and for a
+    /// known model, it is fit(). \throws as fit().
+    void refit(SeriesView history) {
+        if (!fitted_ || known_) {
+            fit(history);
+            return;
+        }
+        std::vector<Scalar> y(history.size());
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
+        const HoltWintersParameters<Scalar> start = params_;
+        prepare_fit(y);
+        optimise(y, &start);
         smooth(y);
         fitted_ = true;
     }
@@ -596,6 +615,26 @@ private:
             }
         }
 
+        /// The search point of `p` (the inverse of decode, clamped to the box): a warm start.
+        [[nodiscard]] std::vector<double> encode(const HoltWintersParameters<Scalar>& p) const {
+            std::vector<double> x(layout.size(), 0.0);
+            std::size_t i = 0;
+            const double alpha = static_cast<double>(p.alpha);
+            x[i++] = (alpha - lower_bound_) / (1.0 - 2.0 * lower_bound_);
+            if (layout.trend) x[i++] = alpha > 0.0 ? static_cast<double>(p.beta) / alpha : 0.0;
+            if (layout.season) x[i++] = alpha < 1.0 ? static_cast<double>(p.gamma) / (1.0 - alpha) : 0.0;
+            if (layout.damped) x[i++] = (static_cast<double>(p.phi) - phi_low_) / (phi_high_ - phi_low_);
+            if (layout.states) {
+                x[i++] = (static_cast<double>(p.initial_level) - static_cast<double>(init.level)) / level_scale;
+                if (layout.trend) x[i++] = (static_cast<double>(p.initial_trend) - static_cast<double>(init.trend)) / trend_scale;
+                for (std::size_t j = 0; layout.season && j < layout.m; ++j) {
+                    x[i++] = (static_cast<double>(p.initial_seasons[j]) - static_cast<double>(init.seasons[j])) / season_scale;
+                }
+            }
+            for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::isfinite(x[j]) ? std::clamp(x[j], lower[j], upper[j]) : 0.0;
+            return x;
+        }
+
         /// The normalised objective from an SSE (+inf when not finite).
         [[nodiscard]] double value(Scalar sse) const {
             return std::isfinite(sse) ? static_cast<double>(sse) * normaliser : std::numeric_limits<double>::infinity();
@@ -655,7 +694,8 @@ private:
         }
     };
 
-    void optimise(std::span<const Scalar> y) {
+    /// Minimises the SSE from the starting grid's best points, or from `warm` alone when given.
+    void optimise(std::span<const Scalar> y, const HoltWintersParameters<Scalar>* warm) {
         const Problem problem(*this, y);
         BudgetTracker tracker(options_.budget);
         std::vector<Scalar> trace(3 * y.size());
@@ -687,9 +727,16 @@ private:
             return problem.value(sse);
         };
         std::vector<std::pair<double, std::vector<double>>> grid;
-        for (auto& x : problem.grid()) {
+        if (warm != nullptr) {
+            auto x = problem.encode(*warm);
             const double value = forward_only(x);
             grid.emplace_back(value, std::move(x));
+        }
+        if (grid.empty() || !std::isfinite(grid.front().first)) {
+            for (auto& x : problem.grid()) {
+                const double value = forward_only(x);
+                grid.emplace_back(value, std::move(x));
+            }
         }
         std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
         double best = std::numeric_limits<double>::infinity();

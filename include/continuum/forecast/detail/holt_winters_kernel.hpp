@@ -75,40 +75,63 @@ inline Scalar holt_winters_peek(const HoltWintersCoefficients<Scalar>& c, const 
     return p;
 }
 
+/// One step of the recursion as a pure function of the previous level, trend and season used, so
+/// the one-series kernels below and the lane kernels (holt_winters_lanes.hpp, many series in SIMD
+/// lanes) share one implementation of the arithmetic: f is the one-step forecast, level, trend and
+/// season the new states; ok is false when a multiplicative division would be by a non-positive value.
+template <typename Scalar>
+struct HoltWintersStepResult {
+    Scalar f, level, trend, season;
+    bool ok;
+};
+
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+inline HoltWintersStepResult<Scalar> holt_winters_step_values(Scalar y, Scalar alpha, Scalar beta, Scalar gamma, Scalar phi, Scalar level,
+                                                              Scalar trend, Scalar so) {
+    const Scalar d = HasTrend ? phi * trend : Scalar(0);
+    const Scalar p = level + d;
+    HoltWintersStepResult<Scalar> r{p, Scalar(0), Scalar(0), Scalar(0), true};
+    Scalar ln;
+    if constexpr (Season == Seasonality::multiplicative) {
+        r.ok = (so > Scalar(0)) && (p > Scalar(0));
+        r.f = p * so;
+        ln = alpha * y / so + (Scalar(1) - alpha) * p;
+        if (NewLevel) r.ok = r.ok && (ln > Scalar(0));
+    } else if constexpr (Season == Seasonality::additive) {
+        r.f = p + so;
+        ln = alpha * (y - so) + (Scalar(1) - alpha) * p;
+    } else {
+        ln = alpha * y + (Scalar(1) - alpha) * p;
+    }
+    if constexpr (HasTrend) r.trend = flush_subnormal(beta * (ln - level) + (Scalar(1) - beta) * d);
+    if constexpr (Season != Seasonality::none) {
+        const Scalar base = NewLevel ? ln : p;
+        const Scalar sn = Season == Seasonality::multiplicative ? gamma * y / base + (Scalar(1) - gamma) * so
+                                                                 : gamma * (y - base) + (Scalar(1) - gamma) * so;
+        r.season = flush_subnormal(sn);
+    }
+    r.level = flush_subnormal(ln);
+    return r;
+}
+
 /// One observation: returns the one-step forecast made before seeing y, and advances the state.
 /// Returns NaN (and leaves the state unchanged) when a multiplicative division would be by a
 /// non-positive value.
 template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
 inline Scalar holt_winters_step(Scalar y, const HoltWintersCoefficients<Scalar>& c, HoltWintersState<Scalar>& state) {
-    const Scalar d = HasTrend ? c.phi * state.trend : Scalar(0);
-    const Scalar p = state.level + d;
-    Scalar so = Scalar(0);
-    Scalar f = p;
-    Scalar ln;
+    const Scalar so = Season == Seasonality::none ? Scalar(0) : state.seasons[state.phase];
+    const auto r = holt_winters_step_values<Scalar, Season, HasTrend, NewLevel>(y, c.alpha, c.beta, c.gamma, c.phi, state.level, state.trend, so);
     if constexpr (Season == Seasonality::multiplicative) {
-        so = state.seasons[state.phase];
-        if (!(so > Scalar(0)) || !(p > Scalar(0))) return std::numeric_limits<Scalar>::quiet_NaN();
-        f = p * so;
-        ln = c.alpha * y / so + (Scalar(1) - c.alpha) * p;
-        if (NewLevel && !(ln > Scalar(0))) return std::numeric_limits<Scalar>::quiet_NaN();
-    } else if constexpr (Season == Seasonality::additive) {
-        so = state.seasons[state.phase];
-        f = p + so;
-        ln = c.alpha * (y - so) + (Scalar(1) - c.alpha) * p;
-    } else {
-        ln = c.alpha * y + (Scalar(1) - c.alpha) * p;
+        if (!r.ok) return std::numeric_limits<Scalar>::quiet_NaN();
     }
-    if constexpr (HasTrend) state.trend = flush_subnormal(c.beta * (ln - state.level) + (Scalar(1) - c.beta) * d);
+    if constexpr (HasTrend) state.trend = r.trend;
     if constexpr (Season != Seasonality::none) {
-        const Scalar base = NewLevel ? ln : p;
-        const Scalar sn = Season == Seasonality::multiplicative ? c.gamma * y / base + (Scalar(1) - c.gamma) * so
-                                                                 : c.gamma * (y - base) + (Scalar(1) - c.gamma) * so;
         state.replaced_season = so;
-        state.seasons[state.phase] = flush_subnormal(sn);
+        state.seasons[state.phase] = r.season;
         state.phase = state.phase + 1 == state.seasons.size() ? 0 : state.phase + 1;
     }
-    state.level = flush_subnormal(ln);
-    return f;
+    state.level = r.level;
+    return r.f;
 }
 
 /// Forward pass over y from `state` (advanced in place). Writes one-step forecasts to `fitted`
@@ -133,83 +156,108 @@ Scalar holt_winters_forward(std::span<const Scalar> y, const HoltWintersCoeffici
     return sse;
 }
 
+/// The adjoint of one step (reverse-mode differentiation of holt_winters_step_values plus the
+/// squared error): from the step's inputs (level l, trend b, season used so) and the adjoints of its
+/// outputs (level_bar, trend_bar, season_bar), the adjoints of its inputs and the step's
+/// contributions to the coefficient gradients. Shared by the one-series and the lane kernels.
+template <typename Scalar>
+struct HoltWintersAdjoint {
+    Scalar level_bar, trend_bar, season_bar, alpha, beta, gamma, phi;
+};
+
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+inline HoltWintersAdjoint<Scalar> holt_winters_step_adjoint(Scalar yt, Scalar alpha, Scalar beta, Scalar gamma, Scalar phi, Scalar l, Scalar b,
+                                                            Scalar so, Scalar level_bar, Scalar trend_bar, Scalar sn_bar) {
+    HoltWintersAdjoint<Scalar> a{Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0)};
+    const Scalar d = HasTrend ? phi * b : Scalar(0);
+    const Scalar p = l + d;
+    Scalar f, ln;
+    if constexpr (Season == Seasonality::multiplicative) {
+        f = p * so;
+        ln = alpha * yt / so + (Scalar(1) - alpha) * p;
+    } else if constexpr (Season == Seasonality::additive) {
+        f = p + so;
+        ln = alpha * (yt - so) + (Scalar(1) - alpha) * p;
+    } else {
+        f = p;
+        ln = alpha * yt + (Scalar(1) - alpha) * p;
+    }
+    const Scalar f_bar = Scalar(-2) * (yt - f);
+    Scalar ln_bar = level_bar, l_bar = 0, d_bar = 0, p_bar = 0, so_bar = 0;
+    if constexpr (HasTrend) {
+        ln_bar += beta * trend_bar;
+        l_bar -= beta * trend_bar;
+        d_bar += (Scalar(1) - beta) * trend_bar;
+        a.beta = (ln - l - d) * trend_bar;
+    }
+    if constexpr (Season != Seasonality::none) {
+        const Scalar base = NewLevel ? ln : p;
+        Scalar base_bar;
+        if constexpr (Season == Seasonality::multiplicative) {
+            a.gamma = (yt / base - so) * sn_bar;
+            base_bar = -gamma * yt / (base * base) * sn_bar;
+        } else {
+            a.gamma = (yt - base - so) * sn_bar;
+            base_bar = -gamma * sn_bar;
+        }
+        so_bar += (Scalar(1) - gamma) * sn_bar;
+        if constexpr (NewLevel) {
+            ln_bar += base_bar;
+        } else {
+            p_bar += base_bar;
+        }
+    }
+    if constexpr (Season == Seasonality::multiplicative) {
+        so_bar -= alpha * yt / (so * so) * ln_bar;
+        a.alpha = (yt / so - p) * ln_bar;
+        p_bar += so * f_bar;
+        so_bar += p * f_bar;
+    } else if constexpr (Season == Seasonality::additive) {
+        so_bar -= alpha * ln_bar;
+        a.alpha = (yt - so - p) * ln_bar;
+        p_bar += f_bar;
+        so_bar += f_bar;
+    } else {
+        a.alpha = (yt - p) * ln_bar;
+        p_bar += f_bar;
+    }
+    p_bar += (Scalar(1) - alpha) * ln_bar;
+    l_bar += p_bar;
+    d_bar += p_bar;
+    if constexpr (HasTrend) {
+        a.trend_bar = phi * d_bar;
+        a.phi = b * d_bar;
+    }
+    a.level_bar = l_bar;
+    a.season_bar = so_bar;
+    return a;
+}
+
 /// Reverse pass: the gradient of the SSE of the forward pass that started at phase 0 and wrote
 /// `trace`. O(n + m).
 template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
 void holt_winters_backward(std::span<const Scalar> y, const HoltWintersCoefficients<Scalar>& c, std::span<const Scalar> trace,
                            std::size_t m, HoltWintersGradient<Scalar>& g) {
-    const Scalar alpha = c.alpha, beta = c.beta, gamma = c.gamma, phi = c.phi;
     g.alpha = g.beta = g.gamma = g.phi = Scalar(0);
     Scalar level_bar = 0, trend_bar = 0;
     if constexpr (Season != Seasonality::none) g.seasons.assign(m, Scalar(0));
     std::size_t phase = (Season != Seasonality::none && !y.empty()) ? (y.size() - 1) % m : 0;
     for (std::size_t t = y.size(); t-- > 0;) {
-        const Scalar l = trace[3 * t], b = trace[3 * t + 1], so = trace[3 * t + 2], yt = y[t];
-        const Scalar d = HasTrend ? phi * b : Scalar(0);
-        const Scalar p = l + d;
-        Scalar f, ln;
-        if constexpr (Season == Seasonality::multiplicative) {
-            f = p * so;
-            ln = alpha * yt / so + (Scalar(1) - alpha) * p;
-        } else if constexpr (Season == Seasonality::additive) {
-            f = p + so;
-            ln = alpha * (yt - so) + (Scalar(1) - alpha) * p;
-        } else {
-            f = p;
-            ln = alpha * yt + (Scalar(1) - alpha) * p;
-        }
-        const Scalar f_bar = Scalar(-2) * (yt - f);
-        Scalar ln_bar = level_bar, l_bar = 0, d_bar = 0, p_bar = 0, so_bar = 0;
+        const Scalar sn_bar = Season == Seasonality::none ? Scalar(0) : g.seasons[phase];
+        const auto a = holt_winters_step_adjoint<Scalar, Season, HasTrend, NewLevel>(y[t], c.alpha, c.beta, c.gamma, c.phi, trace[3 * t],
+                                                                                     trace[3 * t + 1], trace[3 * t + 2], level_bar, trend_bar, sn_bar);
+        g.alpha += a.alpha;
         if constexpr (HasTrend) {
-            ln_bar += beta * trend_bar;
-            l_bar -= beta * trend_bar;
-            d_bar += (Scalar(1) - beta) * trend_bar;
-            g.beta += (ln - l - d) * trend_bar;
+            g.beta += a.beta;
+            g.phi += a.phi;
+            trend_bar = a.trend_bar;
         }
         if constexpr (Season != Seasonality::none) {
-            const Scalar sn_bar = g.seasons[phase];
-            const Scalar base = NewLevel ? ln : p;
-            Scalar base_bar;
-            if constexpr (Season == Seasonality::multiplicative) {
-                g.gamma += (yt / base - so) * sn_bar;
-                base_bar = -gamma * yt / (base * base) * sn_bar;
-            } else {
-                g.gamma += (yt - base - so) * sn_bar;
-                base_bar = -gamma * sn_bar;
-            }
-            so_bar += (Scalar(1) - gamma) * sn_bar;
-            if constexpr (NewLevel) {
-                ln_bar += base_bar;
-            } else {
-                p_bar += base_bar;
-            }
-        }
-        if constexpr (Season == Seasonality::multiplicative) {
-            so_bar -= alpha * yt / (so * so) * ln_bar;
-            g.alpha += (yt / so - p) * ln_bar;
-            p_bar += so * f_bar;
-            so_bar += p * f_bar;
-        } else if constexpr (Season == Seasonality::additive) {
-            so_bar -= alpha * ln_bar;
-            g.alpha += (yt - so - p) * ln_bar;
-            p_bar += f_bar;
-            so_bar += f_bar;
-        } else {
-            g.alpha += (yt - p) * ln_bar;
-            p_bar += f_bar;
-        }
-        p_bar += (Scalar(1) - alpha) * ln_bar;
-        l_bar += p_bar;
-        d_bar += p_bar;
-        if constexpr (HasTrend) {
-            trend_bar = phi * d_bar;
-            g.phi += b * d_bar;
-        }
-        level_bar = l_bar;
-        if constexpr (Season != Seasonality::none) {
-            g.seasons[phase] = so_bar;
+            g.gamma += a.gamma;
+            g.seasons[phase] = a.season_bar;
             phase = phase == 0 ? m - 1 : phase - 1;
         }
+        level_bar = a.level_bar;
     }
     g.level = level_bar;
     g.trend = trend_bar;

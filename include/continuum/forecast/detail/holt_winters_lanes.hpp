@@ -2,8 +2,8 @@
 // (HoltWintersBatch): one series' recursion is a chain of dependent operations (latency-bound),
 // while the same step on Lanes series is Lanes independent chains that the compiler turns into
 // SIMD (SSE2 by default; AVX2 / AVX-512 when the build targets them). Values are interleaved:
-// element (t, lane) of a series block is at [t * Lanes + lane]. Same operations in the same order
-// as the one-series kernel, so each lane's SSE and gradient equal the one-series ones.
+// element (t, lane) of a series block is at [t * Lanes + lane]. Each lane calls the one-series
+// kernel's step and adjoint functions (one implementation), so its SSE and gradient equal the one-series ones.
 #pragma once
 
 #include <continuum/forecast/detail/holt_winters_kernel.hpp>
@@ -50,35 +50,14 @@ void holt_winters_forward_lanes(const std::vector<Scalar>& y, std::size_t n, std
             }
         }
         for (std::size_t l = 0; l < Lanes; ++l) {
-            const Scalar alpha = alpha_l[l];
-            const Scalar d = HasTrend ? phi_l[l] * trend[l] : Scalar(0);
-            const Scalar p = level[l] + d;
-            Scalar so = Scalar(0);
-            Scalar f = p;
-            Scalar ln;
-            if constexpr (Season == Seasonality::multiplicative) {
-                so = season[l];
-                bad[l] = bad[l] || !(so > Scalar(0)) || !(p > Scalar(0));
-                f = p * so;
-                ln = alpha * yt[l] / so + (Scalar(1) - alpha) * p;
-                if (NewLevel) bad[l] = bad[l] || !(ln > Scalar(0));
-            } else if constexpr (Season == Seasonality::additive) {
-                so = season[l];
-                f = p + so;
-                ln = alpha * (yt[l] - so) + (Scalar(1) - alpha) * p;
-            } else {
-                ln = alpha * yt[l] + (Scalar(1) - alpha) * p;
-            }
-            if constexpr (HasTrend) trend[l] = flush_subnormal(beta_l[l] * (ln - level[l]) + (Scalar(1) - beta_l[l]) * d);
-            if constexpr (Season != Seasonality::none) {
-                const Scalar base = NewLevel ? ln : p;
-                const Scalar gamma = gamma_l[l];
-                const Scalar sn = Season == Seasonality::multiplicative ? gamma * yt[l] / base + (Scalar(1) - gamma) * so
-                                                                         : gamma * (yt[l] - base) + (Scalar(1) - gamma) * so;
-                season[l] = flush_subnormal(sn);
-            }
-            level[l] = flush_subnormal(ln);
-            const Scalar e = yt[l] - f;
+            const Scalar so = Season == Seasonality::none ? Scalar(0) : season[l];
+            const auto r = holt_winters_step_values<Scalar, Season, HasTrend, NewLevel>(yt[l], alpha_l[l], beta_l[l], gamma_l[l], phi_l[l], level[l],
+                                                                                        trend[l], so);
+            if constexpr (Season == Seasonality::multiplicative) bad[l] = bad[l] || !r.ok;
+            if constexpr (HasTrend) trend[l] = r.trend;
+            if constexpr (Season != Seasonality::none) season[l] = r.season;
+            level[l] = r.level;
+            const Scalar e = yt[l] - r.f;
             sse[l] += e * e;
         }
         if constexpr (Season != Seasonality::none) phase = phase + 1 == m ? 0 : phase + 1;
@@ -102,70 +81,20 @@ void holt_winters_backward_lanes(const std::vector<Scalar>& y, std::size_t n, st
         const Scalar* tr = trace.data() + 3 * t * Lanes;
         Scalar* season_bar = Season == Seasonality::none ? nullptr : s.g_seasons.data() + phase * Lanes;
         for (std::size_t l = 0; l < Lanes; ++l) {
-            const Scalar alpha = alpha_l[l], beta = beta_l[l], gamma = gamma_l[l], phi = phi_l[l];
-            const Scalar lv = tr[l], b = tr[Lanes + l], so = tr[2 * Lanes + l], y_t = yt[l];
-            const Scalar d = HasTrend ? phi * b : Scalar(0);
-            const Scalar p = lv + d;
-            Scalar f, ln;
-            if constexpr (Season == Seasonality::multiplicative) {
-                f = p * so;
-                ln = alpha * y_t / so + (Scalar(1) - alpha) * p;
-            } else if constexpr (Season == Seasonality::additive) {
-                f = p + so;
-                ln = alpha * (y_t - so) + (Scalar(1) - alpha) * p;
-            } else {
-                f = p;
-                ln = alpha * y_t + (Scalar(1) - alpha) * p;
-            }
-            const Scalar f_bar = Scalar(-2) * (y_t - f);
-            Scalar ln_bar = level_bar[l], l_bar = 0, d_bar = 0, p_bar = 0, so_bar = 0;
+            const Scalar sn_bar = Season == Seasonality::none ? Scalar(0) : season_bar[l];
+            const auto a = holt_winters_step_adjoint<Scalar, Season, HasTrend, NewLevel>(yt[l], alpha_l[l], beta_l[l], gamma_l[l], phi_l[l], tr[l],
+                                                                                         tr[Lanes + l], tr[2 * Lanes + l], level_bar[l], trend_bar[l], sn_bar);
+            g_alpha[l] += a.alpha;
             if constexpr (HasTrend) {
-                ln_bar += beta * trend_bar[l];
-                l_bar -= beta * trend_bar[l];
-                d_bar += (Scalar(1) - beta) * trend_bar[l];
-                g_beta[l] += (ln - lv - d) * trend_bar[l];
+                g_beta[l] += a.beta;
+                g_phi[l] += a.phi;
+                trend_bar[l] = a.trend_bar;
             }
             if constexpr (Season != Seasonality::none) {
-                const Scalar sn_bar = season_bar[l];
-                const Scalar base = NewLevel ? ln : p;
-                Scalar base_bar;
-                if constexpr (Season == Seasonality::multiplicative) {
-                    g_gamma[l] += (y_t / base - so) * sn_bar;
-                    base_bar = -gamma * y_t / (base * base) * sn_bar;
-                } else {
-                    g_gamma[l] += (y_t - base - so) * sn_bar;
-                    base_bar = -gamma * sn_bar;
-                }
-                so_bar += (Scalar(1) - gamma) * sn_bar;
-                if constexpr (NewLevel) {
-                    ln_bar += base_bar;
-                } else {
-                    p_bar += base_bar;
-                }
+                g_gamma[l] += a.gamma;
+                season_bar[l] = a.season_bar;
             }
-            if constexpr (Season == Seasonality::multiplicative) {
-                so_bar -= alpha * y_t / (so * so) * ln_bar;
-                g_alpha[l] += (y_t / so - p) * ln_bar;
-                p_bar += so * f_bar;
-                so_bar += p * f_bar;
-            } else if constexpr (Season == Seasonality::additive) {
-                so_bar -= alpha * ln_bar;
-                g_alpha[l] += (y_t - so - p) * ln_bar;
-                p_bar += f_bar;
-                so_bar += f_bar;
-            } else {
-                g_alpha[l] += (y_t - p) * ln_bar;
-                p_bar += f_bar;
-            }
-            p_bar += (Scalar(1) - alpha) * ln_bar;
-            l_bar += p_bar;
-            d_bar += p_bar;
-            if constexpr (HasTrend) {
-                trend_bar[l] = phi * d_bar;
-                g_phi[l] += b * d_bar;
-            }
-            level_bar[l] = l_bar;
-            if constexpr (Season != Seasonality::none) season_bar[l] = so_bar;
+            level_bar[l] = a.level_bar;
         }
         if constexpr (Season != Seasonality::none) phase = phase == 0 ? m - 1 : phase - 1;
     }
