@@ -10,4 +10,5 @@
 #include <continuum/packing/model.hpp>
 #include <continuum/packing/node_types.hpp>
 #include <continuum/packing/one_dimensional.hpp>
+#include <continuum/packing/placement.hpp>
 #include <continuum/packing/vector_heuristics.hpp>

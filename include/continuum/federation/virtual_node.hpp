@@ -6,7 +6,7 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/selector.hpp>
-#include <continuum/packing/consolidation.hpp>
+#include <continuum/packing/placement.hpp>
 
 #include <cmath>
 #include <cstddef>

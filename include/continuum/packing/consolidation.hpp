@@ -9,43 +9,13 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/consolidation.hpp>
+#include <continuum/packing/placement.hpp>
 
 #include <span>
 #include <string>
 #include <vector>
 
 namespace continuum::packing {
-
-/// A pod running on a node: its request, and whether it may be moved.
-struct PlacedPod {
-    std::string name;
-    Resources request;
-    bool movable = true;
-};
-
-/// A current node: allocatable capacity, cost per unit of time (>= 0) and the pods on it.
-struct NodeState {
-    std::string name;
-    Resources capacity;
-    double cost = 0.0;
-    std::vector<PlacedPod> pods;
-};
-
-/// One pod to move from one node to another.
-struct PodMove {
-    std::string pod;
-    std::string from;
-    std::string to;
-};
-
-/// Nodes to release (in the order they were chosen), the pod moves that empty them, the cost
-/// saved (sum of the released nodes' costs) and a readable reason.
-struct ConsolidationPlan {
-    std::vector<std::string> nodes_to_release;
-    std::vector<PodMove> moves;
-    double saved_cost = 0;
-    std::string reason;
-};
 
 /// Plans a consolidation of `nodes`: the set of nodes to empty that saves the most cost (then
 /// releases the most nodes, then moves the fewest pods) such that every moved pod fits, with the
