@@ -168,6 +168,7 @@ inline forecast::AnyForecaster to_forecaster(const py::object& value) {
 /// touching its reference count, so decide() may copy it with the GIL released.
 struct HorizonCallableForecaster {
     std::shared_ptr<py::object> callable;
+    std::shared_ptr<py::object> source;  // the object the host passed (pickled in its place: issue 17)
     std::vector<double> history;
 
     void fit(SeriesView s) { history.assign(s.begin(), s.end()); }
@@ -229,5 +230,12 @@ void bind_state(py::module_& root, py::class_<T, Options...>& cls, Take take, Gi
     }
 }
 #endif
+
+/// Pickling (and copy.deepcopy) of a configuration value through its constructor: __reduce__
+/// returns (cls, arguments(value)), so pickle rebuilds it as cls(*arguments).
+template <typename T, typename... Options>
+void reduce_by_constructor(py::class_<T, Options...>& cls, std::function<py::tuple(const T&)> arguments) {
+    cls.def("__reduce__", [arguments](const py::object& self) { return py::make_tuple(self.attr("__class__"), arguments(py::cast<const T&>(self))); });
+}
 
 }  // namespace continuum::python
