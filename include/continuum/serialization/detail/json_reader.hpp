@@ -75,8 +75,8 @@ public:
     /// f(element reader) for every element.
     template <typename F>
     [[nodiscard]] auto array(F&& f) const {
-        require(NodeKind::array);
         std::vector<decltype(f(std::declval<Reader>()))> out;
+        out.reserve(size());  // one allocation: the count is a walk over the siblings
         for (std::uint32_t i = index_ + 1; i < node().end; i = doc_->node(i).end) out.push_back(f(Reader(*doc_, i)));
         return out;
     }
