@@ -127,15 +127,16 @@ void bind_lstm(py::module_& m) {
         .def("__repr__", [](const Model& model) { return fmt::format("<continuum.forecast.Lstm {}>", model.name()); });
 #if CONTINUUM_HAVE_NLOHMANN_JSON
     auto cls = py::reinterpret_borrow<py::class_<Model>>(forecast.attr("Lstm"));
-    cls.def(py::init([](const std::string& parameters_json) {
-                return Model(continuum::serialization::parse<continuum::forecast::LstmParameters<double>>(parameters_json), "parameters_json");
+    cls.def(py::init([](const std::string& parameters_json, std::string source) {
+                return Model(continuum::serialization::parse<continuum::forecast::LstmParameters<double>>(parameters_json), std::move(source));
             }),
-            py::arg("parameters_json"),
-            "Rebuilds a model from parameters_json() (weights, head, window and scaling). Raises ParseError naming the field.")
+            py::arg("parameters_json"), py::arg("source") = "parameters_json",
+            "Rebuilds a model from parameters_json() (weights, head, window and scaling); source names it in messages. Raises\n"
+            "ParseError naming the field.")
         .def("parameters_json", [](const Model& model) { return continuum::serialization::dump(model.parameters()); },
              "The weights, head, window and scaling as a JSON document (schema continuum.LstmParameters<double>).");
     continuum::python::bind_state(
         m, cls, [](const Model& self) { return self.state(); }, [](const Model& self, const Model::State& state) { return self.with_state(state); },
-        [](const Model& self) { return py::make_tuple(continuum::serialization::dump(self.parameters())); });
+        [](const Model& self) { return py::make_tuple(continuum::serialization::dump(self.parameters()), self.source()); });
 #endif
 }

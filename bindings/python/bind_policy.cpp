@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -159,4 +160,40 @@ then time windows, then (when enabled) maximum utility, else the default policy.
             py::arg("state_of") = std::nullopt,
             "now in seconds since the host's epoch; state_of(policy) -> UtilityState enables utility maximisation.")
         .def("__repr__", continuum::python::fields_repr({"policies", "default_policy"}));
+
+    // Pickling (and copy.deepcopy) of the policy values and the selector, for the HierarchicalScaler's
+    // pickle (issue 17): the selector as its policies, default, time windows, signal rules and
+    // utility setting, rebuilt through the same validating calls.
+    {
+        auto weights = py::reinterpret_borrow<py::class_<UtilityWeights>>(m.attr("UtilityWeights"));
+        python::reduce_by_constructor<UtilityWeights>(weights, [](const UtilityWeights& w) { return py::make_tuple(w.performance, w.cost, w.resilience); });
+        auto policy = py::reinterpret_borrow<py::class_<Policy>>(m.attr("Policy"));
+        python::reduce_by_constructor<Policy>(policy, [](const Policy& p) {
+            // The capacity as its exact quantities ({"cpu": "2", "memory": "4Gi"}), which the constructor reads back.
+            return py::make_tuple(p.name, p.node_pool, p.node_type.name, py::cast(p.node_type.capacity).attr("to_quantities")(), p.node_type.cost,
+                                  p.min_replicas, p.max_replicas, p.target_utilization, p.weights, p.reference_cost);
+        });
+        const auto seconds = [](Duration d) { return static_cast<double>(d.count()) / 1000.0; };
+        auto selector = py::reinterpret_borrow<py::class_<PolicySelector>>(m.attr("PolicySelector"));
+        selector.def(py::pickle(
+            [seconds](const PolicySelector& s) {
+                py::list windows, rules;
+                for (const auto& w : s.time_windows()) windows.append(py::make_tuple(w.policy, seconds(w.begin), seconds(w.end), seconds(w.period)));
+                for (const auto& r : s.signal_rules()) rules.append(py::make_tuple(r.signal, r.value, r.policy));
+                return py::make_tuple(s.policies(), s.default_policy(), windows, rules, s.maximizes_utility(), s.utility().weights());
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 6) throw InvalidArgument(fmt::format("PolicySelector pickle: expected 6 fields, got {}", t.size()));
+                PolicySelector s(t[0].cast<std::vector<Policy>>(), t[1].cast<std::string>());
+                for (const auto& w : t[2].cast<std::vector<std::tuple<std::string, double, double, double>>>()) {
+                    s.add_time_window({std::get<0>(w), python::duration_from_seconds(std::get<1>(w), "begin"), python::duration_from_seconds(std::get<2>(w), "end"),
+                                       python::duration_from_seconds(std::get<3>(w), "period")});
+                }
+                for (const auto& r : t[3].cast<std::vector<std::tuple<std::string, std::string, std::string>>>()) {
+                    s.add_signal_rule({std::get<0>(r), std::get<1>(r), std::get<2>(r)});
+                }
+                s.maximize_utility(t[4].cast<bool>(), t[5].cast<std::optional<UtilityWeights>>());
+                return s;
+            }));
+    }
 }

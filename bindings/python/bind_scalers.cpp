@@ -478,6 +478,7 @@ node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
                  config.exact_budget.node_limit = exact_node_limit;
                  PythonForecaster f;
                  if (!forecaster.is_none()) f.callable = std::shared_ptr<py::object>(new py::object(forecaster_callable(forecaster)), GilSafeDeleter{});
+                 if (!forecaster.is_none()) f.source = std::shared_ptr<py::object>(new py::object(forecaster), GilSafeDeleter{});
                  return PyHierarchical(std::move(selector), std::move(f), config);
              }),
              py::arg("selector"), py::arg("forecaster") = py::none(), py::arg("horizon") = 5, py::arg("step") = 60.0, py::arg("min_history") = 3,
@@ -505,17 +506,50 @@ node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
                                                                        {"exact_node_limit", py::cast(c.exact_budget.node_limit)}});
         });
 
+    // Pickling of the HPA's configuration values through their constructors (issue 17).
+    {
+        auto pod = py::reinterpret_borrow<py::class_<PodSample>>(m.attr("PodSample"));
+        python::reduce_by_constructor<PodSample>(pod, [](const PodSample& p) { return py::make_tuple(p.name, p.value, p.request, p.phase, p.deleting, p.cpu_ready); });
+        auto metric = py::reinterpret_borrow<py::class_<HpaMetric>>(m.attr("HpaMetric"));
+        python::reduce_by_constructor<HpaMetric>(metric, [](const HpaMetric& x) {
+            return py::make_tuple(x.name, x.source, x.target_type, x.target, x.pods, x.value, x.available, x.activation_threshold, x.container,
+                                  seconds_of(x.timestamp));
+        });
+        auto policy = py::reinterpret_borrow<py::class_<ScalingPolicy>>(m.attr("ScalingPolicy"));
+        python::reduce_by_constructor<ScalingPolicy>(policy, [](const ScalingPolicy& p) { return py::make_tuple(p.type, p.value, to_seconds(p.period)); });
+        auto rules = py::reinterpret_borrow<py::class_<ScalingRules>>(m.attr("ScalingRules"));
+        python::reduce_by_constructor<ScalingRules>(rules, [](const ScalingRules& r) {
+            return py::make_tuple(to_seconds(r.stabilization_window), r.select_policy, r.policies, r.tolerance);
+        });
+        auto behavior = py::reinterpret_borrow<py::class_<HpaBehavior>>(m.attr("HpaBehavior"));
+        python::reduce_by_constructor<HpaBehavior>(behavior, [](const HpaBehavior& b) { return py::make_tuple(b.scale_up, b.scale_down); });
+    }
+
 #if CONTINUUM_HAVE_NLOHMANN_JSON
-    // State (issue 17). Not picklable: their configurations hold metric / policy objects that are not.
+    // State (issue 17): pickled as (class, constructor arguments of the configuration, state document).
     {
         auto cls = py::reinterpret_borrow<py::class_<Hpa>>(m.attr("Hpa"));
-        python::bind_state(root, cls, [](const Hpa& h) { return h.state(); }, [](const Hpa& h, const HpaState& state) { return Hpa(h.spec(), state); });
+        python::bind_state(
+            root, cls, [](const Hpa& h) { return h.state(); }, [](const Hpa& h, const HpaState& state) { return Hpa(h.spec(), state); },
+            [](const Hpa& h) {
+                const HpaSpec& s = h.spec();
+                const py::object cooldown = s.activation ? py::object(py::float_(to_seconds(s.activation->cooldown_period))) : py::object(py::none());
+                return py::make_tuple(s.min_replicas, s.max_replicas, s.metrics, s.tolerance, s.behavior, to_seconds(s.downscale_stabilization), cooldown,
+                                      s.seed_recommendations);
+            });
     }
     {
         auto cls = py::reinterpret_borrow<py::class_<PyHierarchical>>(m.attr("HierarchicalScaler"));
-        python::bind_state(root, cls, [](const PyHierarchical& s) { return s.state(); }, [](const PyHierarchical& s, const HierarchicalScalerState& state) {
-            return PyHierarchical(s.selector(), s.prototype(), s.config(), state);
-        });
+        python::bind_state(
+            root, cls, [](const PyHierarchical& s) { return s.state(); },
+            [](const PyHierarchical& s, const HierarchicalScalerState& state) { return PyHierarchical(s.selector(), s.prototype(), s.config(), state); },
+            [](const PyHierarchical& s) {
+                const HierarchicalConfig& c = s.config();
+                const py::object forecaster = s.prototype().source ? *s.prototype().source : py::none();
+                return py::make_tuple(s.selector(), forecaster, c.horizon, to_seconds(c.step), c.min_history, c.noise.median_window,
+                                      to_seconds(c.noise.scale_down_window), c.noise.dead_band,
+                                      c.node_planner == NodePlanner::exact ? "exact" : "ffd", c.exact_budget.node_limit);
+            });
     }
 #endif
 }

@@ -326,6 +326,7 @@ inline forecast::AnyForecaster to_forecaster(const py::object& value) {
 /// touching its reference count, so decide() may copy it with the GIL released.
 struct HorizonCallableForecaster {
     std::shared_ptr<py::object> callable;
+    std::shared_ptr<py::object> source;  // the object the host passed (pickled in its place: issue 17)
     std::vector<double> history;
 
     void fit(SeriesView s) { history.assign(s.begin(), s.end()); }
@@ -412,6 +413,13 @@ inline quota::QuotaLevels to_quota_levels(const py::handle& value, const std::st
         canonical.push_back(amount_from_python(resource, level, argument + "[" + std::to_string(canonical.size()) + "]"));
     }
     return quota::QuotaLevels(std::move(canonical));
+}
+
+/// Pickling (and copy.deepcopy) of a configuration value through its constructor: __reduce__
+/// returns (cls, arguments(value)), so pickle rebuilds it as cls(*arguments).
+template <typename T, typename... Options>
+void reduce_by_constructor(py::class_<T, Options...>& cls, std::function<py::tuple(const T&)> arguments) {
+    cls.def("__reduce__", [arguments](const py::object& self) { return py::make_tuple(self.attr("__class__"), arguments(py::cast<const T&>(self))); });
 }
 
 }  // namespace continuum::python

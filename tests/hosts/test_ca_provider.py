@@ -191,7 +191,11 @@ def test_node_groups_template_and_options(seed000):
     assert options.scaleDownUnreadyDuration.seconds == 1200
 
     provider.stub.Cleanup(pb.CleanupRequest())  # writes the state file (no node yet)
-    assert provider.state() == {"version": 1, "next_serial": 1, "nodes": []}
+    ledger = {"schema": "continuum.Ledger", "version": 1, "last_id": 0, "reservations": []}
+    state = provider.state()
+    assert {k: v for k, v in state.items() if k != "ledger"} == {"version": 2, "next_serial": 1, "nodes": []}
+    assert {k: v for k, v in state["ledger"].items() if k != "providers"} == ledger
+    assert sorted(p["cluster_id"] for p in state["ledger"]["providers"]) == ["pr1-a", "pr1-b", "pr1-c", "pr2"]
     assert provider.stub.GPULabel(pb.GPULabelRequest()).label == "nvidia.com/gpu.present"
     assert dict(provider.stub.GetAvailableGPUTypes(pb.GetAvailableGPUTypesRequest()).gpuTypes) == {}
 
@@ -224,8 +228,11 @@ def test_seed000_scenario_through_the_rpcs(seed000):
     local = provider.stub.NodeGroupForNode(pb.NodeGroupForNodeRequest(node=pb.ExternalGrpcNode(providerID="kind://local", name="local"))).nodeGroup
     assert local.id == ""
 
-    # kill -9 in the middle of the run, restart from the state file: nothing lost.
+    # kill -9 in the middle of the run, restart from the state file: nothing lost. The Ledger is
+    # restored from its own state document (reservation ids included: a new one continues after them).
     before = provider.state()
+    assert sorted(r["id"] for r in before["ledger"]["reservations"]) == sorted(n["reservation"] for n in before["nodes"]) == [1, 2]
+    assert before["ledger"]["last_id"] == 2
     provider.kill9()
     provider.start()
     assert provider.state() == before
@@ -241,6 +248,7 @@ def test_seed000_scenario_through_the_rpcs(seed000):
     provider.increase("low-cost", 1)
     expected = reference_plan(folder, TABLE1_LOW_COST, [{"name": f"stress/{p['metadata']['name']}", "request": {"cpu": "500m", "memory": "256Mi"}} for p in second], existing)
     assert reference_nodes(expected) == created_nodes(provider.state(), "low-cost", ["liqo-pr1-c"])
+    assert next(n for n in provider.state()["nodes"] if n["name"] == "liqo-pr1-c")["reservation"] == 3
     assert [c for c, pods, _ in reference_nodes(expected)] == ["pr1-c"] and len(reference_nodes(expected)[0][1]) == 4
     placements = hook_calls(log)[-1]["stdin"]["existing_node_placements"]
     assert placements == expected["existing_node_placements"] and [p["node"] for p in placements] == ["liqo-pr1-b", "liqo-pr1-b"]
@@ -526,3 +534,71 @@ def test_missing_hook_program_and_bad_state_files(tmp_path):
     state.write_text(json.dumps({"version": 1, "next_serial": 2, "nodes": [node]}))
     result = subprocess.run([PROVIDER, "--listen", "127.0.0.1:0", "--config", config, "--state", str(state)], capture_output=True, text=True, timeout=30)
     assert result.returncode == 1 and "node liqo-gone" in result.stderr and "no longer has it" in result.stderr
+
+
+def test_a_restarted_provider_decides_as_one_that_never_stopped(tmp_path):
+    """Two providers on the same configuration and the same requests; one is killed (kill -9) after
+    each request and restarted from its state file (the Ledger's state document and the nodes). Every
+    answer and the final state are the same as the uninterrupted provider's."""
+    runs = []
+    for restart in (False, True):
+        folder = tmp_path / ("restarted" if restart else "uninterrupted")
+        folder.mkdir()
+        shutil.copy(SEED000, folder / "seed000.yaml")
+        write_pending(folder, [])
+        provider = Provider(folder, folder / "seed000.yaml")
+        answers = []
+        try:
+            pods = []
+            for step, (group, delta) in enumerate([("low-cost", 1), ("low-cost", 1), ("high-cost", 1), ("low-cost", 1)]):
+                pods += [pod_json(f"p-{step}-{i}") for i in range(3)]
+                write_pending(folder, pods)
+                provider.refresh()
+                try:
+                    provider.increase(group, delta)
+                    answers.append(("ok", provider.target(group)))
+                except grpc.RpcError as e:
+                    answers.append((e.code().name, e.details()))
+                if restart:
+                    provider.kill9()
+                    provider.start()
+            provider.stub.NodeGroupDeleteNodes(pb.NodeGroupDeleteNodesRequest(id="low-cost", nodes=[pb.ExternalGrpcNode(providerID="liqo://pr1-a")]))
+            if restart:
+                provider.kill9()
+                provider.start()
+            provider.refresh()
+            provider.increase("low-cost", 1)  # a freed offer, a new reservation id after the restored last id
+            answers.append(sorted(provider.instances("low-cost")))
+            runs.append((answers, provider.state()))
+        finally:
+            provider.stop()
+    assert runs[0] == runs[1]
+    answers, state = runs[0]
+    assert [a for a in answers if a[0] == "ok"]
+    assert state["ledger"]["last_id"] == max(n["reservation"] for n in state["nodes"]) > len(state["nodes"])  # ids are not reused
+
+
+def test_bad_ledger_state_is_refused_naming_the_field(tmp_path):
+    shutil.copy(SEED000, tmp_path / "seed000.yaml")
+    write_pending(tmp_path, [pod_json("one")])
+    provider = Provider(tmp_path, tmp_path / "seed000.yaml")
+    try:
+        provider.refresh()
+        provider.increase("low-cost", 1)
+    finally:
+        provider.stop()
+    good = json.loads((tmp_path / "state.json").read_text())
+    config = str(tmp_path / "seed000.yaml")
+    cases = [
+        (lambda s: s["ledger"].update(version=3), "$.version: unsupported version 3 of continuum.Ledger"),
+        (lambda s: s["ledger"]["reservations"][0].pop("consumer"), "$.reservations[0].consumer: missing field"),
+        (lambda s: s["nodes"][0].update(reservation=7), "reservation 7 is not in the ledger"),
+        (lambda s: s["ledger"]["providers"].pop(), "state.providers lacks offer"),
+    ]
+    for mutate, words in cases:
+        state = json.loads(json.dumps(good))
+        mutate(state)
+        (tmp_path / "state.json").write_text(json.dumps(state))
+        result = subprocess.run([PROVIDER, "--listen", "127.0.0.1:0", "--config", config, "--state", str(tmp_path / "state.json")],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode == 1 and words in result.stderr, (words, result.stderr)

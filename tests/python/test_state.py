@@ -88,6 +88,16 @@ def _tick(scaler, t, usage, quotas):
     return reasons
 
 
+def _continue_together(original, restored, steps, quotas, ticks):
+    """Ticks the original and each restored copy (each with its own copy of the quotas) over `ticks`:
+    every reason of every copy equals the original's."""
+    copies = [dict(quotas) for _ in restored]
+    for t in ticks:
+        expected = _tick(original, t, steps[t], quotas)
+        for scaler, q in zip(restored, copies):
+            assert _tick(scaler, t, steps[t], q) == expected
+
+
 @pytest.mark.parametrize("make", [lambda: forecast.SimpleExponentialSmoothing(), lambda: forecast.SeasonalNaive(4)])
 def test_hybrid_quota_scaler_resumes_through_json_pickle_and_deepcopy(make):
     rng = np.random.default_rng(5)
@@ -97,11 +107,7 @@ def test_hybrid_quota_scaler_resumes_through_json_pickle_and_deepcopy(make):
     for t in range(12):
         _tick(a, t, steps[t], qa)
     restored = [_hybrid(make()).from_json(a.to_json()), pickle.loads(pickle.dumps(a)), copy.deepcopy(a)]
-    qr = [dict(qa) for _ in restored]
-    for t in range(12, 30):
-        expected = _tick(a, t, steps[t], qa)
-        for scaler, q in zip(restored, qr):
-            assert _tick(scaler, t, steps[t], q) == expected
+    _continue_together(a, restored, steps, qa, range(12, 30))
 
 
 def test_ledger_keeps_reservations_through_pickle_json_and_deepcopy():
@@ -168,3 +174,130 @@ def test_lstm_pickles_with_its_weights_and_window():
     assert list(copy_.forecast(y, 5)) == list(original)
     with pytest.raises(continuum.InvalidArgument, match=r"lstm restore: state.window has 3 values"):
         model.from_json('{"schema": "continuum.Lstm<double>", "version": 1, "window": [1, 2, 3], "fitted": true}')
+
+
+def _hpa_run(hpa, steps):
+    out = []
+    for t, usage in steps:
+        metric = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(8, usage), requests=np.full(8, 500))
+        d = hpa.decide(8, now=t, metrics=[metric])
+        out.append((d.desired_replicas, d.reason))
+    return out
+
+
+def test_hpa_pickles_with_its_spec_and_history():
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(8, 300), requests=np.full(8, 500))
+    behavior = scalers.HpaBehavior(
+        scale_up=scalers.ScalingRules(0.0, scalers.SelectPolicy.max, [scalers.ScalingPolicy(scalers.ScalingPolicyType.pods, 2, 30.0)]),
+        scale_down=scalers.ScalingRules(120.0, scalers.SelectPolicy.min, [scalers.ScalingPolicy(scalers.ScalingPolicyType.percent, 25, 60.0)],
+                                        tolerance=0.05),
+    )
+    hpa = scalers.Hpa(min_replicas=2, max_replicas=30, metrics=[cpu], behavior=behavior, tolerance=0.2)
+    rng = np.random.default_rng(11)
+    steps = [(15.0 * t, int(rng.integers(40, 480))) for t in range(40)]
+    _hpa_run(hpa, steps[:17])
+    copies = [pickle.loads(pickle.dumps(hpa)), copy.deepcopy(hpa)]
+    for c in copies:
+        assert type(c) is scalers.Hpa and c.to_json() == hpa.to_json()
+    expected = _hpa_run(hpa, steps[17:])
+    assert len({r for r, _ in expected}) > 1  # the run scales
+    for c in copies:
+        assert _hpa_run(c, steps[17:]) == expected
+    # The configuration values pickle on their own too.
+    rules = pickle.loads(pickle.dumps(behavior.scale_down))
+    assert (rules.stabilization_window, rules.select_policy, rules.tolerance) == (120.0, scalers.SelectPolicy.min, 0.05)
+    assert (rules.policies[0].type, rules.policies[0].value, rules.policies[0].period) == (scalers.ScalingPolicyType.percent, 25, 60.0)
+    legacy = scalers.Hpa(max_replicas=9, metrics=[cpu], behavior=None, activation_cooldown=90.0, seed_recommendations=False)
+    assert pickle.loads(pickle.dumps(legacy)).to_json() == legacy.to_json()
+
+
+def _mas_cluster(demand, replicas, pools, signals):
+    apps = [scalers.ApplicationState("web", {"cpu": "500m", "memory": "512Mi"}, demand=list(demand), replicas=replicas["web"][0],
+                                     node_pool=replicas["web"][1], ready_replicas={replicas["web"][1]: replicas["web"][0]})]
+    nodes = [scalers.NodePoolState(name, size=size) for name, size in pools.items()]
+    return scalers.ClusterSnapshot(apps, nodes, signals=signals)
+
+
+def _mas_run(scaler, ticks, host):
+    out = []
+    for t, (level, signals) in enumerate(ticks, start=host["t"]):
+        host["demand"].append(level)
+        d = scaler.decide(_mas_cluster(host["demand"], host["replicas"], host["pools"], signals), now=60.0 * t)
+        for p in d.patch_deployments:
+            host["replicas"][p.name] = (p.replicas, p.node_pool or host["replicas"][p.name][1])
+        for r in d.resize_node_pools:
+            host["pools"][r.pool] = r.size
+        out.append((d.policy, str(d.migration), d.reason, [(p.name, p.replicas, p.node_pool) for p in d.patch_deployments],
+                    [(r.pool, r.size) for r in d.resize_node_pools]))
+    host["t"] += len(ticks)
+    return out
+
+
+def test_hierarchical_scaler_pickles_with_its_selector_and_a_migration_in_flight():
+    selector = policy.PolicySelector([policy.cost_saving(), policy.performance()], "COST_SAVING")
+    selector.add_signal_rule("sale", "on", "PERFORMANCE").add_time_window("COST_SAVING", 0.0, 3600.0)
+    scaler = scalers.HierarchicalScaler(selector, forecaster=forecast.Naive(), median_window=3, dead_band=0.05)
+    rng = np.random.default_rng(2)
+    ticks = [(float(rng.uniform(0.5, 3.0)), {"sale": "on" if 6 <= t < 14 else "off"}) for t in range(24)]
+    host = {"t": 0, "demand": [1.0, 1.2], "replicas": {"web": (2, "mas-h2-staging-pool")}, "pools": {"mas-h2-staging-pool": 1, "performance-pool": 0}}
+    _mas_run(scaler, ticks[:7], host)
+    phase = str(scaler.migration_phase)
+    copies = [pickle.loads(pickle.dumps(scaler)), copy.deepcopy(scaler)]
+    for c in copies:
+        assert c.to_json() == scaler.to_json() and str(c.migration_phase) == phase
+    hosts = [copy.deepcopy(host) for _ in copies]
+    expected = _mas_run(scaler, ticks[7:], host)
+    assert any(m != "MigrationPhase.none" for _, m, *_ in expected)  # a migration ran after the save
+    for c, h in zip(copies, hosts):
+        assert _mas_run(c, ticks[7:], h) == expected
+    again = pickle.loads(pickle.dumps(selector))
+    assert [p.name for p in again.policies] == ["COST_SAVING", "PERFORMANCE"]
+    assert again.select(now=10.0, signals={"sale": "on"}).policy == "PERFORMANCE"
+    assert again.select(now=10.0).policy == "COST_SAVING"
+    assert pickle.loads(pickle.dumps(policy.performance())).node_capacity == policy.performance().node_capacity
+
+
+def test_a_hierarchical_scaler_with_a_lambda_forecaster_does_not_pickle_but_copies():
+    selector = policy.PolicySelector([policy.cost_saving()], "COST_SAVING")
+    scaler = scalers.HierarchicalScaler(selector, forecaster=lambda history, horizon: np.full(horizon, history[-1]))
+    assert copy.deepcopy(scaler).to_json() == scaler.to_json()
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        pickle.dumps(scaler)
+
+
+def _lstm_model():
+    import pathlib
+
+    return forecast.Lstm.load(str(pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "lstm" / "h16_l2_f1_f64.safetensors"))
+
+
+def test_hybrid_quota_scaler_with_an_lstm_keeps_the_weights_in_its_state():
+    model = _lstm_model()
+    rng = np.random.default_rng(8)
+    steps = [{f"ns-{i}": max(0.1, 1.0 + 0.5 * math.sin(t / 3 + i) + rng.normal(0, 0.1)) for i in range(2)} for t in range(40)]
+    a = quota.HybridQuotaScaler(model, levels={"cpu": ["500m", "1", "2", "4"]}, decrease_hold=60.0, min_history=12, refit_every=4)
+    qa = {name: "2" for name in steps[0]}
+    for t in range(20):
+        _tick(a, t, steps[t], qa)
+    doc = json.loads(a.to_json())
+    member = doc["namespaces"][0]["models"][0]
+    assert member["schema"] == "continuum.LstmModel<double>" and member["parameters"]["schema"] == "continuum.LstmParameters<double>"
+    assert member["source"].endswith("h16_l2_f1_f64.safetensors")
+    restored = [pickle.loads(pickle.dumps(a)), copy.deepcopy(a), quota.HybridQuotaScaler(model, levels={"cpu": ["500m", "1", "2", "4"]},
+                                                                                          decrease_hold=60.0, min_history=12, refit_every=4).from_json(a.to_json())]
+    for r in restored:
+        assert r.to_json() == a.to_json()
+    _continue_together(a, restored, steps, qa, range(20, 40))
+
+
+def test_hybrid_quota_scaler_with_a_python_model_names_it_when_saving():
+    def last(history):  # a Python model: history -> prediction
+        return float(history[-1])
+
+    scaler = quota.HybridQuotaScaler(last, levels={"cpu": ["1", "2"]}, min_history=3)
+    for t in range(4):
+        _tick(scaler, t, {"a": 1.0}, {"a": "1"})
+    with pytest.raises(continuum.InvalidArgument, match=r"forecaster state: .* is not a built-in forecaster"):
+        scaler.to_json()
+    with pytest.raises(continuum.InvalidArgument, match=r"forecaster state: <function .*last.* is not a built-in forecaster"):
+        pickle.dumps(scaler)

@@ -11,6 +11,7 @@
 #include <continuum/federation/scale_in.hpp>
 #include <continuum/federation/scale_out.hpp>
 #include <continuum/federation/selector.hpp>
+#include <continuum/serialization/federation.hpp>
 
 #include <externalgrpc.grpc.pb.h>
 #include <k8s/core_v1.pb.h>
@@ -475,7 +476,8 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
     std::optional<std::filesystem::path> pending_pods_file;
     std::vector<Group> groups;
     // state
-    std::optional<fed::Ledger> ledger;  // built from the configuration's offers
+    std::vector<fed::Offer> offers;     // every group's offers (the ledger's configuration)
+    std::optional<fed::Ledger> ledger;  // built from the configuration's offers, or restored from the state file
     std::map<std::string, Node> nodes;  // by name
     std::uint64_t next_serial = 1;
     std::vector<fed::PendingPod> pending;
@@ -528,6 +530,7 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
         }
         try {
             ledger.emplace(all);  // validates every offer and the uniqueness of cluster ids
+            offers = std::move(all);
         } catch (const continuum::Error& e) {
             throw ConfigError(fmt::format("{}: offers: {}", r.where, e.what()));
         }
@@ -664,14 +667,16 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
         for (const auto& p : n.pods) pods.push_back({{"name", p.name}, {"request", resources_json(p.request)}});
         return {{"name", n.name},         {"provider_id", n.provider_id},           {"group", n.group},         {"cluster_id", n.cluster_id},
                 {"serial", n.serial},     {"state", n.state == NodeState::running ? "running" : "creating"},
-                {"reserved", resources_json(n.reserved)}, {"cost", n.cost},       {"pods", pods}};
+                {"reserved", resources_json(n.reserved)}, {"cost", n.cost},       {"pods", pods},
+                {"reservation", n.reservation}};
     }
 
     /// Writes the state atomically: a temporary file, fsync, rename over the old one, fsync of the folder.
     /// \throws RpcError(INTERNAL) naming the file when it cannot.
     void save_state() const {
         if (!options.state) return;
-        Json doc{{"version", 1}, {"next_serial", next_serial}, {"nodes", Json::array()}};
+        // Version 2: the Ledger's own state document (continuum's state values, issue 17) beside the nodes.
+        Json doc{{"version", 2}, {"next_serial", next_serial}, {"nodes", Json::array()}, {"ledger", continuum::serialization::to_json(ledger->state())}};
         for (const auto& [name, n] : nodes) doc["nodes"].push_back(node_json(n));
         const std::string text = doc.dump(1);
         const auto path = *options.state;
@@ -699,12 +704,20 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
         if (!ok) fail(grpc::StatusCode::INTERNAL, fmt::format("state file {}: cannot write ({})", path.string(), std::strerror(errno)));
     }
 
-    /// Rebuilds nodes and their (committed) reservations from the state file.
-    /// TODO(issue 17): once Ledger::state() and its JSON land, persist and restore the Ledger itself here.
+    /// Rebuilds the ledger and the nodes from the state file. Version 2 restores the Ledger from its
+    /// own state document (every reservation with its id, committed or not, and the last id);
+    /// version 1 (written before the ledger had a state) re-reserves each node's amount.
     void load_state() {
         const Json doc = load_document(*options.state, "state");
         try {
-            if (doc.at("version").get<int>() != 1) throw ConfigError(fmt::format("state {}: unknown version {}", options.state->string(), doc.at("version").dump()));
+            const int version = doc.at("version").get<int>();
+            if (version != 1 && version != 2) throw ConfigError(fmt::format("state {}: unknown version {}", options.state->string(), doc.at("version").dump()));
+            if (version == 2) {
+                const auto saved = continuum::serialization::from_json<fed::LedgerState>(doc.at("ledger"));
+                (void)fed::Ledger::restore(offers, saved);  // checks the providers against the configuration's offers, naming the field
+                ledger.emplace(saved);                      // (a Ledger is not movable: built in place)
+            }
+            const auto live = ledger->reservations();
             next_serial = doc.at("next_serial").get<std::uint64_t>();
             for (const auto& j : doc.at("nodes")) {
                 Node n;
@@ -722,8 +735,19 @@ struct CaProvider::Impl final : pb::CloudProvider::Service {
                 } catch (const RpcError& e) {
                     throw ConfigError(fmt::format("state {}: node {}: {} (the configuration no longer has it)", options.state->string(), n.name, e.what()));
                 }
-                n.reservation = ledger->reserve(consumer, n.cluster_id, n.reserved);
-                ledger->commit(n.reservation);
+                if (version == 1) {
+                    n.reservation = ledger->reserve(consumer, n.cluster_id, n.reserved);
+                    ledger->commit(n.reservation);
+                } else {
+                    n.reservation = j.at("reservation").get<fed::ReservationId>();
+                    const bool held = std::any_of(live.begin(), live.end(), [&](const fed::Reservation& r) {
+                        return r.id == n.reservation && r.cluster_id == n.cluster_id && r.amount == n.reserved;
+                    });
+                    if (!held) {
+                        throw ConfigError(fmt::format("state {}: node {}: reservation {} is not in the ledger with {} of {}", options.state->string(), n.name,
+                                                      n.reservation, n.reserved, n.cluster_id));
+                    }
+                }
                 nodes.emplace(n.name, std::move(n));
             }
         } catch (const Json::exception& e) {

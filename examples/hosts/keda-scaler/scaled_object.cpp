@@ -6,6 +6,7 @@
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/forecast/lstm_loader.hpp>
 #include <continuum/forecast/portfolio.hpp>
+#include <continuum/serialization/forecast.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -252,16 +253,38 @@ Evaluation ScaledObjectModel::evaluate(std::int64_t now, const SampleReader& rea
     return last_;
 }
 
+namespace {
+
+/// The fitted forecaster's state document (continuum's state values, issue 17): a Portfolio (model
+/// "auto") gives its PortfolioState, the other models their ForecasterState.
+nlohmann::json forecaster_state(const forecast::AnyForecaster& model) {
+    if (const auto* portfolio = model.target<forecast::Portfolio>()) return continuum::serialization::to_json(portfolio->state());
+    return continuum::serialization::to_json(forecast::state_of(model));
+}
+
+/// The configured `prototype` with the state of `doc`. \throws continuum::ParseError /
+/// InvalidArgument naming the field when the document is malformed or does not fit the prototype.
+forecast::AnyForecaster forecaster_with_state(const forecast::AnyForecaster& prototype, const nlohmann::json& doc) {
+    if (const auto* portfolio = prototype.target<forecast::Portfolio>()) {
+        return forecast::AnyForecaster(portfolio->with_state(continuum::serialization::from_json<forecast::PortfolioState>(doc)));
+    }
+    return forecast::with_state(prototype, continuum::serialization::from_json<forecast::ForecasterState>(doc));
+}
+
+}  // namespace
+
 nlohmann::json ScaledObjectModel::state() const {
-    return {{"version", 1},          {"fingerprint", config_.fingerprint()}, {"step_seconds", config_.step_seconds},
-            {"fitted", fitted_},     {"buffer_start", buffer_start_},        {"fit_end", fit_end_},
-            {"values", buffer_}};
+    nlohmann::json out{{"version", 2},      {"fingerprint", config_.fingerprint()}, {"step_seconds", config_.step_seconds},
+                       {"fitted", fitted_}, {"buffer_start", buffer_start_},        {"fit_end", fit_end_},
+                       {"values", buffer_}};
+    if (fitted_) out["forecaster"] = forecaster_state(forecaster_);
+    return out;
 }
 
 ScaledObjectModel ScaledObjectModel::restore(ScalerConfig config, const nlohmann::json& state) {
     ScaledObjectModel out(std::move(config));
     try {
-        if (state.at("version").get<int>() != 1) throw InvalidArgument(fmt::format("state version {} is not 1", state.at("version").dump()));
+        if (state.at("version").get<int>() != 2) throw InvalidArgument(fmt::format("state version {} is not 2", state.at("version").dump()));
         if (state.at("fingerprint").get<std::string>() != out.config_.fingerprint()) {
             throw InvalidArgument("state was saved for other metadata (fingerprint differs)");
         }
@@ -269,18 +292,17 @@ ScaledObjectModel ScaledObjectModel::restore(ScalerConfig config, const nlohmann
         out.buffer_ = state.at("values").get<std::vector<double>>();
         out.fit_end_ = state.at("fit_end").get<std::size_t>();
         if (!state.at("fitted").get<bool>()) return out;
+        if (out.fit_end_ < 1 || out.fit_end_ > out.buffer_.size()) {
+            throw InvalidArgument(fmt::format("state: fit_end = {} outside [1, {}]", out.fit_end_, out.buffer_.size()));
+        }
+        // The fitted forecaster itself, as the library's state value: no refit on restart (a
+        // Portfolio's fit is the costly part), and the same forecasts bit for bit.
+        out.forecaster_ = forecaster_with_state(out.prototype_, state.at("forecaster"));
     } catch (const nlohmann::json::exception& e) {
         throw InvalidArgument(fmt::format("state: {}", e.what()));
+    } catch (const continuum::ParseError& e) {
+        throw InvalidArgument(fmt::format("state.forecaster: {}", e.what()));
     }
-    if (out.fit_end_ < 1 || out.fit_end_ > out.buffer_.size()) {
-        throw InvalidArgument(fmt::format("state: fit_end = {} outside [1, {}]", out.fit_end_, out.buffer_.size()));
-    }
-    // Where the library's forecaster state (issue 17) plugs in: until then the fit is replayed on
-    // the same points (deterministic) and the updates after it are applied again.
-    out.forecaster_ = out.prototype_;
-    out.forecaster_.fit(continuum::SeriesView(std::span<const double>(out.buffer_).first(out.fit_end_),
-                                              continuum::Duration(out.config_.step_seconds * 1000)));
-    for (std::size_t i = out.fit_end_; i < out.buffer_.size(); ++i) out.forecaster_.update(out.buffer_[i]);
     out.fitted_ = true;
     out.compute_value();
     return out;

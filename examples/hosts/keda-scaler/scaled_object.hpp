@@ -69,11 +69,13 @@ public:
     ///         FitFailed when the forecaster cannot be fitted on the history (e.g. too short).
     Evaluation evaluate(std::int64_t now, const SampleReader& read);
 
-    /// The model's state as a value: history since the last fit's window began, the fit time, the
-    /// newest time. Restoring it refits on the same points and replays the updates, so evaluations
-    /// after a restart equal those of a run that never stopped.
+    /// The model's state as a value (version 2): the history since the last fit's window began (for
+    /// the next refit), the fit position and the fitted forecaster's own state document (continuum's
+    /// state values, docs/state.md). Restoring it does not refit, and evaluations after a restart
+    /// equal those of a run that never stopped.
     [[nodiscard]] nlohmann::json state() const;
-    /// \throws continuum::InvalidArgument when the state is malformed or its step differs.
+    /// \throws continuum::InvalidArgument when the state is malformed (naming the field), of another
+    ///         version, or saved for other metadata.
     static ScaledObjectModel restore(ScalerConfig config, const nlohmann::json& state);
 
     [[nodiscard]] const ScalerConfig& config() const { return config_; }

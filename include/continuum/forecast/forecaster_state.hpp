@@ -1,21 +1,24 @@
 // The state of a forecaster chosen at run time: ForecasterState holds the state of any built-in
-// model (the baselines, SES, Holt-Winters), each echoing its configuration, so an AnyForecaster,
-// a Portfolio's members or a scaler's per-namespace models can be saved and restored. state_of()
-// and with_state() are the uniform entry points generic code (the quota scalers) calls.
+// model (the baselines, SES, Holt-Winters, an LSTM with its weights), each echoing its
+// configuration, so an AnyForecaster, a Portfolio's members or a scaler's per-namespace models can
+// be saved and restored. state_of() and with_state() are the entry points generic code calls.
 #pragma once
 
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/forecast/linear_regression.hpp>
+#include <continuum/forecast/lstm.hpp>
 #include <continuum/forecast/moving_average.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/seasonal_median.hpp>
 #include <continuum/forecast/seasonal_naive.hpp>
 #include <continuum/forecast/simple_exponential_smoothing.hpp>
 
+#include <algorithm>
 #include <concepts>
 #include <iterator>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -25,15 +28,62 @@
 
 namespace continuum::forecast {
 
-/// The state of one built-in model, configuration included (season length, window, spec, fixed α).
+namespace detail {
+
+template <typename Matrix>
+bool same_matrix(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && std::equal(a.data(), a.data() + a.size(), b.data());
+}
+inline bool same_scaling(const Scaling& a, const Scaling& b) { return a.kind == b.kind && a.center == b.center && a.width == b.width; }
+
+/// Equal weights, head, window, scaling, target feature and step.
+template <std::floating_point T>
+bool same_parameters(const LstmParameters<T>& a, const LstmParameters<T>& b) {
+    if (a.layers.size() != b.layers.size() || a.head.size() != b.head.size()) return false;
+    for (std::size_t i = 0; i < a.layers.size(); ++i) {
+        const auto &x = a.layers[i], &y = b.layers[i];
+        if (!same_matrix(x.weight_ih, y.weight_ih) || !same_matrix(x.weight_hh, y.weight_hh) || !same_matrix(x.bias_ih, y.bias_ih) ||
+            !same_matrix(x.bias_hh, y.bias_hh)) {
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < a.head.size(); ++i) {
+        const auto &x = a.head[i], &y = b.head[i];
+        if (!same_matrix(x.weight, y.weight) || !same_matrix(x.bias, y.bias) || x.relu_after != y.relu_after || x.name != y.name) return false;
+    }
+    return a.window == b.window && same_scaling(a.input_scaling, b.input_scaling) && same_scaling(a.output_scaling, b.output_scaling) &&
+           a.target_feature == b.target_feature && a.step == b.step;
+}
+
+}  // namespace detail
+
+/// An LSTM's state as a member of a ForecasterState: unlike the other models its configuration
+/// (weights, head, window, scaling) cannot be rebuilt from a few numbers, so it travels with the
+/// state (a Portfolio member or an AnyForecaster is restored from the state alone), with the
+/// observation window and the name of the weights' source.
+template <std::floating_point T>
+struct LstmModelState {
+    using Scalar = T;
+    LstmParameters<T> parameters;
+    LstmState<T> state;
+    std::string source = "lstm";
+
+    friend bool operator==(const LstmModelState& a, const LstmModelState& b) {
+        return a.state == b.state && a.source == b.source && detail::same_parameters(a.parameters, b.parameters);
+    }
+};
+
+/// The state of one built-in model, configuration included (season length, window, spec, fixed α,
+/// an LSTM's weights).
 using ForecasterState = std::variant<NaiveState, DriftState, SimpleExponentialSmoothingState, SeasonalNaiveState, SeasonalMedianState,
-                                     MovingAverageState, LinearRegressionState, HoltWintersState<double>>;
+                                     MovingAverageState, LinearRegressionState, HoltWintersState<double>, LstmModelState<double>, LstmModelState<float>>;
 
 /// The model a ForecasterState describes: "naive", "drift", "simple_exponential_smoothing",
-/// "seasonal_naive", "seasonal_median", "moving_average", "linear_regression" or "holt_winters".
+/// "seasonal_naive", "seasonal_median", "moving_average", "linear_regression", "holt_winters",
+/// "lstm" (double) or "lstm_float".
 [[nodiscard]] inline std::string_view kind_of(const ForecasterState& state) {
     constexpr std::string_view names[] = {"naive", "drift", "simple_exponential_smoothing", "seasonal_naive", "seasonal_median", "moving_average",
-                                          "linear_regression", "holt_winters"};
+                                          "linear_regression", "holt_winters", "lstm", "lstm_float"};
     static_assert(std::size(names) == std::variant_size_v<ForecasterState>);
     return names[state.index()];
 }
@@ -69,8 +119,10 @@ template <StatefulForecaster F>
     if (const auto* m = model.target<MovingAverage>()) return m->state();
     if (const auto* m = model.target<LinearRegression>()) return m->state();
     if (const auto* m = model.target<HoltWinters<double>>()) return m->state();
+    if (const auto* m = model.target<Lstm<double>>()) return LstmModelState<double>{m->parameters(), m->state(), m->source()};
+    if (const auto* m = model.target<Lstm<float>>()) return LstmModelState<float>{m->parameters(), m->state(), m->source()};
     throw InvalidArgument(fmt::format("forecaster state: {} is not a built-in forecaster (naive, drift, ses, seasonal naive or median, "
-                                      "moving average, linear regression, Holt-Winters); its state cannot be taken",
+                                      "moving average, linear regression, Holt-Winters, LSTM); its state cannot be taken",
                                       model.name()));
 }
 
@@ -88,7 +140,8 @@ template <StatefulForecaster F>
             else if constexpr (std::is_same_v<S, SeasonalMedianState>) return SeasonalMedian::restore(s.season_length, s.seasons, s);
             else if constexpr (std::is_same_v<S, MovingAverageState>) return MovingAverage::restore(s.window, s);
             else if constexpr (std::is_same_v<S, LinearRegressionState>) return LinearRegression::restore(s.window, s);
-            else return HoltWinters<double>::restore(s, holt_winters);
+            else if constexpr (std::is_same_v<S, HoltWintersState<double>>) return HoltWinters<double>::restore(s, holt_winters);
+            else return Lstm<typename S::Scalar>::restore(s.parameters, s.state, s.source);
         },
         state);
 }
@@ -101,11 +154,14 @@ template <StatefulForecaster F>
     return std::visit(
         [&](const auto& s) -> AnyForecaster {
             using S = std::decay_t<decltype(s)>;
-            const auto from = [&]<typename M>(const M* configured) -> AnyForecaster {
-                if (configured) return configured->with_state(s);
+            const auto unconfigured = [&]() -> AnyForecaster {
                 if (prototype.empty()) return restore_forecaster(state);
                 throw InvalidArgument(fmt::format("forecaster restore: the state is of a {} model but the configured forecaster is {}", kind_of(state),
                                                   prototype.name()));
+            };
+            const auto from = [&]<typename M>(const M* configured) -> AnyForecaster {
+                if (configured) return configured->with_state(s);
+                return unconfigured();
             };
             if constexpr (std::is_same_v<S, NaiveState>) return from(prototype.target<Naive>());
             else if constexpr (std::is_same_v<S, DriftState>) return from(prototype.target<Drift>());
@@ -114,7 +170,17 @@ template <StatefulForecaster F>
             else if constexpr (std::is_same_v<S, SeasonalMedianState>) return from(prototype.target<SeasonalMedian>());
             else if constexpr (std::is_same_v<S, MovingAverageState>) return from(prototype.target<MovingAverage>());
             else if constexpr (std::is_same_v<S, LinearRegressionState>) return from(prototype.target<LinearRegression>());
-            else return from(prototype.target<HoltWinters<double>>());
+            else if constexpr (std::is_same_v<S, HoltWintersState<double>>) return from(prototype.target<HoltWinters<double>>());
+            else {
+                // An LSTM: the configured model's weights must be the state's (another model's window means nothing to it).
+                const auto* configured = prototype.target<Lstm<typename S::Scalar>>();
+                if (!configured) return unconfigured();
+                if (!detail::same_parameters(configured->parameters(), s.parameters)) {
+                    throw InvalidArgument(fmt::format("lstm restore: state.parameters (weights, head, window, scaling) differ from those of the configured model ({})",
+                                                      configured->source()));
+                }
+                return configured->with_state(s.state);
+            }
         },
         state);
 }

@@ -113,6 +113,8 @@ public:
 
     [[nodiscard]] const std::vector<Policy>& policies() const { return policies_; }
     [[nodiscard]] const std::string& default_policy() const { return default_; }
+    [[nodiscard]] const std::vector<TimeWindow>& time_windows() const { return windows_; }
+    [[nodiscard]] const std::vector<SignalRule>& signal_rules() const { return signal_rules_; }
     [[nodiscard]] const Utility& utility() const { return utility_; }
 
     /// \throws InvalidArgument when no policy has this name.

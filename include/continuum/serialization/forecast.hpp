@@ -21,6 +21,12 @@ struct Schema<forecast::NaiveState> {
     static Json write(const forecast::NaiveState& s) {
         return {{"last", detail::number(s.last, "last")}, {"sum_squares", detail::number(s.sum_squares, "sum_squares")}, {"changes", s.changes}, {"fitted", s.fitted}};
     }
+    static void stream(detail::Writer& w, const forecast::NaiveState& s) {
+        w.key("last").number(s.last, "last");
+        w.key("sum_squares").number(s.sum_squares, "sum_squares");
+        w.key("changes").integer(s.changes);
+        w.key("fitted").boolean(s.fitted);
+    }
     static forecast::NaiveState read(const detail::Reader& r) {
         return {r["last"].number(), r["sum_squares"].non_negative_number(), r["changes"].uint64(), r["fitted"].boolean()};
     }
@@ -36,6 +42,13 @@ struct Schema<forecast::DriftState> {
                 {"count", s.count},
                 {"sum_squares", detail::number(s.sum_squares, "sum_squares")},
                 {"fitted", s.fitted}};
+    }
+    static void stream(detail::Writer& w, const forecast::DriftState& s) {
+        w.key("first").number(s.first, "first");
+        w.key("last").number(s.last, "last");
+        w.key("count").integer(s.count);
+        w.key("sum_squares").number(s.sum_squares, "sum_squares");
+        w.key("fitted").boolean(s.fitted);
     }
     static forecast::DriftState read(const detail::Reader& r) {
         return {r["first"].number(), r["last"].number(), r["count"].uint64(), r["sum_squares"].non_negative_number(), r["fitted"].boolean()};
@@ -53,6 +66,19 @@ struct Schema<forecast::SimpleExponentialSmoothingState> {
                 {"sse", detail::number(s.sse, "sse")},
                 {"count", s.count},
                 {"fitted", s.fitted}};
+    }
+    static void stream(detail::Writer& w, const forecast::SimpleExponentialSmoothingState& s) {
+        w.key("fixed_alpha");
+        if (s.fixed_alpha) {
+            w.number(*s.fixed_alpha, "fixed_alpha");
+        } else {
+            w.null();
+        }
+        w.key("alpha").number(s.alpha, "alpha");
+        w.key("level").number(s.level, "level");
+        w.key("sse").number(s.sse, "sse");
+        w.key("count").integer(s.count);
+        w.key("fitted").boolean(s.fitted);
     }
     static forecast::SimpleExponentialSmoothingState read(const detail::Reader& r) {
         forecast::SimpleExponentialSmoothingState s;
@@ -77,6 +103,14 @@ struct Schema<forecast::SeasonalNaiveState> {
                 {"sum_squares", detail::number(s.sum_squares, "sum_squares")},
                 {"differences", s.differences},
                 {"fitted", s.fitted}};
+    }
+    static void stream(detail::Writer& w, const forecast::SeasonalNaiveState& s) {
+        w.key("season_length").integer(s.season_length);
+        w.key("last_season").numbers(s.last_season, "last_season");
+        w.key("next").integer(s.next);
+        w.key("sum_squares").number(s.sum_squares, "sum_squares");
+        w.key("differences").integer(s.differences);
+        w.key("fitted").boolean(s.fitted);
     }
     static forecast::SeasonalNaiveState read(const detail::Reader& r) {
         return {r["season_length"].int32(), r["last_season"].numbers(),       r["next"].uint64(),
@@ -233,80 +267,6 @@ struct Schema<forecast::HoltWintersState<Scalar>> {
     }
 };
 
-/// Any built-in model's state: written as that model's own document, read by its schema field.
-template <>
-struct Schema<forecast::ForecasterState> {
-    static constexpr bool dispatches = true;
-    static Json write(const forecast::ForecasterState& s) {
-        return std::visit([](const auto& alternative) { return to_json(alternative); }, s);
-    }
-    static forecast::ForecasterState read(const detail::Reader& r) {
-        const std::string schema = r["schema"].string();
-        forecast::ForecasterState out;
-        bool found = false;
-        read_if(r, schema, out, found, std::make_index_sequence<std::variant_size_v<forecast::ForecasterState>>{});
-        if (!found) r["schema"].fail(fmt::format("{} is not a forecaster state schema", continuum::detail::quoted(schema)));
-        return out;
-    }
-
-private:
-    template <std::size_t... I>
-    static void read_if(const detail::Reader& r, const std::string& schema, forecast::ForecasterState& out, bool& found, std::index_sequence<I...>) {
-        (
-            [&] {
-                using S = std::variant_alternative_t<I, forecast::ForecasterState>;
-                if (!found && schema == Schema<S>::name) {
-                    out = from_json<S>(r);
-                    found = true;
-                }
-            }(),
-            ...);
-    }
-};
-
-template <>
-struct Schema<forecast::PortfolioState> {
-    static constexpr std::string_view name = "continuum.Portfolio";
-    static constexpr int version = 1;
-    static Json write(const forecast::PortfolioState& s) {
-        Json members = Json::array();
-        for (const auto& m : s.members) members.push_back(to_json(m));
-        Json scores = Json::array();
-        for (const auto& c : s.scores) {
-            scores.push_back({{"name", c.name},
-                              {"smape", detail::number(c.smape, "scores.smape")},
-                              {"mase", detail::number(c.mase, "scores.mase")},
-                              {"owa", std::isinf(c.owa) && c.owa > 0 ? Json(nullptr) : detail::number(c.owa, "scores.owa")},  // null: the candidate failed
-                              {"selected", c.selected}});
-        }
-        return {{"members", members},
-                {"scores", scores},
-                {"reference_season", s.reference_season},
-                {"shift_detected", s.shift_detected},
-                {"validation_owa", detail::number(s.validation_owa, "validation_owa")},
-                {"fitted", s.fitted}};
-    }
-    static forecast::PortfolioState read(const detail::Reader& r) {
-        forecast::PortfolioState s;
-        s.members = r["members"].array([](const detail::Reader& m) { return from_json<forecast::ForecasterState>(m); });
-        s.scores = r["scores"].array([](const detail::Reader& c) {
-            forecast::PortfolioScore score;
-            score.name = c["name"].string();
-            score.smape = c["smape"].non_negative_number();
-            score.mase = c["mase"].non_negative_number();
-            const auto owa = c.optional("owa");
-            if (!c.has("owa")) (void)c["owa"];  // throws: missing field
-            score.owa = owa ? owa->non_negative_number() : std::numeric_limits<double>::infinity();
-            score.selected = c["selected"].boolean();
-            return score;
-        });
-        s.reference_season = r["reference_season"].int32();
-        s.shift_detected = r["shift_detected"].boolean();
-        s.validation_owa = r["validation_owa"].non_negative_number();
-        s.fitted = r["fitted"].boolean();
-        return s;
-    }
-};
 
 namespace detail {
 
@@ -397,6 +357,97 @@ struct Schema<forecast::LstmState<T>> {
     static constexpr int version = 1;
     static Json write(const forecast::LstmState<T>& s) { return {{"window", detail::scalars(s.window, "window")}, {"fitted", s.fitted}}; }
     static forecast::LstmState<T> read(const detail::Reader& r) { return {detail::read_scalars<T>(r["window"]), r["fitted"].boolean()}; }
+};
+
+/// An LSTM as a member of a ForecasterState: its parameters and state documents and its source.
+template <std::floating_point T>
+struct Schema<forecast::LstmModelState<T>> {
+    static constexpr std::string_view name = std::is_same_v<T, double> ? "continuum.LstmModel<double>" : "continuum.LstmModel";
+    static constexpr int version = 1;
+    static Json write(const forecast::LstmModelState<T>& s) {
+        return {{"parameters", to_json(s.parameters)}, {"state", to_json(s.state)}, {"source", s.source}};
+    }
+    static forecast::LstmModelState<T> read(const detail::Reader& r) {
+        return {from_json<forecast::LstmParameters<T>>(r["parameters"]), from_json<forecast::LstmState<T>>(r["state"]), r["source"].string()};
+    }
+};
+
+/// Any built-in model's state: written as that model's own document, read by its schema field.
+template <>
+struct Schema<forecast::ForecasterState> {
+    static constexpr bool dispatches = true;
+    static Json write(const forecast::ForecasterState& s) {
+        return std::visit([](const auto& alternative) { return to_json(alternative); }, s);
+    }
+    static void stream(detail::Writer& w, const forecast::ForecasterState& s) {
+        std::visit([&w](const auto& alternative) { detail::write_document(w, alternative); }, s);
+    }
+    static forecast::ForecasterState read(const detail::Reader& r) {
+        const std::string schema = r["schema"].string();
+        forecast::ForecasterState out;
+        bool found = false;
+        read_if(r, schema, out, found, std::make_index_sequence<std::variant_size_v<forecast::ForecasterState>>{});
+        if (!found) r["schema"].fail(fmt::format("{} is not a forecaster state schema", continuum::detail::quoted(schema)));
+        return out;
+    }
+
+private:
+    template <std::size_t... I>
+    static void read_if(const detail::Reader& r, const std::string& schema, forecast::ForecasterState& out, bool& found, std::index_sequence<I...>) {
+        (
+            [&] {
+                using S = std::variant_alternative_t<I, forecast::ForecasterState>;
+                if (!found && schema == Schema<S>::name) {
+                    out = from_json<S>(r);
+                    found = true;
+                }
+            }(),
+            ...);
+    }
+};
+
+template <>
+struct Schema<forecast::PortfolioState> {
+    static constexpr std::string_view name = "continuum.Portfolio";
+    static constexpr int version = 1;
+    static Json write(const forecast::PortfolioState& s) {
+        Json members = Json::array();
+        for (const auto& m : s.members) members.push_back(to_json(m));
+        Json scores = Json::array();
+        for (const auto& c : s.scores) {
+            scores.push_back({{"name", c.name},
+                              {"smape", detail::number(c.smape, "scores.smape")},
+                              {"mase", detail::number(c.mase, "scores.mase")},
+                              {"owa", std::isinf(c.owa) && c.owa > 0 ? Json(nullptr) : detail::number(c.owa, "scores.owa")},  // null: the candidate failed
+                              {"selected", c.selected}});
+        }
+        return {{"members", members},
+                {"scores", scores},
+                {"reference_season", s.reference_season},
+                {"shift_detected", s.shift_detected},
+                {"validation_owa", detail::number(s.validation_owa, "validation_owa")},
+                {"fitted", s.fitted}};
+    }
+    static forecast::PortfolioState read(const detail::Reader& r) {
+        forecast::PortfolioState s;
+        s.members = r["members"].array([](const detail::Reader& m) { return from_json<forecast::ForecasterState>(m); });
+        s.scores = r["scores"].array([](const detail::Reader& c) {
+            forecast::PortfolioScore score;
+            score.name = c["name"].string();
+            score.smape = c["smape"].non_negative_number();
+            score.mase = c["mase"].non_negative_number();
+            const auto owa = c.optional("owa");
+            if (!c.has("owa")) (void)c["owa"];  // throws: missing field
+            score.owa = owa ? owa->non_negative_number() : std::numeric_limits<double>::infinity();
+            score.selected = c["selected"].boolean();
+            return score;
+        });
+        s.reference_season = r["reference_season"].int32();
+        s.shift_detected = r["shift_detected"].boolean();
+        s.validation_owa = r["validation_owa"].non_negative_number();
+        s.fitted = r["fitted"].boolean();
+        return s;
+    }
 };
 
 }  // namespace continuum::serialization

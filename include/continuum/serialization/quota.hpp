@@ -18,6 +18,17 @@ inline Json pending_decrease(const std::optional<quota::PendingDecrease>& p) {
     if (!p) return nullptr;
     return {{"target", resources(p->target)}, {"since", p->since.count()}, {"condition_since", optional_time(p->condition_since)}};
 }
+inline void write_pending_decrease(Writer& w, const std::optional<quota::PendingDecrease>& p) {
+    if (!p) {
+        w.null();
+        return;
+    }
+    w.begin_object();
+    w.key("target").resources(p->target);
+    w.key("since").integer(p->since.count());
+    w.key("condition_since").optional_time(p->condition_since);
+    w.end_object();
+}
 inline std::optional<quota::PendingDecrease> read_pending_decrease(const Reader& r, std::string_view key) {
     const auto p = r.optional(key);
     if (!p) {
@@ -69,6 +80,28 @@ struct Schema<quota::HybridQuotaScalerState<ModelState>> {
                                   {"pending", detail::pending_decrease(ns.pending)}});
         }
         return {{"namespaces", std::move(namespaces)}, {"last_now", detail::optional_time(s.last_now)}};
+    }
+    static std::size_t size_hint(const quota::HybridQuotaScalerState<ModelState>& s) { return 128 + 400 * s.namespaces.size(); }
+    static void stream(detail::Writer& w, const quota::HybridQuotaScalerState<ModelState>& s) {
+        w.key("namespaces").begin_array();
+        for (const auto& ns : s.namespaces) {
+            w.begin_object();
+            w.key("name").string(ns.name);
+            w.key("priority").integer(ns.priority);
+            w.key("models").begin_array();
+            for (const auto& m : ns.models) detail::write_document(w, m);
+            w.end_array();
+            w.key("history").begin_array();
+            for (const auto& h : ns.history) w.numbers(h, "history");
+            w.end_array();
+            w.key("fitted").boolean(ns.fitted);
+            w.key("since_fit").integer(ns.since_fit);
+            w.key("pending");
+            detail::write_pending_decrease(w, ns.pending);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("last_now").optional_time(s.last_now);
     }
     static quota::HybridQuotaScalerState<ModelState> read(const detail::Reader& r) {
         quota::HybridQuotaScalerState<ModelState> s;

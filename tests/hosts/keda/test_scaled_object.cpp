@@ -208,6 +208,33 @@ TEST_CASE("keda: a restored state evaluates as a run that never stopped") {
     const auto other = ScalerConfig::parse(metadata({{"seasons", "12"}}), "http://prom:9090");
     const auto message = error_of([&] { ScaledObjectModel::restore(other, model.state()); });
     CHECK(message.find("fingerprint") != std::string::npos);
+
+    // The fitted forecaster travels as continuum's state document (no refit on restore): with the
+    // history replaced, the restored model still forecasts from the saved fit.
+    auto saved = model.state();
+    CHECK(saved["version"] == 2);
+    CHECK(saved["forecaster"]["schema"].get<std::string>().rfind("continuum.", 0) == 0);
+    const double value = ScaledObjectModel::restore(config, saved).evaluate(now + 9 * step, prometheus.reader()).value;
+    for (auto& v : saved["values"]) v = 0.0;
+    CHECK(ScaledObjectModel::restore(config, saved).evaluate(now + 9 * step, prometheus.reader()).value == value);
+    // A bad forecaster document names the field.
+    saved = model.state();
+    saved["forecaster"].erase("version");
+    CHECK(error_of([&] { ScaledObjectModel::restore(config, saved); }) == "state.forecaster: state document: $.version: missing field");
+    saved = model.state();
+    saved["version"] = 1;
+    CHECK(error_of([&] { ScaledObjectModel::restore(config, saved); }) == "state version 1 is not 2");
+
+    // model "auto": the Portfolio's own state (members, scores, choices).
+    const auto automatic = ScalerConfig::parse(metadata({{"model", "auto"}}), "http://prom:9090");
+    ScaledObjectModel portfolio(automatic);
+    portfolio.evaluate(now, prometheus.reader());
+    portfolio.evaluate(now + 2 * step, prometheus.reader());
+    CHECK(portfolio.state()["forecaster"]["schema"] == "continuum.Portfolio");
+    auto resumed = ScaledObjectModel::restore(automatic, nlohmann::json::parse(portfolio.state().dump()));
+    for (const std::int64_t later : {now + 4 * step, now + 7 * step}) {
+        CHECK(portfolio.evaluate(later, prometheus.reader()).value == resumed.evaluate(later, prometheus.reader()).value);
+    }
 }
 
 TEST_CASE("keda: reader errors propagate and leave the model usable") {

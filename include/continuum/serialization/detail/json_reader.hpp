@@ -7,6 +7,8 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
+#include <continuum/serialization/detail/json_document.hpp>
+#include <continuum/serialization/detail/json_writer.hpp>
 
 #include <cmath>
 #include <cstddef>
@@ -34,65 +36,68 @@ struct Schema;
 namespace detail {
 
 /// A position in a parsed document; every accessor throws ParseError naming path() on bad input.
+/// The document must outlive its readers.
 class Reader {
 public:
-    Reader(const Json& value, std::string path) : value_(&value), path_(std::move(path)) {}
+    Reader(const Document& doc, std::uint32_t index) : doc_(&doc), index_(index) {}
 
-    [[nodiscard]] const Json& json() const { return *value_; }
-    [[nodiscard]] const std::string& path() const { return path_; }
+    [[nodiscard]] std::string path() const { return doc_->path_of(index_); }
 
-    [[noreturn]] void fail(std::string_view what) const { throw ParseError(fmt::format("state document: {}: {}", path_, what)); }
+    [[noreturn]] void fail(std::string_view what) const { throw ParseError(fmt::format("state document: {}: {}", path(), what)); }
 
     /// A required member of an object.
     [[nodiscard]] Reader operator[](std::string_view key) const {
-        require_object();
-        const auto it = value_->find(key);
-        if (it == value_->end()) throw ParseError(fmt::format("state document: {}.{}: missing field", path_, key));
-        return Reader(*it, fmt::format("{}.{}", path_, key));
+        if (const auto value = find(key)) return Reader(*doc_, *value);
+        throw ParseError(fmt::format("state document: {}.{}: missing field", path(), key));
     }
     /// An optional member: nullopt when absent or null.
     [[nodiscard]] std::optional<Reader> optional(std::string_view key) const {
-        require_object();
-        const auto it = value_->find(key);
-        if (it == value_->end() || it->is_null()) return std::nullopt;
-        return Reader(*it, fmt::format("{}.{}", path_, key));
+        const auto value = find(key);
+        if (!value || doc_->node(*value).kind == NodeKind::null) return std::nullopt;
+        return Reader(*doc_, *value);
     }
-    [[nodiscard]] bool has(std::string_view key) const {
-        require_object();
-        return value_->contains(key);
-    }
+    [[nodiscard]] bool has(std::string_view key) const { return find(key).has_value(); }
 
     /// Array elements.
     [[nodiscard]] std::size_t size() const {
-        require_array();
-        return value_->size();
+        require(NodeKind::array);
+        std::size_t n = 0;
+        for (std::uint32_t i = index_ + 1; i < node().end; i = doc_->node(i).end) ++n;
+        return n;
     }
     [[nodiscard]] Reader at(std::size_t i) const {
-        require_array();
-        return Reader((*value_)[i], fmt::format("{}[{}]", path_, i));
+        require(NodeKind::array);
+        std::uint32_t child = index_ + 1;
+        for (std::size_t k = 0; k < i && child < node().end; ++k) child = doc_->node(child).end;
+        if (child >= node().end) fail(fmt::format("has no element {}", i));
+        return Reader(*doc_, child);
     }
     /// f(element reader) for every element.
     template <typename F>
     [[nodiscard]] auto array(F&& f) const {
-        require_array();
         std::vector<decltype(f(std::declval<Reader>()))> out;
-        out.reserve(value_->size());
-        for (std::size_t i = 0; i < value_->size(); ++i) out.push_back(f(at(i)));
+        out.reserve(size());  // one allocation: the count is a walk over the siblings
+        for (std::uint32_t i = index_ + 1; i < node().end; i = doc_->node(i).end) out.push_back(f(Reader(*doc_, i)));
         return out;
     }
-    /// f(key, member reader) for every member of an object, in key order.
+    /// f(key, member reader) for every member of an object, in document order.
     template <typename F>
     void members(F&& f) const {
-        require_object();
-        for (auto it = value_->begin(); it != value_->end(); ++it) f(it.key(), Reader(it.value(), fmt::format("{}.{}", path_, it.key())));
+        require(NodeKind::object);
+        for (std::uint32_t k = index_ + 1; k < node().end; k = doc_->node(k + 1).end) {
+            f(std::string(doc_->text_of(doc_->node(k))), Reader(*doc_, k + 1));
+        }
     }
 
     /// A finite number (integers are accepted and converted).
     [[nodiscard]] double number() const {
-        if (!value_->is_number()) fail(fmt::format("expected a number, got {}", value_->type_name()));
-        const double v = value_->get<double>();
-        if (!std::isfinite(v)) fail(fmt::format("{} is not finite", v));
-        return v;
+        const Node& n = node();
+        switch (n.kind) {
+            case NodeKind::floating: return n.number.floating;  // the parser refuses 1e999
+            case NodeKind::integer: return static_cast<double>(n.number.integer);
+            case NodeKind::unsigned_integer: return static_cast<double>(n.number.unsigned_integer);
+            default: fail(fmt::format("expected a number, got {}", type_name(n.kind)));
+        }
     }
     [[nodiscard]] double number_in(double lo, double hi) const {
         const double v = number();
@@ -101,13 +106,14 @@ public:
     }
     [[nodiscard]] double non_negative_number() const { return number_in(0.0, std::numeric_limits<double>::max()); }
     [[nodiscard]] std::int64_t int64() const {
-        if (value_->is_number_unsigned()) {
-            const auto v = value_->get<std::uint64_t>();
+        const Node& n = node();
+        if (n.kind == NodeKind::unsigned_integer) {
+            const auto v = n.number.unsigned_integer;
             if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) fail(fmt::format("{} does not fit in int64", v));
             return static_cast<std::int64_t>(v);
         }
-        if (!value_->is_number_integer()) fail(fmt::format("expected an integer, got {}", value_->type_name()));
-        return value_->get<std::int64_t>();
+        if (n.kind != NodeKind::integer) fail(fmt::format("expected an integer, got {}", type_name(n.kind)));
+        return n.number.integer;
     }
     [[nodiscard]] std::int64_t int64_in(std::int64_t lo, std::int64_t hi) const {
         const std::int64_t v = int64();
@@ -115,9 +121,11 @@ public:
         return v;
     }
     [[nodiscard]] std::uint64_t uint64() const {
-        if (!value_->is_number_integer()) fail(fmt::format("expected an integer, got {}", value_->type_name()));
-        if (!value_->is_number_unsigned() && value_->get<std::int64_t>() < 0) fail(fmt::format("{} is negative", value_->get<std::int64_t>()));
-        return value_->get<std::uint64_t>();
+        const Node& n = node();
+        if (n.kind == NodeKind::unsigned_integer) return n.number.unsigned_integer;
+        if (n.kind != NodeKind::integer) fail(fmt::format("expected an integer, got {}", type_name(n.kind)));
+        if (n.number.integer < 0) fail(fmt::format("{} is negative", n.number.integer));
+        return static_cast<std::uint64_t>(n.number.integer);
     }
     [[nodiscard]] std::size_t size_value() const {
         const std::uint64_t v = uint64();
@@ -126,13 +134,15 @@ public:
     }
     [[nodiscard]] int int32() const { return static_cast<int>(int64_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max())); }
     [[nodiscard]] bool boolean() const {
-        if (!value_->is_boolean()) fail(fmt::format("expected true or false, got {}", value_->type_name()));
-        return value_->get<bool>();
+        if (node().kind != NodeKind::boolean) fail(fmt::format("expected true or false, got {}", type_name(node().kind)));
+        return node().flag;
     }
-    [[nodiscard]] std::string string() const {
-        if (!value_->is_string()) fail(fmt::format("expected a string, got {}", value_->type_name()));
-        return value_->get<std::string>();
+    /// The string's text, valid as long as the document.
+    [[nodiscard]] std::string_view string_view() const {
+        if (node().kind != NodeKind::string) fail(fmt::format("expected a string, got {}", type_name(node().kind)));
+        return doc_->text_of(node());
     }
+    [[nodiscard]] std::string string() const { return std::string(string_view()); }
     [[nodiscard]] std::string non_empty_string() const {
         std::string s = string();
         if (s.empty()) fail("must not be empty");
@@ -159,7 +169,7 @@ public:
     }
     /// One of `names` (an enum written by name); returns its index.
     [[nodiscard]] std::size_t one_of(std::initializer_list<std::string_view> names) const {
-        const std::string s = string();
+        const std::string_view s = string_view();
         std::size_t i = 0;
         for (const auto name : names) {
             if (s == name) return i;
@@ -169,15 +179,22 @@ public:
     }
 
 private:
-    void require_object() const {
-        if (!value_->is_object()) fail(fmt::format("expected an object, got {}", value_->type_name()));
+    [[nodiscard]] const Node& node() const { return doc_->node(index_); }
+    void require(NodeKind kind) const {
+        if (node().kind != kind) fail(fmt::format("expected an {}, got {}", type_name(kind), type_name(node().kind)));
     }
-    void require_array() const {
-        if (!value_->is_array()) fail(fmt::format("expected an array, got {}", value_->type_name()));
+    /// The value node of member `key` (the last one if the key repeats, as nlohmann_json's DOM keeps).
+    [[nodiscard]] std::optional<std::uint32_t> find(std::string_view key) const {
+        require(NodeKind::object);
+        std::optional<std::uint32_t> found;
+        for (std::uint32_t k = index_ + 1; k < node().end; k = doc_->node(k + 1).end) {
+            if (doc_->text_of(doc_->node(k)) == key) found = k + 1;
+        }
+        return found;
     }
 
-    const Json* value_;
-    std::string path_;
+    const Document* doc_;
+    std::uint32_t index_;
 };
 
 /// A finite double as a JSON number. \throws InvalidArgument on NaN or infinity (a state never
@@ -205,8 +222,10 @@ inline std::optional<Time> read_optional_time(const Reader& r, std::string_view 
 /// Checks the envelope of a document at `r` against T's schema.
 template <typename T>
 void check_envelope(const Reader& r) {
-    const std::string schema = r["schema"].string();
-    if (schema != Schema<T>::name) r["schema"].fail(fmt::format("expected {}, got {}", continuum::detail::quoted(Schema<T>::name), continuum::detail::quoted(schema)));
+    const std::string_view schema = r["schema"].string_view();
+    if (schema != Schema<T>::name) {
+        r["schema"].fail(fmt::format("expected {}, got {}", continuum::detail::quoted(Schema<T>::name), continuum::detail::quoted(schema)));
+    }
     const std::int64_t version = r["version"].int64();
     if (version != Schema<T>::version) {
         r["version"].fail(fmt::format("unsupported version {} of {} (this build reads version {})", version, Schema<T>::name, Schema<T>::version));
@@ -244,26 +263,57 @@ template <typename T>
 /// an unknown version, a missing field, a wrong type or an out-of-range value.
 template <typename T>
 [[nodiscard]] T from_json(const Json& doc) {
-    return from_json<T>(detail::Reader(doc, "$"));
+    const auto parsed = detail::Document::parse(doc.dump());
+    return from_json<T>(detail::Reader(parsed, parsed.root()));
 }
 
-/// to_json as compact text (doubles in their shortest round-trip form).
+namespace detail {
+
+/// A schema that writes its fields straight to text (Schema<T>::stream(writer, value)); the others
+/// are written through to_json's DOM.
+template <typename T>
+concept Streamed = requires(Writer& w, const T& v) { Schema<T>::stream(w, v); };
+
+/// The complete document of `value` (envelope and fields) appended to `w`.
+template <typename T>
+void write_document(Writer& w, const T& value) {
+    if constexpr (Streamed<T> && requires { Schema<T>::dispatches; }) {
+        Schema<T>::stream(w, value);  // a variant: the alternative's own document
+    } else if constexpr (Streamed<T>) {
+        w.begin_object();
+        w.key("schema").string(Schema<T>::name);
+        w.key("version").integer(Schema<T>::version);
+        Schema<T>::stream(w, value);
+        w.end_object();
+    } else {
+        w.raw(to_json(value).dump());
+    }
+}
+
+}  // namespace detail
+
+/// The document of `value` as compact text, written in one pass for the streamed schemas (doubles
+/// in their shortest round-trip form). \throws InvalidArgument when a double of the state is not
+/// finite or a string is not valid UTF-8.
 template <typename T>
 [[nodiscard]] std::string dump(const T& value) {
-    return to_json(value).dump();
+    if constexpr (detail::Streamed<T>) {
+        std::size_t hint = 256;
+        if constexpr (requires { Schema<T>::size_hint(value); }) hint = Schema<T>::size_hint(value);
+        detail::Writer w(hint);
+        detail::write_document(w, value);
+        return std::move(w).take();
+    } else {
+        return to_json(value).dump();
+    }
 }
 
 /// Parses text written by dump. \throws ParseError on malformed JSON (with nlohmann's message) or
 /// as from_json.
 template <typename T>
 [[nodiscard]] T parse(std::string_view text) {
-    Json doc;
-    try {
-        doc = Json::parse(text);
-    } catch (const Json::exception& e) {
-        throw ParseError(fmt::format("state document: not valid JSON: {}", e.what()));
-    }
-    return from_json<T>(doc);
+    const auto doc = detail::Document::parse(text);
+    return from_json<T>(detail::Reader(doc, doc.root()));
 }
 
 }  // namespace continuum::serialization
