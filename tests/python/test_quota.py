@@ -147,10 +147,12 @@ class LastValueWithInterval(LastValue):
 
 
 def test_hybrid_interval_level_uses_a_python_models_forecast_interval():
-    # interval_level 0.8: the upper bound 30 + 25 * 0.8 = 50 cores is planned for, snapped up to 60.
+    # interval_level 0.8: the upper bound 30 + 25 * 0.8 = 50 cores is planned for (the proactive
+    # step raises the quota to the prediction).
     scaler = quota.HybridQuotaScaler(LastValueWithInterval(), levels=LEVELS, min_history=1, interval_level=0.8)
     d = scaler.tick(0, {"cpu": "300"}, [{"name": "a", "usage": {"cpu": "30"}, "quota": {"cpu": "40"}}])
-    assert d["a"].quota.to_quantities() == {"cpu": "60"}
+    assert d["a"].quota.to_quantities() == {"cpu": "50"}
+    assert "prediction {cpu: 50}" in d["a"].reason
     # The mean alone (interval_level 0) plans for 30 cores: snapped up to 40, the quota holds.
     scaler = quota.HybridQuotaScaler(LastValueWithInterval(), levels=LEVELS, min_history=1)
     d = scaler.tick(0, {"cpu": "300"}, [{"name": "a", "usage": {"cpu": "30"}, "quota": {"cpu": "40"}}])

@@ -144,7 +144,7 @@ struct NamespaceDecision {
             out += fmt::format("; proactive step {} (prediction {})", to_string(proactive), prediction);
         }
         if (!pending_target.empty()) out += fmt::format("; decrease to {} waits until usage comes down", pending_target);
-        if (failed_requests > 0) out += fmt::format("; reactive {} for {} failed deployment(s)", to_string(reactive), failed_requests);
+        if (failed_requests > 0) out += fmt::format("; reactive {} for {} failed deployment{}", to_string(reactive), failed_requests, failed_requests == 1 ? "" : "s");
         if (was_cut()) out += fmt::format("; cut by {} (wanted {}, priority {}) by the fairness rule", cut, wanted, priority);
         return out;
     }
@@ -167,8 +167,8 @@ namespace detail {
 
 /// The summary line of a hybrid decision whose other fields are set; `changed` namespaces got a new quota.
 inline std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
-    std::string reason = fmt::format("{} namespace(s), {} quota change(s); wanted {} against capacity {}", out.namespaces.size(), changed,
-                                     out.total_wanted, capacity);
+    std::string reason = fmt::format("{} namespace{}, {} quota change{}; wanted {} against capacity {}", out.namespaces.size(),
+                                     out.namespaces.size() == 1 ? "" : "s", changed, changed == 1 ? "" : "s", out.total_wanted, capacity);
     if (activated) reason += fmt::format("; {}", out.activation.reason);
     if (!out.cut.empty()) {
         std::vector<std::string> who;

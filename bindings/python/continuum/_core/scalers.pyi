@@ -4,6 +4,7 @@ import continuum._core
 import continuum._core.policy
 from typing import Any
 import builtins
+import collections.abc
 
 
 class ApplicationPlan(metaclass=_Pybind11Type):
@@ -28,7 +29,7 @@ class ApplicationState(metaclass=_Pybind11Type):
     pod_request: continuum._core.Resources
     ready_replicas: Dict[str,int]
     replicas: int
-    def __init__(self, name: str, pod_request: continuum._core.Resources, demand: List[float] = ..., replicas: int = ..., node_pool: str = ..., ready_replicas: Dict[str,int] = ...) -> None: ...
+    def __init__(self, name: str, pod_request: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity], demand: List[float] = ..., replicas: int = ..., node_pool: str = ..., ready_replicas: Dict[str,int] = ...) -> None: ...
 
 class ClusterSnapshot(metaclass=_Pybind11Type):
     applications: List[ApplicationState]
@@ -146,7 +147,8 @@ class HpaMetric(metaclass=_Pybind11Type):
     timestamp: Optional[float]
     value: Optional[int]
     def __init__(self, name: str = ..., source: MetricSource = ..., target_type: TargetType = ..., target: int = ..., pods: List[PodSample] = ..., value: Optional[int] = ..., available: bool = ..., activation_threshold: int = ..., container: str = ..., timestamp: Optional[float] = ...) -> None: ...
-    def resource_utilization(self, *args, **kwargs) -> Any: ...
+    @staticmethod
+    def resource_utilization(name: str, target_percent: int, usage: Any, requests: Any, ready: Any | None = ...) -> HpaMetric: ...
     def __reduce__(self) -> tuple: ...
 
 class MetricProposal(metaclass=_Pybind11Type):
@@ -223,14 +225,14 @@ class NodePoolState(metaclass=_Pybind11Type):
     name: str
     ready_nodes: int
     size: int
-    def __init__(self, name: str, size: int = ..., ready_nodes: Optional[int] = ..., min_size: int = ..., max_size: int = ..., node_type: Optional[str] = ..., node_capacity: Optional[continuum._core.Resources] = ..., node_cost: float = ...) -> None: ...
+    def __init__(self, name: str, size: int = ..., ready_nodes: Optional[int] = ..., min_size: int = ..., max_size: int = ..., node_type: Optional[str] = ..., node_capacity: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity] | None = ..., node_cost: float = ...) -> None: ...
 
 class OtherWorkload(metaclass=_Pybind11Type):
     count: int
     name: str
     node_pool: str
     request: continuum._core.Resources
-    def __init__(self, name: str, request: continuum._core.Resources, count: int = ..., node_pool: str = ...) -> None: ...
+    def __init__(self, name: str, request: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity], count: int = ..., node_pool: str = ...) -> None: ...
 
 class PatchDeployment(metaclass=_Pybind11Type):
     def __init__(self, *args, **kwargs) -> None: ...
@@ -335,8 +337,10 @@ class ScalingRules(metaclass=_Pybind11Type):
     stabilization_window: float
     tolerance: Optional[float]
     def __init__(self, stabilization_window: float, select_policy: SelectPolicy = ..., policies: List[ScalingPolicy] = ..., tolerance: Optional[float] = ...) -> None: ...
-    def default_scale_down(self, *args, **kwargs) -> Any: ...
-    def default_scale_up(self, *args, **kwargs) -> Any: ...
+    @staticmethod
+    def default_scale_down() -> ScalingRules: ...
+    @staticmethod
+    def default_scale_up() -> ScalingRules: ...
     def __reduce__(self) -> tuple: ...
 
 class SelectPolicy(metaclass=_Pybind11Type):
