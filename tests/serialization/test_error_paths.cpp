@@ -53,7 +53,10 @@ void check_error_paths(const State& state, const std::set<std::string>& optional
     CHECK_THROWS_WITH_AS((void)serialization::parse<State>(doc.dump()),
                          ("state document: $.schema: expected \"" + schema + "\", got \"continuum.Unknown\"").c_str(), ParseError);
 
-    for (const auto& [key, value] : good.items()) {
+    for (const auto& item : good.items()) {
+        // Named copies, not a structured binding: clang 14 cannot capture a binding in CAPTURE's lambda.
+        const std::string key = item.key();
+        const auto& value = item.value();
         if (key == "schema" || key == "version") continue;
         CAPTURE(key);
         doc = good;
