@@ -243,38 +243,24 @@ public:
     }
     [[nodiscard]] forecast::Forecast forecast(int horizon, double level) const {
         py::gil_scoped_acquire gil;
-        py::object result;
         if (model_ && level > 0.0 && py::hasattr(target_, "forecast_interval")) {
             // continuum's Python forecasters: forecast_interval(h, level) -> (mean, lower, upper).
             const auto interval = py::cast<py::tuple>(target_.attr("forecast_interval")(horizon, level));
             if (interval.size() != 3) throw InvalidArgument("forecaster: forecast_interval(h, level) must return (mean, lower, upper)");
             forecast::Forecast out;
-            const auto column = [](const py::handle& v) {
-                std::vector<double> values;
-                for (const auto& x : py::reinterpret_borrow<py::iterable>(v)) values.push_back(py::cast<double>(x));
-                return values;
-            };
-            out.mean = column(interval[0]);
-            out.lower = column(interval[1]);
-            out.upper = column(interval[2]);
+            out.mean = to_vector(interval[0]);
+            out.lower = to_vector(interval[1]);
+            out.upper = to_vector(interval[2]);
             out.level = level;
             return out;
         }
+        py::object result;
         if (model_) {
             result = level > 0.0 ? target_.attr("forecast")(horizon, level) : target_.attr("forecast")(horizon);
         } else {
             result = target_(py::array_t<double>(static_cast<py::ssize_t>(history_.size()), history_.data()));
         }
         forecast::Forecast out;
-        const auto to_vector = [](const py::handle& v) {
-            std::vector<double> values;
-            if (py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)) {
-                values.push_back(py::cast<double>(v));
-            } else {
-                for (const auto& x : py::reinterpret_borrow<py::iterable>(v)) values.push_back(py::cast<double>(x));
-            }
-            return values;
-        };
         // A Forecast-like object has a `mean` field; a numpy array's `mean` is a method.
         if (py::hasattr(result, "mean") && !PyCallable_Check(result.attr("mean").ptr())) {
             out.mean = to_vector(result.attr("mean"));
@@ -308,6 +294,17 @@ public:
     }
 
 private:
+    /// A number or an iterable of numbers, as the values of a forecast.
+    static std::vector<double> to_vector(const py::handle& v) {
+        std::vector<double> values;
+        if (py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)) {
+            values.push_back(py::cast<double>(v));
+        } else {
+            for (const auto& x : py::reinterpret_borrow<py::iterable>(v)) values.push_back(py::cast<double>(x));
+        }
+        return values;
+    }
+
     py::object target_;
     bool model_ = false;
     std::vector<double> history_;
