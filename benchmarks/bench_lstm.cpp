@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -151,8 +152,27 @@ void BM_peak_fma_float(benchmark::State& state) {
     state.SetLabel(fmt::format("{}-bit vectors", bytes * 8));
 }
 
+/// This core's clock while it runs: a chain of dependent integer additions (one cycle each on every
+/// x86-64 core since the Pentium Pro) per second of CPU time, counter "GHz". The VM shows no clock
+/// range (lscpu) and /proc/cpuinfo only the nominal TSC rate, so lstm_peer.py computes the CPU's FMA
+/// peak from this: cores x FMA units x lanes x 2 flops x GHz.
+void BM_cpu_clock(benchmark::State& state) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    constexpr int adds = 1000;
+    std::uint64_t x = 0;
+    for (auto _ : state) {
+        for (int r = 0; r < adds / 100; ++r) asm volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+    }
+    benchmark::DoNotOptimize(x);
+    state.counters["GHz"] = benchmark::Counter(adds * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+#else
+    state.SkipWithError("the clock is measured with x86-64 assembly only");
+#endif
+}
+
 }  // namespace
 
+BENCHMARK(BM_cpu_clock);
 BENCHMARK_TEMPLATE(BM_lstm_single, float);
 BENCHMARK_TEMPLATE(BM_lstm_single, double);
 BENCHMARK_TEMPLATE(BM_lstm_batch, float)->Arg(64)->Arg(1000);

@@ -85,3 +85,59 @@ TEST_CASE("fit_many: known models smooth only, bad input names the series") {
                          continuum::InvalidArgument);
     CHECK_THROWS_WITH_AS((void)batch.forecast(0), doctest::Contains("horizon must be >= 1"), continuum::InvalidArgument);
 }
+
+namespace {
+/// Runs one lane evaluation (forward + backward) of `Season` on panel rows through the kernel the
+/// CPU dispatch picks and through the portable one; both must agree bit for bit (no fused
+/// multiply-add may creep into the AVX2 build).
+template <fc::Seasonality Season>
+void check_dispatch_bit_identical() {
+    constexpr std::size_t lanes = 8, n = 120, m = 24;
+    const auto values = panel(lanes, n);
+    std::vector<double> y(n * lanes);
+    for (std::size_t l = 0; l < lanes; ++l) {
+        for (std::size_t t = 0; t < n; ++t) y[t * lanes + l] = values[l * n + t];
+    }
+    fc::detail::HoltWintersLanes<double, lanes> portable;
+    portable.seasons.resize(m * lanes);
+    for (std::size_t l = 0; l < lanes; ++l) {
+        const double k = static_cast<double>(l);
+        portable.alpha[l] = 0.1 + 0.1 * k;
+        portable.beta[l] = 0.01 + 0.02 * k;
+        portable.gamma[l] = 0.05 + 0.05 * k;
+        portable.phi[l] = 0.9 + 0.01 * k;
+        portable.level[l] = 35.0 + k;
+        portable.trend[l] = 0.1 - 0.02 * k;
+        for (std::size_t j = 0; j < m; ++j) {
+            portable.seasons[j * lanes + l] = Season == fc::Seasonality::multiplicative ? 1.0 + 0.01 * std::sin(static_cast<double>(j))
+                                                                                         : 3.0 * std::sin(static_cast<double>(j + l));
+        }
+    }
+    auto dispatched = portable;
+    std::vector<double> trace_portable(3 * n * lanes), trace_dispatched(3 * n * lanes);
+    fc::detail::holt_winters_evaluate_lanes<double, lanes, Season, true, false>(y, n, m, portable, trace_portable, true);
+    fc::detail::holt_winters_evaluate_lanes_dispatched<double, lanes, Season, true, false>(y, n, m, dispatched, trace_dispatched, true);
+    CHECK(trace_dispatched == trace_portable);
+    CHECK(dispatched.seasons == portable.seasons);
+    CHECK(dispatched.g_seasons == portable.g_seasons);
+    for (std::size_t l = 0; l < lanes; ++l) {
+        CAPTURE(l);
+        CHECK(std::isfinite(portable.sse[l]));
+        CHECK(portable.sse[l] > 0.0);
+        CHECK(dispatched.sse[l] == portable.sse[l]);
+        CHECK(dispatched.level[l] == portable.level[l]);
+        CHECK(dispatched.trend[l] == portable.trend[l]);
+        CHECK(dispatched.g_alpha[l] == portable.g_alpha[l]);
+        CHECK(dispatched.g_beta[l] == portable.g_beta[l]);
+        CHECK(dispatched.g_gamma[l] == portable.g_gamma[l]);
+        CHECK(dispatched.g_phi[l] == portable.g_phi[l]);
+        CHECK(dispatched.g_level[l] == portable.g_level[l]);
+        CHECK(dispatched.g_trend[l] == portable.g_trend[l]);
+    }
+}
+}  // namespace
+
+TEST_CASE("fit_many lane kernels: the CPU-dispatched build equals the portable one bit for bit") {
+    check_dispatch_bit_identical<fc::Seasonality::additive>();
+    check_dispatch_bit_identical<fc::Seasonality::multiplicative>();
+}

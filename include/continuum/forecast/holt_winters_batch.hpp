@@ -119,8 +119,8 @@ private:
     void evaluate(Lanes& lane_data, const std::vector<Scalar>& y, bool gradient) {
         const auto m = static_cast<std::size_t>(std::max(models_.front().spec_.period(), 1));
         detail::dispatch_holt_winters(models_.front().spec_, [&]<Seasonality S, bool T, bool N>() {
-            detail::holt_winters_forward_lanes<Scalar, lanes, S, T, N>(y, length_, m, lane_data, gradient ? trace_ : no_trace_);
-            if (gradient) detail::holt_winters_backward_lanes<Scalar, lanes, S, T, N>(y, length_, m, trace_, lane_data);
+            detail::holt_winters_evaluate_lanes_dispatched<Scalar, lanes, S, T, N>(y, length_, m, lane_data, gradient ? trace_ : no_trace_,
+                                                                                   gradient);
             return 0;
         });
     }

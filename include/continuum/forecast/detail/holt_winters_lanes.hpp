@@ -4,6 +4,8 @@
 // SIMD (SSE2 by default; AVX2 / AVX-512 when the build targets them). Values are interleaved:
 // element (t, lane) of a series block is at [t * Lanes + lane]. Each lane calls the one-series
 // kernel's step and adjoint functions (one implementation), so its SSE and gradient equal the one-series ones.
+// On x86-64 builds that do not target AVX2 themselves, the lane kernels are also compiled for AVX2
+// (without FMA, so every operation rounds as in the default build) and chosen at run time.
 #pragma once
 
 #include <continuum/forecast/detail/holt_winters_kernel.hpp>
@@ -104,6 +106,49 @@ void holt_winters_backward_lanes(const std::vector<Scalar>& y, std::size_t n, st
     s.g_phi = g_phi;
     s.g_level = level_bar;
     s.g_trend = trend_bar;
+}
+
+/// One objective evaluation of every lane: the forward pass, then the backward pass when `gradient`.
+template <typename Scalar, std::size_t Lanes, Seasonality Season, bool HasTrend, bool NewLevel>
+void holt_winters_evaluate_lanes(const std::vector<Scalar>& y, std::size_t n, std::size_t m, HoltWintersLanes<Scalar, Lanes>& s,
+                                 std::vector<Scalar>& trace, bool gradient) {
+    holt_winters_forward_lanes<Scalar, Lanes, Season, HasTrend, NewLevel>(y, n, m, s, trace);
+    if (gradient) holt_winters_backward_lanes<Scalar, Lanes, Season, HasTrend, NewLevel>(y, n, m, trace, s);
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__) && !defined(CONTINUUM_NO_RUNTIME_DISPATCH)
+#define CONTINUUM_HOLT_WINTERS_AVX2_DISPATCH 1
+/// The same evaluation compiled for AVX2 (4 doubles or 8 floats per instruction instead of SSE2's
+/// 2 or 4). AVX2 without FMA: no multiply-add is fused, so the results are bit for bit those of the
+/// default build. `flatten` inlines the lane kernels (and the step functions) into this AVX2 body.
+template <typename Scalar, std::size_t Lanes, Seasonality Season, bool HasTrend, bool NewLevel>
+__attribute__((target("avx2"), flatten)) void holt_winters_evaluate_lanes_avx2(const std::vector<Scalar>& y, std::size_t n, std::size_t m,
+                                                                               HoltWintersLanes<Scalar, Lanes>& s, std::vector<Scalar>& trace,
+                                                                               bool gradient) {
+    holt_winters_evaluate_lanes<Scalar, Lanes, Season, HasTrend, NewLevel>(y, n, m, s, trace, gradient);
+}
+
+/// Whether this CPU (and its operating system) runs AVX2 code; asked once.
+inline bool cpu_has_avx2() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return has;
+}
+#endif
+
+/// holt_winters_evaluate_lanes with the widest vectors this CPU offers (see above); identical results.
+template <typename Scalar, std::size_t Lanes, Seasonality Season, bool HasTrend, bool NewLevel>
+void holt_winters_evaluate_lanes_dispatched(const std::vector<Scalar>& y, std::size_t n, std::size_t m, HoltWintersLanes<Scalar, Lanes>& s,
+                                            std::vector<Scalar>& trace, bool gradient) {
+#ifdef CONTINUUM_HOLT_WINTERS_AVX2_DISPATCH
+    if (cpu_has_avx2()) {
+        holt_winters_evaluate_lanes_avx2<Scalar, Lanes, Season, HasTrend, NewLevel>(y, n, m, s, trace, gradient);
+        return;
+    }
+#endif
+    holt_winters_evaluate_lanes<Scalar, Lanes, Season, HasTrend, NewLevel>(y, n, m, s, trace, gradient);
 }
 
 }  // namespace continuum::forecast::detail

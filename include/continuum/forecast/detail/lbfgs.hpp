@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
@@ -39,7 +38,8 @@ class LbfgsSearch {
 public:
     LbfgsSearch(std::vector<double> x0, const std::vector<double>& lower, const std::vector<double>& upper, const LbfgsOptions& options)
         : options_(options), lower_(lower), upper_(upper), d_(x0.size()), g_(d_), x_new_(d_), g_new_(d_), direction_(d_),
-          coefficient_(static_cast<std::size_t>(options.memory)), free_(d_) {
+          coefficient_(static_cast<std::size_t>(std::max(options.memory, 1))), free_(d_),
+          history_s_(coefficient_.size() * d_), history_y_(coefficient_.size() * d_), history_rho_(coefficient_.size()) {
         for (std::size_t i = 0; i < d_; ++i) x0[i] = std::clamp(x0[i], lower_[i], upper_[i]);
         result_.x = std::move(x0);
     }
@@ -82,10 +82,29 @@ public:
 
 private:
     enum class Stage { first, line_search, done };
-    struct Pair {
-        std::vector<double> s, y;
-        double rho;
-    };
+
+    /// Σ a[i]·b[i] in four interleaved partial sums: a fixed order (deterministic), and four
+    /// independent addition chains instead of one latency-bound chain.
+    static double dot(const double* a, const double* b, std::size_t n) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        std::size_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            s0 += a[i] * b[i];
+            s1 += a[i + 1] * b[i + 1];
+            s2 += a[i + 2] * b[i + 2];
+            s3 += a[i + 3] * b[i + 3];
+        }
+        for (; i < n; ++i) s0 += a[i] * b[i];
+        return (s0 + s1) + (s2 + s3);
+    }
+    // The correction pairs (s, y, ρ), oldest first, in a ring of options.memory slots of d values.
+    [[nodiscard]] std::size_t slot(std::size_t k) const { return (history_first_ + k) % history_rho_.size(); }
+    [[nodiscard]] const double* history_s(std::size_t k) const { return history_s_.data() + slot(k) * d_; }
+    [[nodiscard]] const double* history_y(std::size_t k) const { return history_y_.data() + slot(k) * d_; }
+    void clear_history() {
+        history_count_ = 0;
+        history_first_ = 0;
+    }
 
     template <typename Stop>
     void next_iteration(Stop&& should_stop) {
@@ -110,51 +129,46 @@ private:
         for (std::size_t i = 0; i < d; ++i) {
             const bool at_lower = result_.x[i] <= lower_[i] && g[i] > 0.0;
             const bool at_upper = result_.x[i] >= upper_[i] && g[i] < 0.0;
-            free_[i] = !(at_lower || at_upper);
-            if (free_[i]) projected_max = std::max(projected_max, std::fabs(g[i]));
+            free_[i] = (at_lower || at_upper) ? 0.0 : 1.0;
+            if (free_[i] != 0.0) projected_max = std::max(projected_max, std::fabs(g[i]));
         }
         if (projected_max <= options_.gradient_tolerance * (1.0 + std::fabs(result_.value))) {
             result_.converged = true;
             stage_ = Stage::done;
             return false;
         }
-        // Two-loop recursion on the free variables: direction = −H·g.
-        for (std::size_t i = 0; i < d; ++i) direction_[i] = free_[i] ? g[i] : 0.0;
-        for (std::size_t k = history_.size(); k-- > 0;) {
-            double dot = 0.0;
-            for (std::size_t i = 0; i < d; ++i) dot += free_[i] ? history_[k].s[i] * direction_[i] : 0.0;
-            coefficient_[k] = history_[k].rho * dot;
-            for (std::size_t i = 0; i < d; ++i) direction_[i] -= free_[i] ? coefficient_[k] * history_[k].y[i] : 0.0;
+        // Two-loop recursion on the free variables: direction = −H·g. The fixed coordinates are
+        // masked (× 0) rather than branched over, so the loops vectorise; they stay at 0.
+        for (std::size_t i = 0; i < d; ++i) direction_[i] = free_[i] != 0.0 ? g[i] : 0.0;
+        for (std::size_t k = history_count_; k-- > 0;) {
+            const double* y = history_y(k);
+            coefficient_[k] = history_rho_[slot(k)] * dot(history_s(k), direction_.data(), d);
+            for (std::size_t i = 0; i < d; ++i) direction_[i] -= coefficient_[k] * y[i] * free_[i];
         }
         double scale = 0.0;
-        if (!history_.empty()) {
-            double yy = 0.0, sy = 0.0;
-            for (std::size_t i = 0; i < d; ++i) {
-                yy += history_.back().y[i] * history_.back().y[i];
-                sy += history_.back().s[i] * history_.back().y[i];
-            }
-            scale = sy / yy;
+        if (history_count_ > 0) {
+            const double* y = history_y(history_count_ - 1);
+            scale = dot(history_s(history_count_ - 1), y, d) / dot(y, y, d);
         } else {
             scale = 0.1 / std::max(projected_max, 1e-300);  // first step moves the largest coordinate by 0.1
         }
         for (double& v : direction_) v *= scale;
-        for (std::size_t k = 0; k < history_.size(); ++k) {
-            double dot = 0.0;
-            for (std::size_t i = 0; i < d; ++i) dot += free_[i] ? history_[k].y[i] * direction_[i] : 0.0;
-            const double beta = history_[k].rho * dot;
-            for (std::size_t i = 0; i < d; ++i) direction_[i] += free_[i] ? history_[k].s[i] * (coefficient_[k] - beta) : 0.0;
+        for (std::size_t k = 0; k < history_count_; ++k) {
+            const double* s = history_s(k);
+            const double beta = history_rho_[slot(k)] * dot(history_y(k), direction_.data(), d);
+            for (std::size_t i = 0; i < d; ++i) direction_[i] += s[i] * (coefficient_[k] - beta) * free_[i];
         }
         double slope = 0.0;
         for (std::size_t i = 0; i < d; ++i) {
-            direction_[i] = free_[i] ? -direction_[i] : 0.0;
+            direction_[i] = free_[i] != 0.0 ? -direction_[i] : 0.0;
             slope += g[i] * direction_[i];
         }
         if (!(slope < 0.0)) {  // not a descent direction: restart from projected steepest descent
-            history_.clear();
+            clear_history();
             const double step0 = 0.1 / std::max(projected_max, 1e-300);
             slope = 0.0;
             for (std::size_t i = 0; i < d; ++i) {
-                direction_[i] = free_[i] ? -g[i] * step0 : 0.0;
+                direction_[i] = free_[i] != 0.0 ? -g[i] * step0 : 0.0;
                 slope += g[i] * direction_[i];
             }
             if (!(slope < 0.0)) {
@@ -176,12 +190,12 @@ private:
 
     template <typename Stop>
     void reject(Stop&& should_stop) {
-        if (history_.empty()) {
+        if (history_count_ == 0) {
             result_.converged = true;  // even projected steepest descent cannot decrease f
             stage_ = Stage::done;
             return;
         }
-        history_.clear();
+        clear_history();
         next_iteration(should_stop);
     }
 
@@ -191,22 +205,29 @@ private:
             reject(should_stop);
             return;
         }
-        Pair pair{std::vector<double>(d_), std::vector<double>(d_), 0.0};
         double sy = 0.0;
         for (std::size_t i = 0; i < d_; ++i) {
-            pair.s[i] = x_new_[i] - result_.x[i];
-            pair.y[i] = g_new_[i] - g_[i];
-            sy += pair.s[i] * pair.y[i];
+            pair_s_[i] = x_new_[i] - result_.x[i];
+            pair_y_[i] = g_new_[i] - g_[i];
+            sy += pair_s_[i] * pair_y_[i];
         }
         const double decrease = result_.value - value_new;
         result_.x.swap(x_new_);
         g_.swap(g_new_);
         result_.value = value_new;
         ++result_.iterations;
-        if (sy > 1e-300) {
-            pair.rho = 1.0 / sy;
-            history_.push_back(std::move(pair));
-            if (history_.size() > static_cast<std::size_t>(options_.memory)) history_.pop_front();
+        if (sy > 1e-300 && options_.memory > 0) {
+            // Append the pair; a full ring overwrites its oldest one.
+            std::size_t target;
+            if (history_count_ < history_rho_.size()) {
+                target = slot(history_count_++);
+            } else {
+                target = history_first_;
+                history_first_ = (history_first_ + 1) % history_rho_.size();
+            }
+            std::copy(pair_s_.begin(), pair_s_.end(), history_s_.begin() + static_cast<std::ptrdiff_t>(target * d_));
+            std::copy(pair_y_.begin(), pair_y_.end(), history_y_.begin() + static_cast<std::ptrdiff_t>(target * d_));
+            history_rho_[target] = 1.0 / sy;
         }
         if (decrease <= options_.relative_tolerance * std::max(std::fabs(result_.value), 1e-300)) {
             if (++stalled_ >= 3) {
@@ -225,8 +246,9 @@ private:
     std::size_t d_;
     LbfgsResult result_;
     std::vector<double> g_, x_new_, g_new_, direction_, coefficient_;
-    std::vector<char> free_;
-    std::deque<Pair> history_;
+    std::vector<double> free_;  // 1 for a free coordinate, 0 for one held at a bound
+    std::vector<double> history_s_, history_y_, history_rho_, pair_s_ = std::vector<double>(d_), pair_y_ = std::vector<double>(d_);
+    std::size_t history_count_ = 0, history_first_ = 0;
     Stage stage_ = Stage::first;
     double step_ = 1.0;
     double predicted_ = 0.0;
