@@ -11,7 +11,8 @@ them (tests/python/test_stubs.py runs both checks):
 - ``__eq__``/``__ne__`` take ``object`` (pybind11 enums and value types), unhashable classes keep
   ``__hash__: ClassVar[None]`` with the ignore mypy needs;
 - ``__version__`` is declared;
-- static methods get their signatures (stubgen writes ``(self, *args, **kwargs) -> Any`` for them);
+- static methods, and methods with keyword-only arguments, get their signatures (stubgen writes
+  ``(self, *args, **kwargs) -> Any`` for them);
 - the converter types of bindings/python/common.hpp (ResourcesLike, AmountLike, ...) are spelled out.
 
 Usage (after building the extension into build/python):
@@ -87,17 +88,22 @@ def _static_methods(text: str, module: str) -> str:
     for cls_name in re.findall(r"^class (\w+)", text, flags=re.MULTILINE):
         cls = getattr(runtime, cls_name, None)
         for attr, value in sorted(vars(cls).items()) if isinstance(cls, type) else []:
-            if not isinstance(value, staticmethod):
+            static = isinstance(value, staticmethod)
+            # Instance methods too where stubgen gave up (keyword-only arguments: `fit_known(self, y, alpha, *, beta=...)`).
+            if not static and not (callable(value) and attr != "__init__" and re.search(rf"^    def {attr}\(self, \*args, \*\*kwargs\)", text, flags=re.MULTILINE)):
                 continue
             stub = []
-            signatures = re.findall(rf"^(?:\d+\. )?{attr}\((.*)\) -> (.*)$", value.__func__.__doc__ or "", flags=re.MULTILINE)
+            signatures = re.findall(rf"^(?:\d+\. )?{attr}\((.*)\) -> (.*)$", (value.__func__ if static else value).__doc__ or "", flags=re.MULTILINE)
             for arguments, returned in signatures:
                 shown = []
-                for argument in _split_arguments(arguments):
+                for index, argument in enumerate(_split_arguments(arguments)):
                     name_type, has_default, _ = argument.partition(" = ")
+                    if not static and index == 0:
+                        name_type = "self"
                     shown.append(_annotation(name_type, module) + (" = ..." if has_default else ""))
                 overload = "    @overload\n" if len(signatures) > 1 else ""
-                stub.append(f"{overload}    @staticmethod\n    def {attr}({', '.join(shown)}) -> {_annotation(returned, module)}: ...\n")
+                decorator = "    @staticmethod\n" if static else ""
+                stub.append(f"{overload}{decorator}    def {attr}({', '.join(shown)}) -> {_annotation(returned, module)}: ...\n")
             block = re.search(rf"^class {cls_name}\b.*?(?=^\S|\Z)", text, flags=re.MULTILINE | re.DOTALL)
             if not stub or block is None:
                 continue
