@@ -13,6 +13,8 @@ them (tests/python/test_stubs.py runs both checks):
 - ``__version__`` is declared;
 - static methods, and methods with keyword-only arguments, get their signatures (stubgen writes
   ``(self, *args, **kwargs) -> Any`` for them);
+- fields whose setter takes more than the getter gives (a dict for a Resources field) are properties
+  with a setter;
 - the converter types of bindings/python/common.hpp (ResourcesLike, AmountLike, ...) are spelled out.
 
 Usage (after building the extension into build/python):
@@ -112,6 +114,31 @@ def _static_methods(text: str, module: str) -> str:
     return text
 
 
+def _setters(text: str, module: str) -> str:
+    """A field whose setter takes more than its getter gives (def_field in bindings/python/common.hpp:
+    `capacity` gives Resources, takes ResourcesLike) becomes a property with a setter, so that the stubs
+    accept `node.capacity = {"cpu": 2}`; stubgen writes such fields as plain attributes of the getter's type."""
+    runtime = importlib.import_module("continuum._core" if module == "__init__" else f"continuum._core.{module}")
+    for cls_name in re.findall(r"^class (\w+)", text, flags=re.MULTILINE):
+        cls = getattr(runtime, cls_name, None)
+        block = re.search(rf"^class {cls_name}\b.*?(?=^\S|\Z)", text, flags=re.MULTILINE | re.DOTALL)
+        if not isinstance(cls, type) or block is None:
+            continue
+        body = block.group(0)
+        for attr, value in sorted(vars(cls).items()):
+            if not isinstance(value, property) or value.fset is None:
+                continue
+            taken = re.search(r"arg1: (.*)\) -> None", value.fset.__doc__ or "")
+            given = re.search(rf"^    {attr}: (.*)$", body, flags=re.MULTILINE)
+            if taken is None or given is None or _annotation(taken.group(1), module) == given.group(1):
+                continue
+            pair = (f"    @property\n    def {attr}(self) -> {given.group(1)}: ...\n"
+                    f"    @{attr}.setter\n    def {attr}(self, value: {_annotation(taken.group(1), module)}) -> None: ...")
+            body = body[: given.start()] + pair + body[given.end() :]
+        text = text[: block.start()] + body + text[block.end() :]
+    return text
+
+
 # The bindings' converter types (bindings/python/common.hpp): one spelling in every signature.
 _AMOUNT = "int | float | str | {core}Quantity"
 _RESOURCES = "{core}Resources | collections.abc.Mapping[str, " + _AMOUNT + "]"
@@ -136,6 +163,7 @@ def _converter_types(text: str, module: str) -> str:
 def _fix(text: str, module: str) -> str:
     text = _declare_metaclass(text, module)
     text = _static_methods(text, module)
+    text = _setters(text, module)
     text = _converter_types(text, module)
     text = re.sub(r"numpy\.ndarray\[([^\[\]]+)\]", r"numpy.typing.NDArray[\1]", text)
     text = re.sub(r"\bnumpy\.ndarray\b(?!\[)", "numpy.typing.NDArray[Any]", text)
