@@ -11,7 +11,10 @@ them (tests/python/test_stubs.py runs both checks):
 - ``__eq__``/``__ne__`` take ``object`` (pybind11 enums and value types), unhashable classes keep
   ``__hash__: ClassVar[None]`` with the ignore mypy needs;
 - ``__version__`` is declared;
-- static methods get their signatures (stubgen writes ``(self, *args, **kwargs) -> Any`` for them);
+- static methods, and methods with keyword-only arguments, get their signatures (stubgen writes
+  ``(self, *args, **kwargs) -> Any`` for them);
+- fields whose setter takes more than the getter gives (a dict for a Resources field) are properties
+  with a setter;
 - the converter types of bindings/python/common.hpp (ResourcesLike, AmountLike, ...) are spelled out.
 
 Usage (after building the extension into build/python):
@@ -87,22 +90,52 @@ def _static_methods(text: str, module: str) -> str:
     for cls_name in re.findall(r"^class (\w+)", text, flags=re.MULTILINE):
         cls = getattr(runtime, cls_name, None)
         for attr, value in sorted(vars(cls).items()) if isinstance(cls, type) else []:
-            if not isinstance(value, staticmethod):
+            static = isinstance(value, staticmethod)
+            # Instance methods too where stubgen gave up (keyword-only arguments: `fit_known(self, y, alpha, *, beta=...)`).
+            if not static and not (callable(value) and attr != "__init__" and re.search(rf"^    def {attr}\(self, \*args, \*\*kwargs\)", text, flags=re.MULTILINE)):
                 continue
             stub = []
-            signatures = re.findall(rf"^(?:\d+\. )?{attr}\((.*)\) -> (.*)$", value.__func__.__doc__ or "", flags=re.MULTILINE)
+            signatures = re.findall(rf"^(?:\d+\. )?{attr}\((.*)\) -> (.*)$", (value.__func__ if static else value).__doc__ or "", flags=re.MULTILINE)
             for arguments, returned in signatures:
                 shown = []
-                for argument in _split_arguments(arguments):
+                for index, argument in enumerate(_split_arguments(arguments)):
                     name_type, has_default, _ = argument.partition(" = ")
+                    if not static and index == 0:
+                        name_type = "self"
                     shown.append(_annotation(name_type, module) + (" = ..." if has_default else ""))
                 overload = "    @overload\n" if len(signatures) > 1 else ""
-                stub.append(f"{overload}    @staticmethod\n    def {attr}({', '.join(shown)}) -> {_annotation(returned, module)}: ...\n")
+                decorator = "    @staticmethod\n" if static else ""
+                stub.append(f"{overload}{decorator}    def {attr}({', '.join(shown)}) -> {_annotation(returned, module)}: ...\n")
             block = re.search(rf"^class {cls_name}\b.*?(?=^\S|\Z)", text, flags=re.MULTILINE | re.DOTALL)
             if not stub or block is None:
                 continue
             body = re.sub(rf"^    def {attr}\(self, \*args, \*\*kwargs\) -> Any: \.\.\.\n", lambda _: "".join(stub), block.group(0), flags=re.MULTILINE)
             text = text[: block.start()] + body + text[block.end() :]
+    return text
+
+
+def _setters(text: str, module: str) -> str:
+    """A field whose setter takes more than its getter gives (def_field in bindings/python/common.hpp:
+    `capacity` gives Resources, takes ResourcesLike) becomes a property with a setter, so that the stubs
+    accept `node.capacity = {"cpu": 2}`; stubgen writes such fields as plain attributes of the getter's type."""
+    runtime = importlib.import_module("continuum._core" if module == "__init__" else f"continuum._core.{module}")
+    for cls_name in re.findall(r"^class (\w+)", text, flags=re.MULTILINE):
+        cls = getattr(runtime, cls_name, None)
+        block = re.search(rf"^class {cls_name}\b.*?(?=^\S|\Z)", text, flags=re.MULTILINE | re.DOTALL)
+        if not isinstance(cls, type) or block is None:
+            continue
+        body = block.group(0)
+        for attr, value in sorted(vars(cls).items()):
+            if not isinstance(value, property) or value.fset is None:
+                continue
+            taken = re.search(r"arg1: (.*)\) -> None", value.fset.__doc__ or "")
+            given = re.search(rf"^    {attr}: (.*)$", body, flags=re.MULTILINE)
+            if taken is None or given is None or _annotation(taken.group(1), module) == given.group(1):
+                continue
+            pair = (f"    @property\n    def {attr}(self) -> {given.group(1)}: ...\n"
+                    f"    @{attr}.setter\n    def {attr}(self, value: {_annotation(taken.group(1), module)}) -> None: ...")
+            body = body[: given.start()] + pair + body[given.end() :]
+        text = text[: block.start()] + body + text[block.end() :]
     return text
 
 
@@ -130,6 +163,7 @@ def _converter_types(text: str, module: str) -> str:
 def _fix(text: str, module: str) -> str:
     text = _declare_metaclass(text, module)
     text = _static_methods(text, module)
+    text = _setters(text, module)
     text = _converter_types(text, module)
     text = re.sub(r"numpy\.ndarray\[([^\[\]]+)\]", r"numpy.typing.NDArray[\1]", text)
     text = re.sub(r"\bnumpy\.ndarray\b(?!\[)", "numpy.typing.NDArray[Any]", text)

@@ -25,7 +25,7 @@ def main():
     ]:
         model.fit(y)
         rows.append((name, len(model.to_json())))
-    hpa = scalers.Hpa(max_replicas=50, metrics=[scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(10, 300), requests=np.full(10, 500))])
+    hpa = scalers.Hpa(max_replicas=50, metrics=[scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(10, 300), requests=np.full(10, 500), milli=True)])
     for t in range(20):  # five minutes of 15 s syncs: a full stabilisation window
         hpa.decide(10, now=15.0 * t)
     rows.append(("Hpa (5 min of 15 s syncs)", len(hpa.to_json())))

@@ -43,19 +43,18 @@ void bind_capacity(py::module_& root) {
         .value("cheapest", ActivationObjective::cheapest)
         .value("fastest", ActivationObjective::fastest);
 
-    py::class_<WaitingNode>(m, "WaitingNode", "A paused / hibernated worker node that can be resumed.")
-        .def(py::init([](std::string name, const python::ResourcesLike& capacity, double resume_latency, double cost) {
+    py::class_<WaitingNode> waiting_node(m, "WaitingNode", "A paused / hibernated worker node that can be resumed.");
+    waiting_node.def(py::init([](std::string name, const python::ResourcesLike& capacity, double resume_latency, double cost) {
                  return WaitingNode{std::move(name), python::to_resources(capacity, "capacity"), python::duration_from_seconds(resume_latency, "resume_latency"), cost};
              }),
              py::arg("name"), py::arg("capacity"), py::arg("resume_latency") = 0.0, py::arg("cost") = 0.0,
-             "name, capacity (Resources or dict of quantities), resume_latency in seconds, cost per unit of time.")
-        .def_readwrite("name", &WaitingNode::name)
-        .def_readwrite("capacity", &WaitingNode::capacity)
-        .def_property(
-            "resume_latency", [](const WaitingNode& n) { return to_seconds(n.resume_latency); },
-            [](WaitingNode& n, double s) { n.resume_latency = python::duration_from_seconds(s, "resume_latency"); }, "Seconds.")
-        .def_readwrite("cost", &WaitingNode::cost)
-        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "resume_latency", "cost"}));
+             "name, capacity (Resources or dict of quantities), resume_latency in seconds, cost per unit of time.");
+    python::def_field(waiting_node, "name", &WaitingNode::name);
+    python::def_field(waiting_node, "capacity", &WaitingNode::capacity);
+    python::def_field(waiting_node, "resume_latency", [](const WaitingNode& n) { return to_seconds(n.resume_latency); },
+            [](WaitingNode& n, double s) { n.resume_latency = python::duration_from_seconds(s, "resume_latency"); }, "Seconds.");
+    python::def_field(waiting_node, "cost", &WaitingNode::cost);
+    waiting_node.def("__repr__", continuum::python::fields_repr({"name", "capacity", "resume_latency", "cost"}));
 
     py::class_<ActivationPlan>(m, "ActivationPlan", "The waiting nodes to resume and what they bring.")
         .def_readonly("nodes", &ActivationPlan::nodes, "Indices into the pool, ascending.")

@@ -290,16 +290,16 @@ void bind_packing(py::module_& root) {
         "Minimum number of bins within a budget (explored nodes, milliseconds). Returns ExactPacking with .num_bins, "
         ".lower_bound, .optimal, .gap, .bins (lists of item indices); never worse than FFD. sizes and capacity as in first_fit_decreasing.");
 
-    py::class_<NodeType>(m, "NodeType", "A node type: name, capacity (Resources or dict), cost per unit of time, max_count (unlimited = -1).")
-        .def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::int64_t max_count) {
+    py::class_<NodeType> node_type(m, "NodeType", "A node type: name, capacity (Resources or dict), cost per unit of time, max_count (unlimited = -1).");
+    node_type.def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::int64_t max_count) {
                  return NodeType{std::move(name), to_resources(capacity, "capacity"), cost, max_count};
              }),
-             py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("max_count") = unlimited)
-        .def_readwrite("name", &NodeType::name)
-        .def_readwrite("capacity", &NodeType::capacity)
-        .def_readwrite("cost", &NodeType::cost)
-        .def_readwrite("max_count", &NodeType::max_count)
-        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "max_count"}));
+             py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("max_count") = unlimited);
+    python::def_field(node_type, "name", &NodeType::name);
+    python::def_field(node_type, "capacity", &NodeType::capacity);
+    python::def_field(node_type, "cost", &NodeType::cost);
+    python::def_field(node_type, "max_count", &NodeType::max_count);
+    node_type.def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "max_count"}));
     py::class_<OpenedNode>(m, "OpenedNode", "A node to open: type index and item indices.")
         .def_readonly("type", &OpenedNode::type)
         .def_readonly("items", &OpenedNode::items)
@@ -334,15 +334,15 @@ void bind_packing(py::module_& root) {
         "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts, or a structured array): heuristics, then an exact search over "
         "item classes (equal requests) within node_limit and time_limit_ms (default 30 ms; None: no deadline). Returns NodeMix.");
 
-    py::class_<ExistingNode>(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.")
-        .def(py::init([](std::string name, const python::ResourcesLike& capacity, const python::OptionalResourcesLike& allocated) {
+    py::class_<ExistingNode> existing_node(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.");
+    existing_node.def(py::init([](std::string name, const python::ResourcesLike& capacity, const python::OptionalResourcesLike& allocated) {
                  return ExistingNode{std::move(name), to_resources(capacity, "capacity"), to_optional_resources(allocated, "allocated")};
              }),
-             py::arg("name"), py::arg("capacity"), py::arg("allocated") = py::none())
-        .def_readwrite("name", &ExistingNode::name)
-        .def_readwrite("capacity", &ExistingNode::capacity)
-        .def_readwrite("allocated", &ExistingNode::allocated)
-        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "allocated?"}));
+             py::arg("name"), py::arg("capacity"), py::arg("allocated") = py::none());
+    python::def_field(existing_node, "name", &ExistingNode::name);
+    python::def_field(existing_node, "capacity", &ExistingNode::capacity);
+    python::def_field(existing_node, "allocated", &ExistingNode::allocated);
+    existing_node.def("__repr__", continuum::python::fields_repr({"name", "capacity", "allocated?"}));
     py::class_<PackingOntoExisting>(m, "PackingOntoExisting", "Items added to each existing node, items per new node, unplaced items.")
         .def_readonly("existing", &PackingOntoExisting::existing)
         .def_readonly("new_nodes", &PackingOntoExisting::new_nodes)
@@ -387,24 +387,24 @@ void bind_packing(py::module_& root) {
         "Returns NodeMix; .existing_items lists the items added to each existing node; cost counts new nodes only.");
 
     bind_once<PlacedPod>(m, "PlacedPod", [&] {
-        py::class_<PlacedPod>(m, "PlacedPod", "A pod on a node: name, request (Resources or dict), movable.")
-            .def(py::init([](std::string name, const python::ResourcesLike& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
-                 py::arg("name"), py::arg("request"), py::arg("movable") = true)
-            .def_readwrite("name", &PlacedPod::name)
-            .def_readwrite("request", &PlacedPod::request)
-            .def_readwrite("movable", &PlacedPod::movable)
-            .def("__repr__", continuum::python::fields_repr({"name", "request", "movable"}));
+        py::class_<PlacedPod> placed_pod(m, "PlacedPod", "A pod on a node: name, request (Resources or dict), movable.");
+        placed_pod.def(py::init([](std::string name, const python::ResourcesLike& request, bool movable) { return PlacedPod{std::move(name), to_resources(request, "request"), movable}; }),
+                 py::arg("name"), py::arg("request"), py::arg("movable") = true);
+        python::def_field(placed_pod, "name", &PlacedPod::name);
+        python::def_field(placed_pod, "request", &PlacedPod::request);
+        python::def_field(placed_pod, "movable", &PlacedPod::movable);
+        placed_pod.def("__repr__", continuum::python::fields_repr({"name", "request", "movable"}));
     });
-    py::class_<NodeState>(m, "NodeState", "A current node: name, capacity, cost, pods.")
-        .def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::vector<PlacedPod> pods) {
+    py::class_<NodeState> node_state(m, "NodeState", "A current node: name, capacity, cost, pods.");
+    node_state.def(py::init([](std::string name, const python::ResourcesLike& capacity, double cost, std::vector<PlacedPod> pods) {
                  return NodeState{std::move(name), to_resources(capacity, "capacity"), cost, std::move(pods)};
              }),
-             py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("pods") = std::vector<PlacedPod>{})
-        .def_readwrite("name", &NodeState::name)
-        .def_readwrite("capacity", &NodeState::capacity)
-        .def_readwrite("cost", &NodeState::cost)
-        .def_readwrite("pods", &NodeState::pods)
-        .def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "pods"}));
+             py::arg("name"), py::arg("capacity"), py::arg("cost") = 0.0, py::arg("pods") = std::vector<PlacedPod>{});
+    python::def_field(node_state, "name", &NodeState::name);
+    python::def_field(node_state, "capacity", &NodeState::capacity);
+    python::def_field(node_state, "cost", &NodeState::cost);
+    python::def_field(node_state, "pods", &NodeState::pods);
+    node_state.def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "pods"}));
     bind_once<PodMove>(m, "PodMove", [&] {
         py::class_<PodMove>(m, "PodMove", "Move pod from one node to another.")
             .def_readonly("pod", &PodMove::pod)

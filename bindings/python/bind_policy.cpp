@@ -21,21 +21,21 @@ using namespace continuum::policy;
 void bind_policy(py::module_& root) {
     py::module_ m = root.def_submodule("policy", "Strategic policies, the utility U(S | P) and policy selection (seed 004, MAS-H²).");
 
-    py::class_<UtilityWeights>(m, "UtilityWeights", "Weights of U(S|P) = w_performance*perf - w_cost*cost + w_resilience*res.")
-        .def(py::init([](double performance, double cost, double resilience) { return UtilityWeights{performance, cost, resilience}; }),
-             py::arg("performance") = 0.5, py::arg("cost") = 0.5, py::arg("resilience") = 0.0)
-        .def_readwrite("performance", &UtilityWeights::performance)
-        .def_readwrite("cost", &UtilityWeights::cost)
-        .def_readwrite("resilience", &UtilityWeights::resilience)
-        .def("__repr__", [](const UtilityWeights& w) {
+    py::class_<UtilityWeights> utility_weights(m, "UtilityWeights", "Weights of U(S|P) = w_performance*perf - w_cost*cost + w_resilience*res.");
+    utility_weights.def(py::init([](double performance, double cost, double resilience) { return UtilityWeights{performance, cost, resilience}; }),
+             py::arg("performance") = 0.5, py::arg("cost") = 0.5, py::arg("resilience") = 0.0);
+    python::def_field(utility_weights, "performance", &UtilityWeights::performance);
+    python::def_field(utility_weights, "cost", &UtilityWeights::cost);
+    python::def_field(utility_weights, "resilience", &UtilityWeights::resilience);
+    utility_weights.def("__repr__", [](const UtilityWeights& w) {
             return fmt::format("UtilityWeights(performance={}, cost={}, resilience={})", w.performance, w.cost, w.resilience);
         });
 
-    py::class_<Policy>(m, "Policy", R"pbdoc(
+    py::class_<Policy> policy_class(m, "Policy", R"pbdoc(
 The policy tuple: name, node pool and its node type (name, capacity, cost per hour), min/max
 replicas (resilience bound), target CPU utilisation in (0, 1], utility weights and the cost
-normaliser reference_cost. Raises InvalidArgument (naming the field) when invalid.)pbdoc")
-        .def(py::init([](std::string name, std::string node_pool, std::string node_type, const python::ResourcesLike& node_capacity, double node_cost,
+normaliser reference_cost. Raises InvalidArgument (naming the field) when invalid.)pbdoc");
+    policy_class.def(py::init([](std::string name, std::string node_pool, std::string node_type, const python::ResourcesLike& node_capacity, double node_cost,
                          std::int64_t min_replicas, std::int64_t max_replicas, double target_utilization, UtilityWeights weights,
                          double reference_cost) {
                  Policy p;
@@ -52,36 +52,33 @@ normaliser reference_cost. Raises InvalidArgument (naming the field) when invali
              }),
              py::arg("name"), py::arg("node_pool"), py::arg("node_type"), py::arg("node_capacity"), py::arg("node_cost") = 0.0,
              py::arg("min_replicas") = 1, py::arg("max_replicas") = 100, py::arg("target_utilization") = 0.7,
-             py::arg("weights") = UtilityWeights{}, py::arg("reference_cost") = 1.0)
-        .def_readwrite("name", &Policy::name)
-        .def_readwrite("node_pool", &Policy::node_pool)
-        .def_property(
-            "node_type", [](const Policy& p) { return p.node_type.name; }, [](Policy& p, std::string v) { p.node_type.name = std::move(v); })
-        .def_property(
-            "node_capacity", [](const Policy& p) { return p.node_type.capacity; }, [](Policy& p, const python::ResourcesLike& r) { p.node_type.capacity = python::to_resources(r, "node_capacity"); })
-        .def_property(
-            "node_cost", [](const Policy& p) { return p.node_type.cost; }, [](Policy& p, double c) { p.node_type.cost = c; })
-        .def_readwrite("min_replicas", &Policy::min_replicas)
-        .def_readwrite("max_replicas", &Policy::max_replicas)
-        .def_readwrite("target_utilization", &Policy::target_utilization)
-        .def_readwrite("weights", &Policy::weights)
-        .def_readwrite("reference_cost", &Policy::reference_cost)
-        .def("validate", &Policy::validate, "Raises InvalidArgument naming the first invalid field.")
+             py::arg("weights") = UtilityWeights{}, py::arg("reference_cost") = 1.0);
+    python::def_field(policy_class, "name", &Policy::name);
+    python::def_field(policy_class, "node_pool", &Policy::node_pool);
+    python::def_field(policy_class, "node_type", [](const Policy& p) { return p.node_type.name; }, [](Policy& p, std::string v) { p.node_type.name = std::move(v); });
+    python::def_field(policy_class, "node_capacity", [](const Policy& p) { return p.node_type.capacity; }, [](Policy& p, Resources r) { p.node_type.capacity = std::move(r); });
+    python::def_field(policy_class, "node_cost", [](const Policy& p) { return p.node_type.cost; }, [](Policy& p, double c) { p.node_type.cost = c; });
+    python::def_field(policy_class, "min_replicas", &Policy::min_replicas);
+    python::def_field(policy_class, "max_replicas", &Policy::max_replicas);
+    python::def_field(policy_class, "target_utilization", &Policy::target_utilization);
+    python::def_field(policy_class, "weights", &Policy::weights);
+    python::def_field(policy_class, "reference_cost", &Policy::reference_cost);
+    policy_class.def("validate", &Policy::validate, "Raises InvalidArgument naming the first invalid field.")
         .def("__repr__", continuum::python::fields_repr({"name", "node_pool", "node_type", "node_capacity", "node_cost", "min_replicas", "max_replicas",
                                                           "target_utilization", "weights", "reference_cost"}));
     m.def("cost_saving", &cost_saving, "COST_SAVING: e2-medium pool, target 80 %, min 1 replica, weights favour cost.");
     m.def("performance", &performance, "PERFORMANCE: n2-standard-2 pool, target 40 %, min 2 replicas, weights favour performance.");
 
-    py::class_<UtilityState>(m, "UtilityState", "The state S: demand and requested cores, cost per hour, smallest replica count.")
-        .def(py::init([](double demand_cores, double capacity_cores, double cost, std::int64_t replicas) {
+    py::class_<UtilityState> utility_state(m, "UtilityState", "The state S: demand and requested cores, cost per hour, smallest replica count.");
+    utility_state.def(py::init([](double demand_cores, double capacity_cores, double cost, std::int64_t replicas) {
                  return UtilityState{demand_cores, capacity_cores, cost, replicas};
              }),
-             py::arg("demand_cores") = 0.0, py::arg("capacity_cores") = 0.0, py::arg("cost") = 0.0, py::arg("replicas") = 0)
-        .def_readwrite("demand_cores", &UtilityState::demand_cores)
-        .def_readwrite("capacity_cores", &UtilityState::capacity_cores)
-        .def_readwrite("cost", &UtilityState::cost)
-        .def_readwrite("replicas", &UtilityState::replicas)
-        .def("__repr__", [](const UtilityState& s) {
+             py::arg("demand_cores") = 0.0, py::arg("capacity_cores") = 0.0, py::arg("cost") = 0.0, py::arg("replicas") = 0);
+    python::def_field(utility_state, "demand_cores", &UtilityState::demand_cores);
+    python::def_field(utility_state, "capacity_cores", &UtilityState::capacity_cores);
+    python::def_field(utility_state, "cost", &UtilityState::cost);
+    python::def_field(utility_state, "replicas", &UtilityState::replicas);
+    utility_state.def("__repr__", [](const UtilityState& s) {
             return fmt::format("UtilityState(demand_cores={}, capacity_cores={}, cost={}, replicas={})", s.demand_cores, s.capacity_cores, s.cost, s.replicas);
         });
 

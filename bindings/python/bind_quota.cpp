@@ -363,20 +363,20 @@ decrease_hold: seconds usage must stay down before lowering.)pbdoc")
         "Splits overall across {cluster: capacity} in proportion to capacity, exactly (Karmada FRQ staticAssignments).");
 
     // ---- Hybrid
-    py::class_<NamespaceSnapshot>(m, "NamespaceSnapshot",
+    py::class_<NamespaceSnapshot> namespace_snapshot(m, "NamespaceSnapshot",
                                   "One namespace at one tick: name, usage and quota (Resources or dict), and the requests that failed\n"
-                                  "admission since the last tick (failed_requests, a list of Resources or dicts).")
-        .def(py::init([](std::string name, const python::OptionalResourcesLike& usage, const python::OptionalResourcesLike& quota, const py::object& failed_requests) {
+                                  "admission since the last tick (failed_requests, a list of Resources or dicts).");
+    namespace_snapshot.def(py::init([](std::string name, const python::OptionalResourcesLike& usage, const python::OptionalResourcesLike& quota, const py::object& failed_requests) {
                  NamespaceSnapshot ns{std::move(name), to_optional_resources(usage, "usage"), to_optional_resources(quota, "quota"), {}};
                  if (!failed_requests.is_none()) ns.failed_requests = to_resources_list(failed_requests, "failed_requests");
                  return ns;
              }),
-             py::arg("name"), py::arg("usage"), py::arg("quota"), py::arg("failed_requests") = py::none())
-        .def_readwrite("name", &NamespaceSnapshot::name)
-        .def_readwrite("usage", &NamespaceSnapshot::usage)
-        .def_readwrite("quota", &NamespaceSnapshot::quota)
-        .def_readwrite("failed_requests", &NamespaceSnapshot::failed_requests)
-        .def("__repr__", continuum::python::fields_repr({"name", "usage", "quota", "failed_requests?"}));
+             py::arg("name"), py::arg("usage"), py::arg("quota"), py::arg("failed_requests") = py::none());
+    python::def_field(namespace_snapshot, "name", &NamespaceSnapshot::name);
+    python::def_field(namespace_snapshot, "usage", &NamespaceSnapshot::usage);
+    python::def_field(namespace_snapshot, "quota", &NamespaceSnapshot::quota);
+    python::def_field(namespace_snapshot, "failed_requests", &NamespaceSnapshot::failed_requests);
+    namespace_snapshot.def("__repr__", continuum::python::fields_repr({"name", "usage", "quota", "failed_requests?"}));
     py::class_<NamespaceDecision>(m, "NamespaceDecision", "One namespace's quota at a hybrid tick: before and after, what it wanted, the prediction and its steps.")
         .def_readonly("name", &NamespaceDecision::name)
         .def_readonly("priority", &NamespaceDecision::priority)

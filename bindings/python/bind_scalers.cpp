@@ -46,7 +46,6 @@ py::object forecaster_callable(const py::object& forecaster) {
     return forecaster;
 }
 
-std::vector<std::int64_t> to_int_vector(const py::object& o) { return py::cast<std::vector<std::int64_t>>(o); }
 
 /// An instant in seconds (float) to a continuum Time, rejecting NaN and infinities.
 Time time_from_seconds(double seconds, const char* argument) {
@@ -83,6 +82,40 @@ std::vector<std::tuple<std::int64_t, double, bool>> scale_events(const std::vect
 
 std::string optional_repr(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "None"; }
 
+// HPA amounts (issue 18): a bare number is whole units, a string a quantity, as for Resources; the
+// replica calculator works on milli-units (Quantity.MilliValue: a value finer than 1m rounds up).
+std::int64_t milli(const py::handle& value, const std::string& argument) { return python::amount_from_python("metric", value, argument, scale::milli); }
+std::optional<std::int64_t> optional_milli(const std::optional<python::AmountLike>& value, const std::string& argument) {
+    if (!value || value->is_none()) return std::nullopt;
+    return milli(*value, argument);
+}
+std::optional<python::Amount> optional_amount(const std::optional<std::int64_t>& milli_value) {
+    if (!milli_value) return std::nullopt;
+    return python::milli_to_python(*milli_value);
+}
+/// A target: averageUtilization is a percent (an int), the others amounts.
+std::int64_t target_of(TargetType type, const py::handle& value, const std::string& argument) {
+    if (type == TargetType::utilization) return python::field_from_python<std::int64_t>(value, argument + " (percent)");
+    return milli(value, argument);
+}
+/// Per-pod amounts of resource_utilization: amounts, or milli-unit integers when `milli_units`; None
+/// (and, for usage, a negative number) is a missing sample.
+std::vector<std::optional<std::int64_t>> milli_list(const py::object& values, const char* argument, bool milli_units, bool missing_allowed) {
+    if (py::isinstance<py::str>(values) || !py::isinstance<py::iterable>(values)) {
+        throw InvalidArgument(fmt::format("{}: expected a list or array of amounts, got {}", argument, python::type_name(values)));
+    }
+    std::vector<std::optional<std::int64_t>> out;
+    for (const auto& v : py::reinterpret_borrow<py::iterable>(values)) {
+        const std::string at = fmt::format("{}[{}]", argument, out.size());
+        std::optional<std::int64_t> x;
+        if (!v.is_none()) x = milli_units ? python::field_from_python<std::int64_t>(v, at + " (milli-units)") : milli(v, at);
+        if (x && *x < 0 && missing_allowed) x.reset();
+        if (!x && !missing_allowed) throw InvalidArgument(at + ": a request is required, got " + py::cast<std::string>(py::repr(v)));
+        out.push_back(x);
+    }
+    return out;
+}
+
 }  // namespace
 
 void bind_scalers(py::module_& root) {
@@ -101,41 +134,53 @@ void bind_scalers(py::module_& root) {
         .value("value", TargetType::value);
     py::enum_<PodPhase>(m, "PodPhase", "A pod's phase as the HPA counts it.").value("pending", PodPhase::pending).value("running", PodPhase::running).value("failed", PodPhase::failed);
 
-    py::class_<PodSample>(m, "PodSample", "One pod for one metric: phase, deleting, cpu_ready, value (milli-units or None), request (milli-units).")
-        .def(py::init([](std::string name, std::optional<std::int64_t> value, std::int64_t request, PodPhase phase, bool deleting, bool cpu_ready) {
-                 return PodSample{std::move(name), phase, deleting, cpu_ready, value, request};
-             }),
-             py::arg("name") = "", py::arg("value") = std::nullopt, py::arg("request") = 0, py::arg("phase") = PodPhase::running,
-             py::arg("deleting") = false, py::arg("cpu_ready") = true)
-        .def_readwrite("name", &PodSample::name)
-        .def_readwrite("phase", &PodSample::phase)
-        .def_readwrite("deleting", &PodSample::deleting)
-        .def_readwrite("cpu_ready", &PodSample::cpu_ready)
-        .def_readwrite("value", &PodSample::value)
-        .def_readwrite("request", &PodSample::request)
+    py::class_<PodSample> pod_sample(m, "PodSample", R"pbdoc(
+One pod for one metric: phase, deleting, cpu_ready, value (the pod's metric value or None) and request (its request of the
+resource, utilization targets). Amounts as everywhere: a bare number is whole units (cores, bytes), a string a quantity
+("250m"); the canonical milli-units (Quantity.MilliValue, what the replica calculator uses) are value_milli and request_milli.)pbdoc");
+    pod_sample.def(py::init([](std::string name, const std::optional<python::AmountLike>& value, const python::AmountLike& request, PodPhase phase, bool deleting,
+                               bool cpu_ready) {
+                       return PodSample{std::move(name), phase, deleting, cpu_ready, optional_milli(value, "PodSample.value"), milli(request, "PodSample.request")};
+                   }),
+                   py::arg("name") = "", py::arg("value") = std::nullopt, py::arg("request") = 0, py::arg("phase") = PodPhase::running,
+                   py::arg("deleting") = false, py::arg("cpu_ready") = true);
+    python::def_field(pod_sample, "name", &PodSample::name);
+    python::def_field(pod_sample, "phase", &PodSample::phase);
+    python::def_field(pod_sample, "deleting", &PodSample::deleting);
+    python::def_field(pod_sample, "cpu_ready", &PodSample::cpu_ready);
+    python::def_field(pod_sample, "value", [](const PodSample& p) { return optional_amount(p.value); },
+                      [](PodSample& p, std::optional<python::AmountLike> v) { p.value = optional_milli(v, "PodSample.value"); });
+    python::def_field(pod_sample, "request", [](const PodSample& p) { return python::milli_to_python(p.request); },
+                      [](PodSample& p, python::AmountLike v) { p.request = milli(v, "PodSample.request"); });
+    pod_sample.def_property_readonly("value_milli", [](const PodSample& p) { return p.value; }, "value in milli-units (canonical), or None")
+        .def_property_readonly("request_milli", [](const PodSample& p) { return p.request; }, "request in milli-units (canonical)")
         .def("__repr__", continuum::python::fields_repr({"name", "value", "request", "phase", "deleting", "cpu_ready"}));
 
-    py::class_<HpaMetric>(m, "HpaMetric", R"pbdoc(
-One spec.metrics entry with this cycle's observation. target: percent for utilization, milli-units
-otherwise. Per-pod sources fill `pods`; object/external fill `value` (milli-units). container: the
-container of a container_resource metric. timestamp: the metrics API's timestamp (seconds), reported
-back in MetricProposal.timestamp.)pbdoc")
-        .def(py::init([](std::string name, MetricSource source, TargetType target_type, std::int64_t target, std::vector<PodSample> pods,
-                         std::optional<std::int64_t> value, bool available, std::int64_t activation_threshold, std::string container,
-                         std::optional<double> timestamp) {
-                 HpaMetric m{std::move(name), source, target_type, target, std::move(pods), value, available, activation_threshold, std::move(container), std::nullopt};
-                 if (timestamp) m.timestamp = time_from_seconds(*timestamp, "timestamp");
-                 return m;
-             }),
-             py::arg("name") = "cpu", py::arg("source") = MetricSource::resource, py::arg("target_type") = TargetType::utilization,
-             py::arg("target") = 80, py::arg("pods") = std::vector<PodSample>{}, py::arg("value") = std::nullopt, py::arg("available") = true,
-             py::arg("activation_threshold") = 0, py::arg("container") = "", py::arg("timestamp") = std::nullopt)
+    py::class_<HpaMetric> hpa_metric(m, "HpaMetric", R"pbdoc(
+One spec.metrics entry with this cycle's observation. target: averageUtilization (an int percent) for utilization
+targets, else the averageValue or value as an amount (a bare number is whole units, a string a quantity: "500m").
+Per-pod sources fill `pods`; object/external fill `value` (an amount). activation_threshold: KEDA's, an amount.
+The canonical milli-units the replica calculator works on (Quantity.MilliValue, rounded up as upstream) are
+target_milli, value_milli and activation_threshold_milli. container: the container of a container_resource metric.
+timestamp: the metrics API's timestamp (seconds), reported back in MetricProposal.timestamp.)pbdoc");
+    hpa_metric.def(py::init([](std::string name, MetricSource source, TargetType target_type, const python::AmountLike& target, std::vector<PodSample> pods,
+                               const std::optional<python::AmountLike>& value, bool available, const python::AmountLike& activation_threshold, std::string container,
+                               std::optional<double> timestamp) {
+                       HpaMetric metric{std::move(name), source, target_type, 0, std::move(pods), optional_milli(value, "HpaMetric.value"), available,
+                                        milli(activation_threshold, "HpaMetric.activation_threshold"), std::move(container), std::nullopt};
+                       metric.target = target_of(target_type, target, "HpaMetric.target");
+                       if (timestamp) metric.timestamp = time_from_seconds(*timestamp, "timestamp");
+                       return metric;
+                   }),
+                   py::arg("name") = "cpu", py::arg("source") = MetricSource::resource, py::arg("target_type") = TargetType::utilization,
+                   py::arg("target") = 80, py::arg("pods") = std::vector<PodSample>{}, py::arg("value") = std::nullopt, py::arg("available") = true,
+                   py::arg("activation_threshold") = 0, py::arg("container") = "", py::arg("timestamp") = std::nullopt)
         .def_static(
             "resource_utilization",
-            [](std::string name, std::int64_t target_percent, const py::object& usage, const py::object& requests, std::optional<py::object> ready) {
+            [](std::string name, std::int64_t target_percent, const py::object& usage, const py::object& requests, std::optional<py::object> ready, bool milli_units) {
                 HpaMetric metric{std::move(name), MetricSource::resource, TargetType::utilization, target_percent, {}, std::nullopt, true, 0, {}, std::nullopt};
-                const auto u = to_int_vector(usage);
-                const auto r = to_int_vector(requests);
+                const auto u = milli_list(usage, "usage", milli_units, true);
+                const auto r = milli_list(requests, "requests", milli_units, false);
                 if (u.size() != r.size()) throw InvalidArgument(fmt::format("usage has {} pods but requests has {}", u.size(), r.size()));
                 std::vector<bool> ok(u.size(), true);
                 if (ready) {
@@ -144,42 +189,60 @@ back in MetricProposal.timestamp.)pbdoc")
                     ok = rd;
                 }
                 for (std::size_t i = 0; i < u.size(); ++i) {
-                    metric.pods.push_back({fmt::format("pod-{}", i), PodPhase::running, false, ok[i], u[i] < 0 ? std::nullopt : std::optional<std::int64_t>(u[i]), r[i]});
+                    metric.pods.push_back({fmt::format("pod-{}", i), PodPhase::running, false, ok[i], u[i], *r[i]});
                 }
                 return metric;
             },
-            py::arg("name"), py::arg("target_percent"), py::arg("usage"), py::arg("requests"), py::arg("ready") = std::nullopt,
-            "Resource Utilization metric from arrays of per-pod usage and requests in milli-units (usage < 0 = missing).")
-        .def_readwrite("name", &HpaMetric::name)
-        .def_readwrite("source", &HpaMetric::source)
-        .def_readwrite("target_type", &HpaMetric::target_type)
-        .def_readwrite("target", &HpaMetric::target)
-        .def_readwrite("pods", &HpaMetric::pods)
-        .def_readwrite("value", &HpaMetric::value)
-        .def_readwrite("available", &HpaMetric::available)
-        .def_readwrite("activation_threshold", &HpaMetric::activation_threshold)
-        .def_readwrite("container", &HpaMetric::container)
-        .def_property("timestamp", [](const HpaMetric& m) { return seconds_of(m.timestamp); },
-                      [](HpaMetric& m, std::optional<double> s) { m.timestamp = s ? std::optional<Time>(time_from_seconds(*s, "timestamp")) : std::nullopt; })
+            py::arg("name"), py::arg("target_percent"), py::arg("usage"), py::arg("requests"), py::arg("ready") = std::nullopt, py::arg("milli") = false,
+            "Resource Utilization metric from per-pod usage and requests: amounts (whole units: cores, bytes; quantity strings; None or < 0 = "
+            "no sample), or with milli=True integers in milli-units (millicores, as the metrics API's MilliValue).");
+    python::def_field(hpa_metric, "name", &HpaMetric::name);
+    python::def_field(hpa_metric, "source", &HpaMetric::source);
+    python::def_field(hpa_metric, "target_type", &HpaMetric::target_type);
+    python::def_field(hpa_metric, "target",
+                      [](const HpaMetric& x) { return x.target_type == TargetType::utilization ? python::Amount(py::int_(x.target)) : python::milli_to_python(x.target); },
+                      [](HpaMetric& x, python::AmountLike v) { x.target = target_of(x.target_type, v, "HpaMetric.target"); },
+                      "averageUtilization (int percent) for utilization targets, else an amount; set target_type first");
+    python::def_field(hpa_metric, "pods", &HpaMetric::pods);
+    python::def_field(hpa_metric, "value", [](const HpaMetric& x) { return optional_amount(x.value); },
+                      [](HpaMetric& x, std::optional<python::AmountLike> v) { x.value = optional_milli(v, "HpaMetric.value"); });
+    python::def_field(hpa_metric, "available", &HpaMetric::available);
+    python::def_field(hpa_metric, "activation_threshold", [](const HpaMetric& x) { return python::milli_to_python(x.activation_threshold); },
+                      [](HpaMetric& x, python::AmountLike v) { x.activation_threshold = milli(v, "HpaMetric.activation_threshold"); });
+    python::def_field(hpa_metric, "container", &HpaMetric::container);
+    python::def_field(hpa_metric, "timestamp", [](const HpaMetric& x) { return seconds_of(x.timestamp); },
+                      [](HpaMetric& x, std::optional<double> s) { x.timestamp = s ? std::optional<Time>(time_from_seconds(*s, "HpaMetric.timestamp")) : std::nullopt; });
+    hpa_metric.def_property_readonly("target_milli", [](const HpaMetric& x) { return x.target; }, "the target the replica calculator reads (percent for utilization targets, else milli-units)")
+        .def_property_readonly("value_milli", [](const HpaMetric& x) { return x.value; }, "value in milli-units (canonical), or None")
+        .def_property_readonly("activation_threshold_milli", [](const HpaMetric& x) { return x.activation_threshold; }, "activation_threshold in milli-units (canonical)")
         .def("__repr__", continuum::python::fields_repr({"name", "source", "target_type", "target", "pods?", "value?", "available", "activation_threshold", "container?", "timestamp?"}));
 
-    py::class_<MetricProposal>(m, "MetricProposal", "What one HPA metric proposes: replicas, usage ratio, the status values and why.")
+    py::class_<MetricProposal>(m, "MetricProposal", R"pbdoc(
+What one HPA metric proposes: replicas, usage ratio, the status values and why. Status amounts (current for non-utilization
+targets, average_value, value) read as amounts (whole units as an int, else a quantity string); *_milli give the
+milli-units the controller writes.)pbdoc")
         .def_readonly("metric", &MetricProposal::metric)
         .def_readonly("valid", &MetricProposal::valid)
         .def_readonly("replicas", &MetricProposal::replicas)
         .def_readonly("usage_ratio", &MetricProposal::usage_ratio)
-        .def_readonly("current", &MetricProposal::current)
+        .def_property_readonly("current", [](const MetricProposal& p) { return p.average_utilization ? python::Amount(py::int_(p.current)) : python::milli_to_python(p.current); },
+                               "utilisation percent (int) for Utilization targets, else the average value or value (an amount)")
         .def_readonly("reason", &MetricProposal::reason)
         .def_readonly("source", &MetricProposal::source)
         .def_readonly("average_utilization", &MetricProposal::average_utilization, "status averageUtilization (percent), Utilization targets")
-        .def_readonly("average_value", &MetricProposal::average_value, "status averageValue (milli-units; the raw average for Utilization targets)")
-        .def_readonly("value", &MetricProposal::value, "status value (milli-units), Value targets")
+        .def_property_readonly("average_value", [](const MetricProposal& p) { return optional_amount(p.average_value); },
+                               "status averageValue as an amount (the raw average for Utilization targets), or None")
+        .def_property_readonly("value", [](const MetricProposal& p) { return optional_amount(p.value); }, "status value as an amount (Value targets), or None")
+        .def_readonly("average_value_milli", &MetricProposal::average_value, "average_value in milli-units (canonical), or None")
+        .def_readonly("value_milli", &MetricProposal::value, "value in milli-units (canonical), or None")
         .def_property_readonly("timestamp", [](const MetricProposal& p) { return seconds_of(p.timestamp); }, "the metric timestamp the controller carries (seconds) or None")
         .def_readonly("condition_reason", &MetricProposal::condition_reason, "the ScalingActive reason of an invalid metric (FailedGetResourceMetric, ...), else empty")
-        .def("__repr__", [](const MetricProposal& p) {
+        .def("__repr__", [](const py::object& self) {
+            const auto& p = py::cast<const MetricProposal&>(self);
             if (!p.valid) return fmt::format("MetricProposal('{}', invalid, {}, reason='{}')", p.metric, p.condition_reason, p.reason);
             return fmt::format("MetricProposal('{}', replicas={}, average_utilization={}, average_value={}, value={}, reason='{}')", p.metric, p.replicas,
-                               optional_repr(p.average_utilization), optional_repr(p.average_value), optional_repr(p.value), p.reason);
+                               optional_repr(p.average_utilization), python::repr_value(self.attr("average_value")), python::repr_value(self.attr("value")),
+                               p.reason);
         });
 
     m.def(
@@ -212,41 +275,41 @@ back in MetricProposal.timestamp.)pbdoc")
 
     py::enum_<ScalingPolicyType>(m, "ScalingPolicyType", "An HPA scaling policy counts pods or percent.").value("pods", ScalingPolicyType::pods).value("percent", ScalingPolicyType::percent);
     py::enum_<SelectPolicy>(m, "SelectPolicy", "How an HPA combines its scaling policies (selectPolicy).").value("max", SelectPolicy::max).value("min", SelectPolicy::min).value("disabled", SelectPolicy::disabled);
-    py::class_<ScalingPolicy>(m, "ScalingPolicy", "At most `value` pods or percent per `period` seconds.")
-        .def(py::init([](ScalingPolicyType type, std::int64_t value, double period) {
+    py::class_<ScalingPolicy> scaling_policy(m, "ScalingPolicy", "At most `value` pods or percent per `period` seconds.");
+    scaling_policy.def(py::init([](ScalingPolicyType type, std::int64_t value, double period) {
                  return ScalingPolicy{type, value, python::duration_from_seconds(period, "period")};
              }),
-             py::arg("type"), py::arg("value"), py::arg("period") = 15.0)
-        .def_readwrite("type", &ScalingPolicy::type)
-        .def_readwrite("value", &ScalingPolicy::value)
-        .def_property("period", [](const ScalingPolicy& p) { return to_seconds(p.period); },
-                      [](ScalingPolicy& p, double s) { p.period = python::duration_from_seconds(s, "period"); })
-        .def("__repr__", continuum::python::fields_repr({"type", "value", "period"}));
-    py::class_<ScalingRules>(m, "ScalingRules", "HPAScalingRules: stabilization_window (s), select_policy, policies, tolerance.")
-        .def(py::init([](double window, SelectPolicy select, std::vector<ScalingPolicy> policies, std::optional<double> tolerance) {
+             py::arg("type"), py::arg("value"), py::arg("period") = 15.0);
+    python::def_field(scaling_policy, "type", &ScalingPolicy::type);
+    python::def_field(scaling_policy, "value", &ScalingPolicy::value);
+    python::def_field(scaling_policy, "period", [](const ScalingPolicy& p) { return to_seconds(p.period); },
+                      [](ScalingPolicy& p, double s) { p.period = python::duration_from_seconds(s, "period"); });
+    scaling_policy.def("__repr__", continuum::python::fields_repr({"type", "value", "period"}));
+    py::class_<ScalingRules> scaling_rules(m, "ScalingRules", "HPAScalingRules: stabilization_window (s), select_policy, policies, tolerance.");
+    scaling_rules.def(py::init([](double window, SelectPolicy select, std::vector<ScalingPolicy> policies, std::optional<double> tolerance) {
                  return ScalingRules{python::duration_from_seconds(window, "stabilization_window"), select, std::move(policies), tolerance};
              }),
              py::arg("stabilization_window"), py::arg("select_policy") = SelectPolicy::max, py::arg("policies") = std::vector<ScalingPolicy>{},
              py::arg("tolerance") = std::nullopt)
         .def_static("default_scale_up", &ScalingRules::default_scale_up, "Kubernetes' default scale-up rules: no stabilisation, max(100 %, 4 pods) per 15 s.")
-        .def_static("default_scale_down", &ScalingRules::default_scale_down, "Kubernetes' default scale-down rules: 300 s stabilisation, 100 % per 15 s.")
-        .def_property("stabilization_window", [](const ScalingRules& r) { return to_seconds(r.stabilization_window); },
-                      [](ScalingRules& r, double s) { r.stabilization_window = python::duration_from_seconds(s, "stabilization_window"); })
-        .def_readwrite("select_policy", &ScalingRules::select_policy)
-        .def_readwrite("policies", &ScalingRules::policies)
-        .def_readwrite("tolerance", &ScalingRules::tolerance)
-        .def("__repr__", continuum::python::fields_repr({"stabilization_window", "select_policy", "policies", "tolerance"}));
-    py::class_<HpaBehavior>(m, "HpaBehavior", "spec.behavior; the default is Kubernetes' documented default behaviour.")
-        .def(py::init([](std::optional<ScalingRules> up, std::optional<ScalingRules> down) {
+        .def_static("default_scale_down", &ScalingRules::default_scale_down, "Kubernetes' default scale-down rules: 300 s stabilisation, 100 % per 15 s.");
+    python::def_field(scaling_rules, "stabilization_window", [](const ScalingRules& r) { return to_seconds(r.stabilization_window); },
+                      [](ScalingRules& r, double s) { r.stabilization_window = python::duration_from_seconds(s, "stabilization_window"); });
+    python::def_field(scaling_rules, "select_policy", &ScalingRules::select_policy);
+    python::def_field(scaling_rules, "policies", &ScalingRules::policies);
+    python::def_field(scaling_rules, "tolerance", &ScalingRules::tolerance);
+    scaling_rules.def("__repr__", continuum::python::fields_repr({"stabilization_window", "select_policy", "policies", "tolerance"}));
+    py::class_<HpaBehavior> hpa_behavior(m, "HpaBehavior", "spec.behavior; the default is Kubernetes' documented default behaviour.");
+    hpa_behavior.def(py::init([](std::optional<ScalingRules> up, std::optional<ScalingRules> down) {
                  HpaBehavior b;
                  if (up) b.scale_up = *up;
                  if (down) b.scale_down = *down;
                  return b;
              }),
-             py::arg("scale_up") = std::nullopt, py::arg("scale_down") = std::nullopt)
-        .def_readwrite("scale_up", &HpaBehavior::scale_up)
-        .def_readwrite("scale_down", &HpaBehavior::scale_down)
-        .def("__repr__", continuum::python::fields_repr({"scale_up", "scale_down"}));
+             py::arg("scale_up") = std::nullopt, py::arg("scale_down") = std::nullopt);
+    python::def_field(hpa_behavior, "scale_up", &HpaBehavior::scale_up);
+    python::def_field(hpa_behavior, "scale_down", &HpaBehavior::scale_down);
+    hpa_behavior.def("__repr__", continuum::python::fields_repr({"scale_up", "scale_down"}));
 
     py::class_<HpaDecision>(m, "HpaDecision", "One HPA sync: current and desired replicas, each metric's proposal, the status conditions and a reason.")
         .def_readonly("current_replicas", &HpaDecision::current_replicas)
@@ -324,32 +387,32 @@ the current replicas on the first decision, as the controller does on first sigh
         });
 
     // ---------------- Hierarchical (MAS-H²) ----------------
-    py::class_<ApplicationState>(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.")
-        .def(py::init([](std::string name, const python::ResourcesLike& pod_request, std::vector<double> demand, std::int64_t replicas, std::string node_pool,
+    py::class_<ApplicationState> application_state(m, "ApplicationState", "A managed Deployment: pod_request, demand history (cores), replicas, node_pool, ready_replicas per pool.");
+    application_state.def(py::init([](std::string name, const python::ResourcesLike& pod_request, std::vector<double> demand, std::int64_t replicas, std::string node_pool,
                          std::map<std::string, std::int64_t> ready_replicas) {
                  return ApplicationState{std::move(name), python::to_resources(pod_request, "pod_request"), std::move(demand), replicas, std::move(node_pool), std::move(ready_replicas), {}};
              }),
              py::arg("name"), py::arg("pod_request"), py::arg("demand") = std::vector<double>{}, py::arg("replicas") = 0, py::arg("node_pool") = "",
-             py::arg("ready_replicas") = std::map<std::string, std::int64_t>{})
-        .def_readwrite("name", &ApplicationState::name)
-        .def_readwrite("pod_request", &ApplicationState::pod_request)
-        .def_readwrite("demand", &ApplicationState::demand)
-        .def_readwrite("replicas", &ApplicationState::replicas)
-        .def_readwrite("node_pool", &ApplicationState::node_pool)
-        .def_readwrite("ready_replicas", &ApplicationState::ready_replicas)
-        .def("__repr__", continuum::python::fields_repr({"name", "pod_request", "demand", "replicas", "node_pool", "ready_replicas?"}));
-    py::class_<OtherWorkload>(m, "OtherWorkload", "Unmanaged pods occupying a pool.")
-        .def(py::init([](std::string name, const python::ResourcesLike& request, std::int64_t count, std::string node_pool) {
+             py::arg("ready_replicas") = std::map<std::string, std::int64_t>{});
+    python::def_field(application_state, "name", &ApplicationState::name);
+    python::def_field(application_state, "pod_request", &ApplicationState::pod_request);
+    python::def_field(application_state, "demand", &ApplicationState::demand);
+    python::def_field(application_state, "replicas", &ApplicationState::replicas);
+    python::def_field(application_state, "node_pool", &ApplicationState::node_pool);
+    python::def_field(application_state, "ready_replicas", &ApplicationState::ready_replicas);
+    application_state.def("__repr__", continuum::python::fields_repr({"name", "pod_request", "demand", "replicas", "node_pool", "ready_replicas?"}));
+    py::class_<OtherWorkload> other_workload(m, "OtherWorkload", "Unmanaged pods occupying a pool.");
+    other_workload.def(py::init([](std::string name, const python::ResourcesLike& request, std::int64_t count, std::string node_pool) {
                  return OtherWorkload{std::move(name), python::to_resources(request, "request"), count, std::move(node_pool)};
              }),
-             py::arg("name"), py::arg("request"), py::arg("count") = 1, py::arg("node_pool") = "")
-        .def_readwrite("name", &OtherWorkload::name)
-        .def_readwrite("request", &OtherWorkload::request)
-        .def_readwrite("count", &OtherWorkload::count)
-        .def_readwrite("node_pool", &OtherWorkload::node_pool)
-        .def("__repr__", continuum::python::fields_repr({"name", "request", "count", "node_pool"}));
-    py::class_<NodePoolState>(m, "NodePoolState", "A resizable pool: size, ready_nodes, min/max size (-1 = unlimited), optional node type.")
-        .def(py::init([](std::string name, std::int64_t size, std::optional<std::int64_t> ready_nodes, std::int64_t min_size, std::int64_t max_size,
+             py::arg("name"), py::arg("request"), py::arg("count") = 1, py::arg("node_pool") = "");
+    python::def_field(other_workload, "name", &OtherWorkload::name);
+    python::def_field(other_workload, "request", &OtherWorkload::request);
+    python::def_field(other_workload, "count", &OtherWorkload::count);
+    python::def_field(other_workload, "node_pool", &OtherWorkload::node_pool);
+    other_workload.def("__repr__", continuum::python::fields_repr({"name", "request", "count", "node_pool"}));
+    py::class_<NodePoolState> node_pool_state(m, "NodePoolState", "A resizable pool: size, ready_nodes, min/max size (-1 = unlimited), optional node type.");
+    node_pool_state.def(py::init([](std::string name, std::int64_t size, std::optional<std::int64_t> ready_nodes, std::int64_t min_size, std::int64_t max_size,
                          std::optional<std::string> node_type, const python::OptionalResourcesLike& node_capacity, double node_cost) {
                  NodePoolState p;
                  p.name = std::move(name);
@@ -361,15 +424,15 @@ the current replicas on the first decision, as the controller does on first sigh
                  return p;
              }),
              py::arg("name"), py::arg("size") = 0, py::arg("ready_nodes") = std::nullopt, py::arg("min_size") = 0, py::arg("max_size") = -1,
-             py::arg("node_type") = std::nullopt, py::arg("node_capacity") = py::none(), py::arg("node_cost") = 0.0)
-        .def_readwrite("name", &NodePoolState::name)
-        .def_readwrite("size", &NodePoolState::size)
-        .def_readwrite("ready_nodes", &NodePoolState::ready_nodes)
-        .def_readwrite("min_size", &NodePoolState::min_size)
-        .def_readwrite("max_size", &NodePoolState::max_size)
-        .def("__repr__", continuum::python::fields_repr({"name", "size", "ready_nodes", "min_size", "max_size"}));
-    py::class_<ClusterSnapshot>(m, "ClusterSnapshot", "applications, other_workloads, node_pools, plus signals and override_policy for the Strategic Agent.")
-        .def(py::init([](std::vector<ApplicationState> applications, std::vector<NodePoolState> node_pools, std::vector<OtherWorkload> other_workloads,
+             py::arg("node_type") = std::nullopt, py::arg("node_capacity") = py::none(), py::arg("node_cost") = 0.0);
+    python::def_field(node_pool_state, "name", &NodePoolState::name);
+    python::def_field(node_pool_state, "size", &NodePoolState::size);
+    python::def_field(node_pool_state, "ready_nodes", &NodePoolState::ready_nodes);
+    python::def_field(node_pool_state, "min_size", &NodePoolState::min_size);
+    python::def_field(node_pool_state, "max_size", &NodePoolState::max_size);
+    node_pool_state.def("__repr__", continuum::python::fields_repr({"name", "size", "ready_nodes", "min_size", "max_size"}));
+    py::class_<ClusterSnapshot> cluster_snapshot(m, "ClusterSnapshot", "applications, other_workloads, node_pools, plus signals and override_policy for the Strategic Agent.");
+    cluster_snapshot.def(py::init([](std::vector<ApplicationState> applications, std::vector<NodePoolState> node_pools, std::vector<OtherWorkload> other_workloads,
                          std::map<std::string, std::string> signals, std::optional<std::string> override_policy) {
                  ClusterSnapshot s;
                  s.applications = std::move(applications);
@@ -380,17 +443,15 @@ the current replicas on the first decision, as the controller does on first sigh
                  return s;
              }),
              py::arg("applications"), py::arg("node_pools"), py::arg("other_workloads") = std::vector<OtherWorkload>{},
-             py::arg("signals") = std::map<std::string, std::string>{}, py::arg("override_policy") = std::nullopt)
-        .def_readwrite("applications", &ClusterSnapshot::applications)
-        .def_readwrite("node_pools", &ClusterSnapshot::node_pools)
-        .def_readwrite("other_workloads", &ClusterSnapshot::other_workloads)
-        .def_property(
-            "signals", [](const ClusterSnapshot& s) { return s.context.signals; },
-            [](ClusterSnapshot& s, std::map<std::string, std::string> v) { s.context.signals = std::move(v); })
-        .def_property(
-            "override_policy", [](const ClusterSnapshot& s) { return s.context.override_policy; },
-            [](ClusterSnapshot& s, std::optional<std::string> v) { s.context.override_policy = std::move(v); })
-        .def("__repr__", continuum::python::fields_repr({"applications", "node_pools", "other_workloads?", "signals?", "override_policy?"}));
+             py::arg("signals") = std::map<std::string, std::string>{}, py::arg("override_policy") = std::nullopt);
+    python::def_field(cluster_snapshot, "applications", &ClusterSnapshot::applications);
+    python::def_field(cluster_snapshot, "node_pools", &ClusterSnapshot::node_pools);
+    python::def_field(cluster_snapshot, "other_workloads", &ClusterSnapshot::other_workloads);
+    python::def_field(cluster_snapshot, "signals", [](const ClusterSnapshot& s) { return s.context.signals; },
+            [](ClusterSnapshot& s, std::map<std::string, std::string> v) { s.context.signals = std::move(v); });
+    python::def_field(cluster_snapshot, "override_policy", [](const ClusterSnapshot& s) { return s.context.override_policy; },
+            [](ClusterSnapshot& s, std::optional<std::string> v) { s.context.override_policy = std::move(v); });
+    cluster_snapshot.def("__repr__", continuum::python::fields_repr({"applications", "node_pools", "other_workloads?", "signals?", "override_policy?"}));
 
     py::class_<PatchDeployment>(m, "PatchDeployment", "Action: set a Deployment's replicas (and node pool).")
         .def_readonly("name", &PatchDeployment::name)
@@ -509,11 +570,14 @@ node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
     // Pickling of the HPA's configuration values through their constructors (issue 17).
     {
         auto pod = py::reinterpret_borrow<py::class_<PodSample>>(m.attr("PodSample"));
-        python::reduce_by_constructor<PodSample>(pod, [](const PodSample& p) { return py::make_tuple(p.name, p.value, p.request, p.phase, p.deleting, p.cpu_ready); });
+        python::reduce_by_constructor<PodSample>(pod, [](const PodSample& p) {
+            return py::make_tuple(p.name, optional_amount(p.value), python::milli_to_python(p.request), p.phase, p.deleting, p.cpu_ready);
+        });
         auto metric = py::reinterpret_borrow<py::class_<HpaMetric>>(m.attr("HpaMetric"));
         python::reduce_by_constructor<HpaMetric>(metric, [](const HpaMetric& x) {
-            return py::make_tuple(x.name, x.source, x.target_type, x.target, x.pods, x.value, x.available, x.activation_threshold, x.container,
-                                  seconds_of(x.timestamp));
+            const python::Amount target = x.target_type == TargetType::utilization ? python::Amount(py::int_(x.target)) : python::milli_to_python(x.target);
+            return py::make_tuple(x.name, x.source, x.target_type, target, x.pods, optional_amount(x.value), x.available,
+                                  python::milli_to_python(x.activation_threshold), x.container, seconds_of(x.timestamp));
         });
         auto policy = py::reinterpret_borrow<py::class_<ScalingPolicy>>(m.attr("ScalingPolicy"));
         python::reduce_by_constructor<ScalingPolicy>(policy, [](const ScalingPolicy& p) { return py::make_tuple(p.type, p.value, to_seconds(p.period)); });

@@ -293,6 +293,72 @@ py::list stages_list(const std::vector<Stage>& stages) {
 }
 
 
+using Arguments = std::vector<std::pair<std::string, py::object>>;
+
+/// max_unavailable as the adapters' constructors take it: None, an int or "N%".
+py::object max_unavailable_of(const packing::DisruptionBudget& budget) {
+    if (!budget.max_unavailable) return py::none();
+    if (budget.max_unavailable->percent) return py::str(budget.max_unavailable->to_string());
+    return py::int_(budget.max_unavailable->value);
+}
+
+/// The cpu quota levels as the quota adapters take them: None or a list of amounts (cores, quantities).
+py::object cpu_levels_of(const quota::ResourceQuotaLevels& levels) {
+    const auto* cpu = levels.find("cpu");
+    if (cpu == nullptr) return py::none();
+    return py::cast(python::amounts_to_python("cpu", cpu->levels()));
+}
+
+/// namespace_name and waiting_pool, the first arguments of every quota adapter.
+Arguments quota_target_arguments(const adapters::QuotaTarget& target) {
+    return {{"namespace_name", py::str(target.namespace_name)}, {"waiting_pool", py::str(target.waiting_pool)}};
+}
+
+/// HpaAdapter(deployment=..., min_replicas=..., max_replicas=..., target_percent=..., ...) for a plain
+/// cpu HPA (what those three arguments build), else HpaAdapter(deployment=..., hpa=Hpa(...), ...).
+std::string hpa_adapter_repr(const adapters::HpaAdapter& a) {
+    const auto& spec = a.spec();
+    const auto hpa_of = [](const scalers::HpaSpec& s) { return py::cast(scalers::Hpa(s)); };
+    Arguments arguments{{"deployment", py::str(a.deployment())}};
+    const auto hpa = hpa_of(spec);
+    const bool plain = spec.metrics.size() == 1 &&
+                       py::repr(hpa).equal(py::repr(hpa_of(adapters::HpaAdapter::cpu_spec(spec.min_replicas, spec.max_replicas, spec.metrics[0].target))));
+    if (plain) {
+        arguments.insert(arguments.end(), {{"min_replicas", py::int_(spec.min_replicas)}, {"max_replicas", py::int_(spec.max_replicas)},
+                                           {"target_percent", py::int_(spec.metrics[0].target)}});
+    } else {
+        arguments.emplace_back("hpa", hpa);
+    }
+    arguments.insert(arguments.end(), {{"sync_period_s", py::float_(to_seconds(a.sync_period()))}, {"metrics_window_s", py::float_(to_seconds(a.metrics_window()))}});
+    return python::call_repr("HpaAdapter", arguments);
+}
+
+std::string cluster_autoscaler_repr(const ClusterAutoscaler& a) {
+    const auto& c = a.config();
+    const char* expander = c.expander == Expander::priority ? "priority" : c.expander == Expander::cheapest ? "cheapest" : "most_pods";
+    return python::call_repr("ClusterAutoscaler", {{"pools", py::cast(c.pools)},
+                                                   {"expander", py::str(expander)},
+                                                   {"scan_interval_s", py::float_(to_seconds(c.scan_interval))},
+                                                   {"scale_down_utilisation_threshold", py::float_(c.scale_down_utilisation_threshold)},
+                                                   {"scale_down_unneeded_time_s", py::float_(to_seconds(c.scale_down_unneeded_time))},
+                                                   {"scale_down_delay_after_add_s", py::float_(to_seconds(c.scale_down_delay_after_add))},
+                                                   {"max_empty_bulk_delete", py::int_(c.max_empty_bulk_delete)},
+                                                   {"scale_down_enabled", py::bool_(c.scale_down_enabled)},
+                                                   {"max_unavailable", max_unavailable_of(c.disruption_budget)}});
+}
+
+std::string federated_adapter_repr(const PyFederatedAdapter& a) {
+    const auto& c = a.config();
+    const bool cost_aware = a.recommender().cost_model().name() == adapters::cost_model_for(adapters::OfferRanking::cost_aware).name();
+    return python::call_repr("FederatedClusterAdapter", {{"ranking", py::str(cost_aware ? "cost_aware" : "cost_unaware")},
+                                                         {"pools", py::cast(c.pools)},
+                                                         {"scan_interval_s", py::float_(to_seconds(c.scan_interval))},
+                                                         {"scale_down_utilisation_threshold", py::float_(c.scale_in.utilization_threshold)},
+                                                         {"scale_down_unneeded_time_s", py::float_(to_seconds(c.scale_in.unneeded_time))},
+                                                         {"scale_down_delay_after_add_s", py::float_(to_seconds(c.scale_in.delay_after_add))},
+                                                         {"max_unavailable", max_unavailable_of(c.disruption_budget)}});
+}
+
 void bind_scalers_and_adapters(py::module_& sim) {
     py::class_<StaticScaler>(sim, "StaticScaler", "The static baseline: never changes anything (the scenario's initial nodes and quotas stay). No arguments.")
         .def(py::init<>())
@@ -312,7 +378,8 @@ the mean over this window (0: the tick's usage).)pbdoc")
                  return adapters::HpaAdapter(std::move(deployment), std::move(spec), seconds(sync_period_s, "sync_period_s"), window);
              }),
              py::arg("deployment"), py::arg("hpa") = py::none(), py::arg("min_replicas") = 1, py::arg("max_replicas") = 10, py::arg("target_percent") = 80,
-             py::arg("sync_period_s") = 15.0, py::arg("metrics_window_s") = 0.0);
+             py::arg("sync_period_s") = 15.0, py::arg("metrics_window_s") = 0.0)
+        .def("__repr__", &hpa_adapter_repr);
 
     py::class_<ClusterAutoscaler>(sim, "ClusterAutoscaler", R"pbdoc(
 The Cluster-Autoscaler-like reactive node scaler (the HPA + CA baseline's node side). pools: the pools it manages
@@ -346,7 +413,8 @@ when no deployment's ready pods fall below its desired count).)pbdoc")
              }),
              py::arg("pools") = std::vector<std::string>{}, py::arg("expander") = "priority", py::arg("scan_interval_s") = 10.0,
              py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0,
-             py::arg("max_empty_bulk_delete") = 10, py::arg("scale_down_enabled") = true, py::arg("max_unavailable") = py::none());
+             py::arg("max_empty_bulk_delete") = 10, py::arg("scale_down_enabled") = true, py::arg("max_unavailable") = py::none())
+        .def("__repr__", &cluster_autoscaler_repr);
 
     py::class_<adapters::ReactiveQuotaAdapter>(sim, "ReactiveQuotaAdapter", R"pbdoc(
 Seed 001's reactive quota scaling (continuum.quota.ReactiveQuotaScaler, Algorithm 2) on every tick with pods the quota
@@ -356,7 +424,12 @@ need; follow_demand_down: lower the quota to the admitted requests when nothing 
         .def(py::init([](std::string namespace_name, std::string waiting_pool, bool stop_redundant_nodes, bool follow_demand_down) {
                  return adapters::ReactiveQuotaAdapter(quota_target(std::move(namespace_name), std::move(waiting_pool), stop_redundant_nodes), {}, follow_demand_down);
              }),
-             py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("stop_redundant_nodes") = true, py::arg("follow_demand_down") = true);
+             py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("stop_redundant_nodes") = true, py::arg("follow_demand_down") = true)
+        .def("__repr__", [](const adapters::ReactiveQuotaAdapter& a) {
+            auto arguments = quota_target_arguments(a.target());
+            arguments.insert(arguments.end(), {{"stop_redundant_nodes", py::bool_(a.target().stop_redundant_nodes)}, {"follow_demand_down", py::bool_(a.follow_demand_down())}});
+            return python::call_repr("ReactiveQuotaAdapter", arguments);
+        });
 
     py::class_<PyProactiveAdapter>(sim, "ProactiveQuotaAdapter", R"pbdoc(
 Seed 001's Algorithm 1 alone (continuum.quota.ProactiveQuotaScaler): every forecast_period_s the forecaster absorbs the
@@ -374,7 +447,14 @@ list of cores, or None = lower to the prediction); forecast_period_s: the foreca
                                            history_from(history, period), std::move(config), period);
              }),
              py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("forecaster"), py::arg("history"), py::arg("levels") = py::none(),
-             py::arg("forecast_period_s") = 60.0, py::arg("stop_redundant_nodes") = true);
+             py::arg("forecast_period_s") = 60.0, py::arg("stop_redundant_nodes") = true)
+        .def("__repr__", [](const PyProactiveAdapter& a) {
+            // The forecaster was fitted on the history at construction: shown by name, the repr does not evaluate back.
+            auto arguments = quota_target_arguments(a.target());
+            arguments.insert(arguments.end(), {{"forecaster", py::str(a.forecaster().name())}, {"levels", cpu_levels_of(a.config().levels)},
+                                               {"forecast_period_s", py::float_(to_seconds(a.forecast_period()))}, {"stop_redundant_nodes", py::bool_(a.target().stop_redundant_nodes)}});
+            return python::readable_repr("ProactiveQuotaAdapter", arguments);
+        });
 
     py::class_<PyHybridAdapter>(sim, "HybridQuotaAdapter", R"pbdoc(
 Seed 001's hybrid framework (continuum.quota.HybridQuotaScaler): every period_s the namespace's cpu demand is observed and
@@ -394,7 +474,14 @@ continuum.quota.QuotaLevels of cpu, a list of cores, or None); period_s: the for
                                         history_from(history, period), std::move(config));
              }),
              py::arg("namespace_name"), py::arg("waiting_pool"), py::arg("forecaster"), py::arg("history"), py::arg("levels") = py::none(),
-             py::arg("period_s") = 60.0, py::arg("stop_redundant_nodes") = true);
+             py::arg("period_s") = 60.0, py::arg("stop_redundant_nodes") = true)
+        .def("__repr__", [](const PyHybridAdapter& a) {
+            // As ProactiveQuotaAdapter's: the fitted forecaster by name.
+            auto arguments = quota_target_arguments(a.target());
+            arguments.insert(arguments.end(), {{"forecaster", py::str(a.scaler().prototype().name())}, {"levels", cpu_levels_of(a.scaler().config().proactive.levels)},
+                                               {"period_s", py::float_(to_seconds(a.scaler().config().step))}, {"stop_redundant_nodes", py::bool_(a.target().stop_redundant_nodes)}});
+            return python::readable_repr("HybridQuotaAdapter", arguments);
+        });
 
     py::class_<PyFederatedAdapter>(sim, "FederatedClusterAdapter", R"pbdoc(
 Seed 000's Liqo-aware cluster autoscaler (continuum.federation's FederatedClusterScaler with the Federation Recommender):
@@ -423,7 +510,8 @@ scale-in, an int or "N%" (None: a node is released only when no deployment's rea
              }),
              py::arg("ranking") = "cost_aware", py::arg("pools") = std::vector<std::string>{}, py::arg("scan_interval_s") = 10.0,
              py::arg("scale_down_utilisation_threshold") = 0.5, py::arg("scale_down_unneeded_time_s") = 600.0, py::arg("scale_down_delay_after_add_s") = 600.0,
-             py::arg("max_unavailable") = py::none());
+             py::arg("max_unavailable") = py::none())
+        .def("__repr__", &federated_adapter_repr);
 
     py::class_<PyHierarchicalAdapter>(sim, "HierarchicalAdapter", R"pbdoc(
 Seed 004's MAS-H² hierarchical scaler in the simulator: every scaler step it samples each managed deployment's CPU usage and
@@ -441,7 +529,13 @@ the control period); deployments: the managed deployments' names (replicas_from 
                  }
                  return PyHierarchicalAdapter(py::cast<PyHierarchicalScaler>(scaler), std::move(deployments), std::move(out));
              }),
-             py::arg("scaler"), py::arg("deployments"), py::arg("switches") = std::vector<std::pair<double, std::string>>{});
+             py::arg("scaler"), py::arg("deployments"), py::arg("switches") = std::vector<std::pair<double, std::string>>{})
+        .def("__repr__", [](const PyHierarchicalAdapter& a) {
+            // The scaler holds a Python forecaster (a callable): readable, not evaluated back.
+            std::vector<std::pair<double, std::string>> switches;
+            for (const auto& s : a.switches()) switches.emplace_back(to_seconds(s.at), s.policy);
+            return python::readable_repr("HierarchicalAdapter", {{"scaler", py::cast(a.scaler())}, {"deployments", py::cast(a.deployments())}, {"switches", py::cast(switches)}});
+        });
 }
 
 }  // namespace

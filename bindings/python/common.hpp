@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <type_traits>
 #include <memory>
 #include <string>
@@ -70,15 +71,24 @@ CONTINUUM_PYTHON_ANY_OBJECT(AmountLike);
 
 inline std::string type_name(const py::handle& value) { return py::cast<std::string>(py::str(py::type::of(value).attr("__name__"))); }
 
-/// The amount of resource `name` that `value` means, in canonical units (see the rule above).
+/// A numpy floating scalar that is not a Python float (np.float32, np.float16, np.longdouble):
+/// taken wherever a float is (PyFloat_AsDouble reads it through __float__).
+inline bool is_numpy_float(const py::handle& value) {
+    if (PyFloat_Check(value.ptr()) || !py::hasattr(value, "dtype") || py::isinstance<py::array>(value)) return false;
+    return py::cast<std::string>(value.attr("dtype").attr("kind")) == "f";
+}
+
+/// The amount of resource `name` that `value` means, in canonical units (see the rule above), or at
+/// `at_scale` (scale::milli for an HPA metric's milli-units) when given.
 /// \throws InvalidArgument naming `argument` for a wrong type, NaN, infinity, a negative float or
 ///         a value beyond int64; ParseError for a malformed quantity string.
-inline std::int64_t amount_from_python(std::string_view name, const py::handle& value, const std::string& argument) {
+inline std::int64_t amount_from_python(std::string_view name, const py::handle& value, const std::string& argument, std::optional<int> at_scale = {}) {
+    const int scale_of_name = at_scale.value_or(canonical_scale(name));
     const auto fail = [&](const std::string& why) -> std::int64_t { throw InvalidArgument(argument + ": " + why); };
     if (py::isinstance<py::str>(value) || py::isinstance<Quantity>(value)) {
         const auto text = py::cast<std::string>(py::str(value));
         try {
-            return Quantity::parse(text).scaled_value(canonical_scale(name));
+            return Quantity::parse(text).scaled_value(scale_of_name);
         } catch (const ParseError& e) {
             throw ParseError(argument + ": " + e.what());
         } catch (const InvalidArgument& e) {
@@ -93,17 +103,18 @@ inline std::int64_t amount_from_python(std::string_view name, const py::handle& 
         int overflow = 0;
         const long long units = PyLong_AsLongLongAndOverflow(whole.ptr(), &overflow);
         std::int64_t canonical = 0;
-        const std::int64_t factor = canonical_scale(name) == scale::milli ? 1000 : 1;
+        const std::int64_t factor = scale_of_name == scale::milli ? 1000 : 1;
         if (overflow != 0 || __builtin_mul_overflow(static_cast<std::int64_t>(units), factor, &canonical)) {
             return fail(fmt::format("{} whole units of \"{}\" do not fit in int64 canonical units", py::cast<std::string>(py::str(py::handle(whole))), name));
         }
         return canonical;
     }
-    if (PyFloat_Check(value.ptr())) {
+    if (PyFloat_Check(value.ptr()) || is_numpy_float(value)) {
         const double x = PyFloat_AsDouble(value.ptr());
+        if (x == -1.0 && PyErr_Occurred() != nullptr) throw py::error_already_set();
         if (!std::isfinite(x) || x < 0.0) return fail(fmt::format("a float amount of \"{}\" must be finite and >= 0, got {}", name, x));
         try {
-            return Resources::round_up_to_canonical(name, x);
+            return at_scale ? Quantity::parse(fmt::format("{}", x)).scaled_value(scale_of_name) : Resources::round_up_to_canonical(name, x);
         } catch (const InvalidArgument& e) {
             return fail(e.what());
         }
@@ -119,6 +130,10 @@ inline Amount amount_to_python(std::string_view name, std::int64_t canonical) {
     if (canonical % 1000 == 0) return Amount(py::int_(canonical / 1000));
     return Amount(py::str(format_resource(name, canonical)));
 }
+
+/// An HPA metric's amount (milli-units, Quantity.MilliValue) as Python reads it: whole units as an
+/// int, else a quantity string ("250m"), like amount_to_python for cpu.
+inline Amount milli_to_python(std::int64_t milli) { return amount_to_python(resource_names::cpu, milli); }
 
 /// amount_to_python over a list of canonical amounts of one resource.
 template <typename Range>
@@ -196,6 +211,128 @@ inline std::map<std::string, Amount> resources_to_dict(const Resources& r, bool 
     std::map<std::string, Amount> d;
     for (const auto& [name, value] : r) d.emplace(name, canonical ? Amount(py::int_(value)) : amount_to_python(name, value));
     return d;
+}
+
+// ---- Settable fields (issue 18): every def_field setter converts through field_from_python, so
+// a field takes what the constructor takes and a wrong type is InvalidArgument naming Class.field.
+
+namespace detail {
+template <typename T>
+struct is_vector : std::false_type {};
+template <typename T>
+struct is_vector<std::vector<T>> : std::true_type {};
+template <typename T>
+struct is_optional : std::false_type {};
+template <typename T>
+struct is_optional<std::optional<T>> : std::true_type {};
+}  // namespace detail
+
+/// What the error messages call a field's type: Resources as its converter does, a std::vector as
+/// "a list of ...", a bound class by its name, anything else by pybind11's own caster name.
+template <typename T>
+std::string expected_type_name() {
+    if constexpr (std::is_same_v<T, Resources>) {
+        return "a continuum.Resources or a dict {resource: amount}";
+    } else if constexpr (detail::is_vector<T>::value) {
+        return "a list of " + expected_type_name<typename T::value_type>();
+    } else {
+        if (const auto* info = py::detail::get_type_info(typeid(T)); info != nullptr) {
+            // "continuum._core.scalers.SelectPolicy" as users import it: continuum.scalers.SelectPolicy.
+            std::string name = info->type->tp_name;
+            if (const auto at = name.find("._core"); at != std::string::npos) name.erase(at, 6);
+            return name;
+        }
+        return py::detail::make_caster<T>::name.text;
+    }
+}
+
+/// The value of a field of type T from Python, for `argument` ("NodeType.capacity"): Resources
+/// through to_resources, numbers as the constructors take them (ints, floats, numpy scalars; never
+/// bool or str), std::optional from None, anything else through pybind11's caster.
+/// \throws InvalidArgument naming `argument`, the expected type and the value for a wrong type.
+template <typename T>
+T field_from_python(const py::handle& value, const std::string& argument) {
+    const auto wrong = [&]() -> T {
+        throw InvalidArgument(argument + ": expected " + expected_type_name<T>() + ", got " + type_name(value) + " " + py::cast<std::string>(py::repr(value)));
+    };
+    const bool boolean = py::isinstance<py::bool_>(value) || type_name(value) == "bool_";
+    if constexpr (std::is_same_v<T, Resources>) {
+        return to_resources(value, argument);
+    } else if constexpr (detail::is_optional<T>::value) {
+        if (value.is_none()) return std::nullopt;
+        return field_from_python<typename T::value_type>(value, argument);
+    } else if constexpr (std::is_same_v<T, bool>) {
+        if (!boolean) return wrong();
+        return PyObject_IsTrue(value.ptr()) == 1;
+    } else if constexpr (std::is_integral_v<T>) {
+        if (boolean || !PyIndex_Check(value.ptr())) return wrong();
+        try {
+            return py::cast<T>(py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr())));
+        } catch (const py::cast_error&) {
+            throw InvalidArgument(argument + ": " + py::cast<std::string>(py::repr(value)) + " is out of range");
+        }
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (boolean || !(PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) || is_numpy_float(value))) return wrong();
+        const double x = PyFloat_AsDouble(value.ptr());
+        if (x == -1.0 && PyErr_Occurred() != nullptr) throw py::error_already_set();
+        return static_cast<T>(x);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if (!py::isinstance<py::str>(value)) return wrong();
+        return py::cast<std::string>(value);
+    } else {
+        try {
+            return py::cast<T>(value);
+        } catch (const py::cast_error&) {
+            return wrong();
+        }
+    }
+}
+
+/// A setter's argument: any object (field_from_python converts it), named in the stubs as T's
+/// caster names it (ResourcesLike for Resources), so a stub still says what the field takes.
+template <typename T>
+class FieldValue : public py::object {
+public:
+    PYBIND11_OBJECT_DEFAULT(FieldValue, object, [](PyObject*) { return true; })
+};
+
+namespace detail {
+template <typename F>
+struct setter_argument;
+template <typename C, typename R, typename Self, typename V>
+struct setter_argument<R (C::*)(Self, V) const> {
+    using type = std::decay_t<V>;
+};
+}  // namespace detail
+
+/// A settable field: the getter as def_readwrite's (a reference into the object), the setter through
+/// field_from_python. With a member pointer the field is the member; with (get, set) the setter
+/// `set(Class&, V)` gets a V converted by field_from_python (durations as seconds, optional times).
+/// A class with validate() (Policy) is validated after the change, as its constructor validates.
+template <typename Class, typename... Options, typename Get, typename Set>
+py::class_<Class, Options...>& def_field(py::class_<Class, Options...>& cls, const char* name, Get get, Set set, const char* doc = "") {
+    using Value = typename detail::setter_argument<decltype(&Set::operator())>::type;
+    std::string argument = py::cast<std::string>(cls.attr("__name__")) + "." + name;
+    return cls.def_property(
+        name, std::move(get),
+        [set = std::move(set), argument = std::move(argument)](Class& self, const FieldValue<Value>& value) {
+            if constexpr (requires(const Class& c) { c.validate(); }) {
+                // On a copy, so that a refused value changes nothing.
+                Class changed = self;
+                set(changed, field_from_python<Value>(value, argument));
+                changed.validate();
+                self = std::move(changed);
+            } else {
+                set(self, field_from_python<Value>(value, argument));
+            }
+        },
+        doc);
+}
+template <typename Class, typename... Options, typename Member>
+py::class_<Class, Options...>& def_field(py::class_<Class, Options...>& cls, const char* name, Member Class::*member, const char* doc = "") {
+    return def_field(
+        cls, name, [member](const Class& self) -> const Member& { return self.*member; }, [member](Class& self, Member value) { self.*member = std::move(value); },
+        doc);
 }
 
 /// Seconds (float) to a continuum Duration, rejecting NaN and negative values.
@@ -436,4 +573,13 @@ CONTINUUM_PYTHON_TYPE_NAME(Amount, "AmountOut");
 CONTINUUM_PYTHON_TYPE_NAME(LevelsLike, "LevelsLike");
 CONTINUUM_PYTHON_TYPE_NAME(AmountLike, "AmountLike");
 #undef CONTINUUM_PYTHON_TYPE_NAME
+/// A field's setter argument is named as its value type (ResourcesLike for Resources).
+template <typename T>
+struct handle_type_name<continuum::python::FieldValue<T>> {
+    static constexpr auto name = make_caster<T>::name;
+};
+template <>
+struct handle_type_name<continuum::python::FieldValue<continuum::Resources>> {
+    static constexpr auto name = const_name("ResourcesLike");
+};
 }  // namespace pybind11::detail

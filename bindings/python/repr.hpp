@@ -72,12 +72,21 @@ inline std::string repr_value(const py::handle& value) {
 
 /// "Type(name=value, ...)" from C++ values, for classes whose configuration is not a Python
 /// attribute (cost models, scalers): call_repr("EnergyCost", {{"carbon", py::cast(true)}}).
-inline std::string call_repr(const std::string& type, const std::vector<std::pair<std::string, py::object>>& arguments) {
-    std::string out = type + "(";
+/// `open` and `close` frame the arguments: "(" and ")" for a repr that evaluates back, " " and ">"
+/// with "<" + type for one that only reads (readable_repr).
+inline std::string call_repr(const std::string& type, const std::vector<std::pair<std::string, py::object>>& arguments, const char* open = "(",
+                             const char* close = ")") {
+    std::string out = type + open;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         out += (i == 0 ? "" : ", ") + arguments[i].first + "=" + repr_value(arguments[i].second);
     }
-    return out + ")";
+    return out + close;
+}
+
+/// "<Type name=value, ...>": the repr of an object whose configuration holds something that does not
+/// evaluate back (a fitted forecaster, a Python callable), shown as Python's own reprs show such objects.
+inline std::string readable_repr(const std::string& type, const std::vector<std::pair<std::string, py::object>>& arguments) {
+    return call_repr("<" + type, arguments, " ", ">");
 }
 
 /// A __repr__ for a bound class: "Type(field=value, ...)" over the named attributes. A field written

@@ -268,7 +268,7 @@ TEST_CASE("scale-in: disruption budgets keep ready pods at the desired count, po
     FederatedClusterScaler scaler;
     (void)scaler.scale_in(nodes, Time{0}, budgets);
     const auto d = scaler.scale_in(nodes, Time{10min}, budgets);
-    CHECK(d.nodes[0].reason == "utilization 0.250 < 0.5 but evicting 1 pod(s) of web exceeds its budget: 0 disruption(s) allowed by ready >= desired (2 desired, 2 ready)");
+    CHECK(d.nodes[0].reason == "utilization 0.250 < 0.5 but evicting 1 pod of web exceeds its budget: 0 disruptions allowed by ready >= desired (2 desired, 2 ready)");
     CHECK(d.nodes_to_release == std::vector<std::string>{"c", "b"});  // lowest utilisation first; b's pod goes to a
     // Without budgets a is unneeded too (kept only because b's pod lands on it).
     FederatedClusterScaler free;
@@ -284,7 +284,7 @@ TEST_CASE("scale-in: disruption budgets keep ready pods at the desired count, po
     (void)shared.scale_in(pair, Time{0}, db);
     const auto s = shared.scale_in(pair, Time{10min}, db);
     CHECK(s.nodes_to_release == std::vector<std::string>{"x"});
-    CHECK(s.nodes[2].reason == "unneeded, but after this decision's other releases evicting 1 pod(s) of db exceeds its budget: 0 disruption(s) allowed by maxUnavailable 1 (2 desired, 2 ready)");
+    CHECK(s.nodes[2].reason == "unneeded, but after this decision's other releases evicting 1 pod of db exceeds its budget: 0 disruptions allowed by maxUnavailable 1 (2 desired, 2 ready)");
     const std::vector<WorkloadAvailability> twice = {{"db", 2, 2, {}}, {"db", 1, 1, {}}};
     CHECK_THROWS_WITH_AS(FederatedClusterScaler{}.scale_in(pair, Time{0}, twice), "scale-in: duplicate budget \"db\"", InvalidArgument);
 }

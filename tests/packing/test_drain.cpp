@@ -61,13 +61,13 @@ TEST_CASE("drain: pods must reschedule, budgets are shared, a receiving node is 
     const std::vector<std::size_t> a_then_b{0, 1};
     plan = plan_drains(nodes, pods, one, a_then_b, 2);
     CHECK(plan.removed == std::vector<std::size_t>{1});
-    CHECK(plan.blocked[0] == "a kept: evicting 2 pod(s) of w exceeds its budget, 1 disruption(s) allowed by maxUnavailable 1 (3 desired, 3 ready)");
+    CHECK(plan.blocked[0] == "a kept: evicting 2 pods of w exceeds its budget, 1 disruption allowed by maxUnavailable 1 (3 desired, 3 ready)");
     // Default budget with 3 ready of 3 desired: nothing may go.
     const std::vector<WorkloadAvailability> strict{{"w", 3, 3, {}}};
     plan = plan_drains(nodes, pods, strict, b_then_a, 2);
     CHECK(plan.removed.empty());
-    CHECK(plan.summary() == "b kept: evicting 1 pod(s) of w exceeds its budget, 0 disruption(s) allowed by ready >= desired (3 desired, 3 ready); "
-                            "a kept: evicting 2 pod(s) of w exceeds its budget, 0 disruption(s) allowed by ready >= desired (3 desired, 3 ready)");
+    CHECK(plan.summary() == "b kept: evicting 1 pod of w exceeds its budget, 0 disruptions allowed by ready >= desired (3 desired, 3 ready); "
+                            "a kept: evicting 2 pods of w exceeds its budget, 0 disruptions allowed by ready >= desired (3 desired, 3 ready)");
     // Without a budget (no WorkloadAvailability for w) only room matters: a's 600m fit on b's
     // 700m free, and b then receives, so at most one goes. The not-ready node c is cancelled freely.
     const std::vector<std::size_t> a_b_c{0, 1, 2};

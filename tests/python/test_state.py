@@ -135,10 +135,10 @@ def test_federated_cluster_scaler_and_the_quota_scalers_round_trip():
 
 
 def test_hpa_keeps_its_stabilisation_window_through_json_and_deepcopy():
-    cpu = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(10, 300), requests=np.full(10, 500))
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(10, 300), requests=np.full(10, 500), milli=True)
     hpa = scalers.Hpa(max_replicas=40, metrics=[cpu])
     assert hpa.decide(10, now=0.0).desired_replicas == 10
-    low = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(10, 60), requests=np.full(10, 500))
+    low = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(10, 60), requests=np.full(10, 500), milli=True)
     restored = scalers.Hpa(max_replicas=40, metrics=[cpu]).from_json(hpa.to_json())
     assert restored.recommendations == hpa.recommendations
     assert restored.decide(10, now=15.0, metrics=[low]).desired_replicas == 10  # the 300 s window holds
@@ -179,14 +179,14 @@ def test_lstm_pickles_with_its_weights_and_window():
 def _hpa_run(hpa, steps):
     out = []
     for t, usage in steps:
-        metric = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(8, usage), requests=np.full(8, 500))
+        metric = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(8, usage), requests=np.full(8, 500), milli=True)
         d = hpa.decide(8, now=t, metrics=[metric])
         out.append((d.desired_replicas, d.reason))
     return out
 
 
 def test_hpa_pickles_with_its_spec_and_history():
-    cpu = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(8, 300), requests=np.full(8, 500))
+    cpu = scalers.HpaMetric.resource_utilization("cpu", 60, usage=np.full(8, 300), requests=np.full(8, 500), milli=True)
     behavior = scalers.HpaBehavior(
         scale_up=scalers.ScalingRules(0.0, scalers.SelectPolicy.max, [scalers.ScalingPolicy(scalers.ScalingPolicyType.pods, 2, 30.0)]),
         scale_down=scalers.ScalingRules(120.0, scalers.SelectPolicy.min, [scalers.ScalingPolicy(scalers.ScalingPolicyType.percent, 25, 60.0)],

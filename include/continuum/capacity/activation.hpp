@@ -5,6 +5,7 @@
 // greedy beyond; a pool that cannot cover the shortfall is reported with what is still missing.
 #pragma once
 
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/capacity/detail/activation_search.hpp>
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
@@ -157,8 +158,8 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
 
     if (!shortfall.fits_in(contributing_total)) {
         fill(contributing);
-        plan.reason = fmt::format("the whole waiting pool cannot cover the shortfall {}: activating all {} contributing node(s) still leaves {} missing",
-                                  shortfall, plan.nodes.size(), plan.still_missing);
+        plan.reason = fmt::format("the whole waiting pool cannot cover the shortfall {}: activating all {} still leaves {} missing",
+                                  shortfall, continuum::detail::counted(std::ssize(plan.nodes), "contributing node"), plan.still_missing);
         return plan;
     }
 
@@ -232,8 +233,8 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
     for (std::size_t position : best_set) chosen.push_back(problem.node[position]);
     fill(std::move(chosen));
     plan.optimal = optimal;
-    plan.reason = fmt::format("activate {} waiting node(s) [{}] ({}, {}{}) bringing {} for a shortfall of {}; cost {}, resume latency {} s",
-                              plan.nodes.size(), fmt::join(plan.names, ", "), to_string(objective), method,
+    plan.reason = fmt::format("activate {} [{}] ({}, {}{}) bringing {} for a shortfall of {}; cost {}, resume latency {} s",
+                              continuum::detail::counted(std::ssize(plan.nodes), "waiting node"), fmt::join(plan.names, ", "), to_string(objective), method,
                               optimal ? ", optimal" : "", plan.activated_capacity, shortfall, plan.cost, to_seconds(plan.resume_latency));
     return plan;
 }

@@ -6,6 +6,7 @@
 // also kept when evicting its pods would exceed one. ScaleInTracker keeps the timers; time is passed in.
 #pragma once
 
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -149,8 +150,8 @@ inline bool within_budgets(const VirtualNode& node, std::span<const packing::Wor
     for (const auto& w : budgets) {
         const auto it = evicted.find(w.name);
         if (it != evicted.end() && it->second > allowed[w.name]) {
-            blocker = fmt::format("evicting {} pod(s) of {} exceeds its budget: {} disruption(s) allowed by {} ({} desired, {} ready)", it->second, w.name,
-                                  allowed[w.name], w.budget.to_string(), w.desired, w.healthy);
+            blocker = fmt::format("evicting {} of {} exceeds its budget: {} allowed by {} ({} desired, {} ready)", continuum::detail::counted(it->second, "pod"),
+                                  w.name, continuum::detail::counted(allowed[w.name], "disruption"), w.budget.to_string(), w.desired, w.healthy);
             return false;
         }
     }

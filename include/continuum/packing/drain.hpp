@@ -5,6 +5,7 @@
 // and budgets; a node that receives pods is kept. Used by every scaler that shrinks a pool.
 #pragma once
 
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/disruption_budget.hpp>
@@ -112,7 +113,8 @@ inline DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const D
         }
         std::string over;
         for (const auto& [w, n] : evicted) {
-            if (n > allowed[w]) over = fmt::format("evicting {} pod(s) of {} exceeds its budget, {} disruption(s) allowed by {}", n, w, allowed[w], budget_text[w]);
+            if (n > allowed[w]) over = fmt::format("evicting {} of {} exceeds its budget, {} allowed by {}", continuum::detail::counted(n, "pod"), w,
+                                            continuum::detail::counted(allowed[w], "disruption"), budget_text[w]);
         }
         if (!over.empty()) {
             block(over);

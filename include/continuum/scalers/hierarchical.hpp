@@ -8,6 +8,7 @@
 // the workloads there, wait until they are ready, then shrink the old pool.
 #pragma once
 
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/core/budget.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -398,8 +399,8 @@ public:
                     const std::int64_t size = bounded_size(pool, packed[source].nodes);
                     if (pool.size != size) drained = false;
                     pool_targets[source] = {size, fmt::format("make-before-break 3/3 decommissioning: every workload is ready on {}; "
-                                                              "shrink {} to the {} node(s) its other workloads need",
-                                                              migration_.to, source, size)};
+                                                              "shrink {} to the {} its other workloads need",
+                                                              migration_.to, source, continuum::detail::counted(size, "node"))};
                 }
                 if (drained) {
                     migration_reason = fmt::format("migration from {} to {} complete", fmt::join(migration_.from, ", "), migration_.to);
@@ -435,10 +436,11 @@ public:
                 plan.reason = fmt::format("held at {} while its workloads migrate to {}", pool.size, migration_.to);
             } else if (holding && pool.name == migration_.to) {
                 plan.planned_size = std::max(pool.size, bounded_size(pool, p.nodes));
-                plan.reason = fmt::format("{} pods of the new policy need {} {} node(s); never shrunk during a migration", p.pods, p.nodes, p.node_type);
+                plan.reason = fmt::format("{} of the new policy need {}; never shrunk during a migration", continuum::detail::counted(p.pods, "pod"),
+                                          continuum::detail::counted(p.nodes, p.node_type + " node"));
             } else {
                 plan.planned_size = bounded_size(pool, p.nodes);
-                plan.reason = fmt::format("{} pod(s) pack into {} {} node(s){}", p.pods, p.nodes, p.node_type.empty() ? "-" : p.node_type,
+                plan.reason = fmt::format("{} pack into {}{}", continuum::detail::counted(p.pods, "pod"), continuum::detail::counted(p.nodes, (p.node_type.empty() ? "-" : p.node_type) + " node"),
                                           bound_note(pool, p.nodes));
             }
             std::vector<std::string> remove_nodes;
@@ -479,7 +481,7 @@ public:
         out.reason = fmt::format("strategic: {}; {} application(s), {} patch(es), {} resize(s){}{}", strategic, out.applications.size(),
                                  out.patch_deployments.size(), out.resize_node_pools.size(), migration_reason.empty() ? "" : "; ",
                                  migration_reason);
-        if (!out.unschedulable.empty()) out.reason += fmt::format("; {} workload(s) have pods larger than a node", out.unschedulable.size());
+        if (!out.unschedulable.empty()) out.reason += fmt::format("; {} {} pods larger than a node", continuum::detail::counted(std::ssize(out.unschedulable), "workload"), out.unschedulable.size() == 1 ? "has" : "have");
         return out;
     }
 
@@ -564,7 +566,7 @@ private:
             }
         } else {
             peak = *std::max_element(history.begin(), history.end());
-            how = fmt::format("{} observation(s) < min_history {}: reactive peak {:.3f} cores", history.size(), config_.min_history, peak);
+            how = fmt::format("{} < min_history {}: reactive peak {:.3f} cores", continuum::detail::counted(std::ssize(history), "observation"), config_.min_history, peak);
         }
         plan.peak_cores = peak;
         const std::int64_t raw = replicas_for_peak(peak, app.pod_request.cpu_millis(), policy.target_utilization);
@@ -602,8 +604,8 @@ private:
             return result;
         }
         if (!type) {
-            throw InvalidArgument(fmt::format("node pool \"{}\" hosts {} pod(s) but neither a policy nor NodePoolState.node_type gives its node type",
-                                              pool.name, pods.size()));
+            throw InvalidArgument(fmt::format("node pool \"{}\" hosts {} but neither a policy nor NodePoolState.node_type gives its node type",
+                                              pool.name, continuum::detail::counted(std::ssize(pods), "pod")));
         }
         result.node_type = type->name;
         result.cost = type->cost;
@@ -672,8 +674,8 @@ private:
             counts[app.name] = lo;
             out.patch_deployments.push_back(
                 {app.name, lo, app.node_pool,
-                 fmt::format("{}: {} -> {} replicas on {} while {} provisions ({} planned; {} node(s) of {} hold {}); {}", policy.name, app.replicas,
-                             lo, app.node_pool, policy.node_pool, plan.planned_replicas, pool.size, type->name, lo, plan.reason)});
+                 fmt::format("{}: {} -> {} replicas on {} while {} provisions ({} planned; {} of {} hold {}); {}", policy.name, app.replicas,
+                             lo, app.node_pool, policy.node_pool, plan.planned_replicas, continuum::detail::counted(pool.size, "node"), type->name, lo, plan.reason)});
         }
     }
 
@@ -728,7 +730,7 @@ private:
         const std::int64_t removed = cancelled + static_cast<std::int64_t>(names.size());
         if (removed < wanted) {
             plan.planned_size = pool.size - removed;
-            plan.reason += fmt::format("; scale-in held at {} node(s): {}", plan.planned_size, drained.summary().empty() ? "no node can be drained" : drained.summary());
+            plan.reason += fmt::format("; scale-in held at {}: {}", continuum::detail::counted(plan.planned_size, "node"), drained.summary().empty() ? "no node can be drained" : drained.summary());
         }
         if (!names.empty()) plan.reason += fmt::format("; drain {}", fmt::join(names, ", "));
         return names;
@@ -748,7 +750,7 @@ private:
 
     static std::string bound_note(const NodePoolState& pool, std::int64_t nodes) {
         if (pool.max_size != packing::unlimited && nodes > pool.max_size) {
-            return fmt::format("; capped at max_size {}: {} node(s) short", pool.max_size, nodes - pool.max_size);
+            return fmt::format("; capped at max_size {}: {} short", pool.max_size, continuum::detail::counted(nodes - pool.max_size, "node"));
         }
         if (nodes < pool.min_size) return fmt::format("; raised to min_size {}", pool.min_size);
         return "";

@@ -5,6 +5,7 @@
 // PDB check), not within 10 minutes of a scale-up (CA's documented defaults).
 #pragma once
 
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -146,7 +147,8 @@ private:
         const auto& spec = snap.pool_specs[c.pool];
         Decision d;
         d.pools.push_back({spec.name, snap.pools[c.pool].size() + c.new_nodes});
-        d.reason = fmt::format("cluster autoscaler: {} unschedulable pods; +{} node(s) in pool \"{}\" host {}", remaining.size(), c.new_nodes, spec.name, c.pods_placed);
+        d.reason = fmt::format("cluster autoscaler: {}; +{} in pool \"{}\" host {}", continuum::detail::counted(std::ssize(remaining), "unschedulable pod"),
+                               continuum::detail::counted(c.new_nodes, "node"), spec.name, c.pods_placed);
         last_scale_up_ = snap.now;
         return d;
     }
@@ -235,7 +237,7 @@ private:
             blocked_ = plan.summary();
         }
         if (!d.releases.empty()) {
-            d.reason = fmt::format("cluster autoscaler: {} node(s) below {:.0f} % requested for {} s", d.releases.size(),
+            d.reason = fmt::format("cluster autoscaler: {} below {:.0f} % requested for {} s", continuum::detail::counted(std::ssize(d.releases), "node"),
                                    100 * config_.scale_down_utilisation_threshold, to_seconds(config_.scale_down_unneeded_time));
             for (const auto& r : d.releases) unneeded_since_.erase(r.node);
         }
@@ -245,6 +247,8 @@ private:
 public:
     /// Why the last scale-down pass kept its unneeded non-empty candidates (empty when none was kept).
     [[nodiscard]] const std::string& scale_down_blocked() const { return blocked_; }
+    /// The configuration, as constructed.
+    [[nodiscard]] const ClusterAutoscalerConfig& config() const { return config_; }
 
 private:
     ClusterAutoscalerConfig config_;

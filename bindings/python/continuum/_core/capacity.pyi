@@ -49,7 +49,10 @@ class ActivationPlan(metaclass=_Pybind11Type):
     def still_missing(self) -> continuum._core.Resources: ...
 
 class WaitingNode(metaclass=_Pybind11Type):
-    capacity: continuum._core.Resources
+    @property
+    def capacity(self) -> continuum._core.Resources: ...
+    @capacity.setter
+    def capacity(self, value: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity]) -> None: ...
     cost: float
     name: str
     resume_latency: float

@@ -10,7 +10,10 @@ class Policy(metaclass=_Pybind11Type):
     max_replicas: int
     min_replicas: int
     name: str
-    node_capacity: continuum._core.Resources
+    @property
+    def node_capacity(self) -> continuum._core.Resources: ...
+    @node_capacity.setter
+    def node_capacity(self, value: continuum._core.Resources | collections.abc.Mapping[str, int | float | str | continuum._core.Quantity]) -> None: ...
     node_cost: float
     node_pool: str
     node_type: str

@@ -107,6 +107,8 @@ public:
     }
 
     [[nodiscard]] const federation::FederatedClusterScaler& scaler() const { return scaler_; }
+    /// The configuration, as constructed.
+    [[nodiscard]] const FederatedAdapterConfig& config() const { return config_; }
     [[nodiscard]] const federation::Recommender<M>& recommender() const { return recommender_; }
     /// The last scan's offers (after the Recommender: node_price = score) and their recommendation.
     [[nodiscard]] const std::vector<federation::Offer>& last_offers() const { return priced_; }

@@ -97,6 +97,10 @@ public:
     }
 
     [[nodiscard]] const scalers::HierarchicalDecision& last_decision() const { return last_decision_; }
+    /// The configuration, as constructed.
+    [[nodiscard]] const scalers::HierarchicalScaler<F>& scaler() const { return scaler_; }
+    [[nodiscard]] const std::vector<std::string>& deployments() const { return deployments_; }
+    [[nodiscard]] const std::vector<PolicySwitch>& switches() const { return switches_; }
 
 private:
     scalers::HierarchicalScaler<F> scaler_;

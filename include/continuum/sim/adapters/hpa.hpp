@@ -83,6 +83,11 @@ public:
     }
 
     [[nodiscard]] const scalers::HpaDecision& last_decision() const { return last_decision_; }
+    /// The configuration, as constructed.
+    [[nodiscard]] const std::string& deployment() const { return deployment_; }
+    [[nodiscard]] const scalers::HpaSpec& spec() const { return hpa_.spec(); }
+    [[nodiscard]] Duration sync_period() const { return period_; }
+    [[nodiscard]] Duration metrics_window() const { return window_; }
 
 private:
     std::string deployment_;

@@ -5,6 +5,7 @@
 // and node stops.
 #pragma once
 
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -80,7 +81,7 @@ inline void stop_redundant(const Snapshot& snap, std::size_t pool, std::int64_t 
         capacity -= node.cpu_capacity;
         d.releases.push_back({node.name});
     }
-    if (!d.releases.empty()) d.reason += fmt::format("{}stop {} redundant waiting node(s)", d.reason.empty() ? "" : "; ", d.releases.size());
+    if (!d.releases.empty()) d.reason += fmt::format("{}stop {}", d.reason.empty() ? "" : "; ", continuum::detail::counted(std::ssize(d.releases), "redundant waiting node"));
 }
 
 inline std::int64_t total_quota(const Snapshot& snap, std::size_t ns, std::int64_t own) {
@@ -151,6 +152,7 @@ public:
 
     [[nodiscard]] std::int64_t interventions() const { return interventions_; }
     [[nodiscard]] const QuotaTarget& target() const { return target_; }
+    [[nodiscard]] bool follow_demand_down() const { return follow_demand_down_; }
 
 private:
     QuotaTarget target_;
@@ -210,6 +212,10 @@ public:
 
     [[nodiscard]] double last_prediction_cores() const { return prediction_cores_; }
     [[nodiscard]] const F& forecaster() const { return forecaster_; }
+    /// The configuration, as constructed.
+    [[nodiscard]] const QuotaTarget& target() const { return target_; }
+    [[nodiscard]] const quota::ProactiveConfig& config() const { return scaler_.config(); }
+    [[nodiscard]] Duration forecast_period() const { return period_; }
 
 private:
     QuotaTarget target_;
@@ -313,6 +319,7 @@ public:
     /// Quota raises made for rejected pods (Algorithm 2), at a period or between periods.
     [[nodiscard]] std::int64_t reactive_interventions() const { return reactive_interventions_; }
     [[nodiscard]] const quota::HybridQuotaScaler<detail::WithHistory<F>>& scaler() const { return scaler_; }
+    [[nodiscard]] const QuotaTarget& target() const { return target_; }
 
 private:
     static quota::HybridConfig prepared(quota::HybridConfig config, const Series& history) {
