@@ -10,6 +10,11 @@ re-implementation of those rules with Python's random module and fixed seeds (no
 so the files are NOT the upstream instances and the upstream per-instance results do not apply.
 The set is never used for tuning: it is the generalisation test of the exact vector solver.
 
+The summary (heldout_summary_known.tsv, the columns of the shared *_summary_known.tsv) gives the
+triplets OPT = n/3; for the new* classes, which have no known optimum, it takes LB (the bound
+solve_exact proved) and best_overall (its packing) from heldout_solve_exact_10s.tsv in the output
+directory, when present: one run of bench_vector_exact at 10 s per instance (see its README).
+
 Usage: tools/generate_vbp_heldout.py [out_dir]   (default data/vbp_heldout; deterministic)
 """
 import math
@@ -116,6 +121,12 @@ def write_vbp(path, d, items):
 def main(argv):
     out = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent.parent / "data" / "vbp_heldout"
     summary = ["instance_name\tLB\tOPT\tbest_overall"]
+    reference = {}  # name -> (proved lower bound, bins) of solve_exact at 10 s
+    reference_file = out / "heldout_solve_exact_10s.tsv"
+    if reference_file.exists():
+        for line in reference_file.read_text().splitlines()[1:]:
+            name, lower, bins = line.split("\t")
+            reference[name] = (int(lower), int(bins))
     for cls, make in CLASSES.items():
         (out / "heldout" / cls).mkdir(parents=True, exist_ok=True)
         for n in SIZES_N:
@@ -126,8 +137,11 @@ def main(argv):
                     assert len(items) == n and all(len(it) == d and 0 <= min(it) and max(it) <= CAPACITY for it in items)
                     name = f"{cls}_{n}_{d}_{i}"
                     write_vbp(out / "heldout" / cls / f"{name}.vbp", d, items)
-                    opt = n // 3 if cls.startswith("trip") else -1
-                    summary.append(f"{name}\t-1\t{opt}\t-1")
+                    if cls.startswith("trip"):
+                        summary.append(f"{name}\t{n // 3}\t{n // 3}\t-1")
+                    else:
+                        lower, bins = reference.get(name, (-1, -1))
+                        summary.append(f"{name}\t{lower}\t{-1 if lower != bins else bins}\t{bins}")
     (out / "heldout_summary_known.tsv").write_text("\n".join(summary) + "\n")
     return 0
 
