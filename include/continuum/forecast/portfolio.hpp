@@ -4,7 +4,8 @@
 // series' own history, relative to seasonal naive (OWA of sMAPE and MASE, as in M4); the best one,
 // or the equal-weight mean of the best k <= combine when that validates better, is used. When the
 // most recent validation block surprised seasonal naive (a level shift), partial origins inside
-// that block join the validation, so the choice reflects the data after the change.
+// that block join the validation, so the choice reflects the data after the change. At short
+// horizons a level guard re-levels the forecast when the members keep missing the same way.
 #pragma once
 
 #include <continuum/forecast/any_forecaster.hpp>
