@@ -267,12 +267,18 @@ std::vector<double> cycle_with_shift(double shift, std::size_t shifted) {
     }
     return y;
 }
-}  // namespace
 
-TEST_CASE("the level guard re-levels the forecast after a shift the members have not followed") {
+/// Daily season 24, validated 3 steps ahead (walk-forward: the level guard applies).
+fc::PortfolioOptions three_steps_ahead() {
     fc::PortfolioOptions options;
     options.season_lengths = {24};
     options.horizon = 3;
+    return options;
+}
+}  // namespace
+
+TEST_CASE("the level guard re-levels the forecast after a shift the members have not followed") {
+    auto options = three_steps_ahead();
     // No shift: the guard stays off.
     fc::Portfolio calm(options);
     calm.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
@@ -304,9 +310,7 @@ TEST_CASE("the level guard re-levels the forecast after a shift the members have
 }
 
 TEST_CASE("the level guard's rule by hand: same-sign errors above the threshold, the smallest one, kept through update") {
-    fc::PortfolioOptions options;
-    options.season_lengths = {24};
-    options.horizon = 3;
+    auto options = three_steps_ahead();
     fc::Portfolio fitted(options);
     fitted.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
     auto s = fitted.state();
