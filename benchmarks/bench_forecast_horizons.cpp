@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
     // --quick: 4 origins per trace; --tuning: data/traces only; --only 5min|1min|hourly; --walk-forward-points N;
     // --origin-every MINUTES (denser origins: at 5 min the 6-h protocol scores only 8-28 single-step errors a trace);
     // --members (auto's members and every candidate's validation scores, per origin and horizon);
-    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation).
+    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --level-guard X, --level-guard-points K
+    // (PortfolioOptions::level_guard*, 0 = off); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
     for (int i = 1; i < argc; ++i) {
