@@ -75,6 +75,8 @@ struct Row {
 std::size_t origin_every_minutes = 0;  // --origin-every MINUTES: denser origins than the protocol's 6 h (less noise at short horizons)
 bool show_members = false;  // --members: print auto's chosen members per origin and horizon (diagnosis)
 int walk_forward_points = 0;  // --walk-forward-points N: PortfolioOptions::walk_forward_points (tuning)
+double level_guard = -1.0;    // --level-guard X: PortfolioOptions::level_guard (tuning; 0 = off)
+int level_guard_points = 0;   // --level-guard-points K: PortfolioOptions::level_guard_points (tuning)
 fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --validation blocks|walk_forward
 
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
@@ -124,6 +126,8 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.season_lengths = s.portfolio_seasons;
                 options.horizon = s.horizons[k];
                 options.walk_forward_points = walk_forward_points;
+                if (level_guard >= 0.0) options.level_guard = level_guard;
+                if (level_guard_points > 0) options.level_guard_points = level_guard_points;
                 options.validation = validation;
                 std::vector<fc::AnyForecaster> extra;
                 if (with_lstm) extra.emplace_back(*lstm_model);
@@ -131,7 +135,10 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 portfolio.fit(view);
                 forecasts[automatic] = portfolio.forecast(s.horizons[k]).mean;
                 if (show_members) {
-                    std::printf("  %s origin %zu h %d: %s\n", t.name.c_str(), origin, s.horizons[k], portfolio.name().c_str());
+                    const double sc = fc::mase_scale(train, s.day);
+                    const auto err = [&](const std::vector<double>& f) { return f.empty() ? NAN : fc::mae(actual, std::span<const double>(f.data(), h)) / sc; };
+                    std::printf("  %s origin %zu h %d: MASE last %.3f snaive %.3f hw %.3f auto %.3f: %s\n", t.name.c_str(), origin, s.horizons[k], err(forecasts[last_value]),
+                                err(forecasts[seasonal_naive]), err(forecasts[holt_winters]), err(forecasts[automatic]), portfolio.name().c_str());
                     for (const auto& sc : portfolio.scores()) std::printf("      %-40s mase %.3f owa %.3f%s\n", sc.name.c_str(), sc.mase, sc.owa, sc.selected ? " *" : "");
                 }
                 const double scale = fc::mase_scale(train, s.day);
@@ -208,16 +215,21 @@ int main(int argc, char** argv) {
     // --quick: 4 origins per trace; --tuning: data/traces only; --only 5min|1min|hourly; --walk-forward-points N;
     // --origin-every MINUTES (denser origins: at 5 min the 6-h protocol scores only 8-28 single-step errors a trace);
     // --members (auto's members and every candidate's validation scores, per origin and horizon);
-    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation).
-    bool quick = false, tuning = false;
-    std::string only;
+    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --level-guard X, --level-guard-points K
+    // (PortfolioOptions::level_guard*, 0 = off); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
+    bool quick = false, tuning = false, short_only = false;
+    std::string only, trace_filter;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--quick") quick = true;
         if (a == "--tuning") tuning = true;
+        if (a == "--short") short_only = true;
         if (a == "--members") show_members = true;
         if (a == "--origin-every" && i + 1 < argc) origin_every_minutes = static_cast<std::size_t>(std::stoul(argv[++i]));
         if (a == "--only" && i + 1 < argc) only = argv[++i];
+        if (a == "--level-guard" && i + 1 < argc) level_guard = std::stod(argv[++i]);
+        if (a == "--level-guard-points" && i + 1 < argc) level_guard_points = std::stoi(argv[++i]);
+        if (a == "--trace" && i + 1 < argc) trace_filter = argv[++i];
         if (a == "--walk-forward-points" && i + 1 < argc) walk_forward_points = std::stoi(argv[++i]);
         if (a == "--validation" && i + 1 < argc) {
             const std::string v = argv[++i];
@@ -248,6 +260,7 @@ int main(int argc, char** argv) {
     }
     std::vector<Trace> five_minutes, hourly;
     for (const auto& src : sources) {
+        if (!trace_filter.empty() && src.name.find(trace_filter) == std::string::npos) continue;
         const auto raw = read_column(src.path, src.column);
         five_minutes.push_back({src.name, average(raw, src.per_5min), src.held_out});
         hourly.push_back({src.name, average(raw, 12 * src.per_5min), src.held_out});
@@ -257,8 +270,12 @@ int main(int argc, char** argv) {
     const auto model = fc::load_lstm<float>(std::string(CONTINUUM_SOURCE_DIR) + "/models/alibaba2018_cpu_lstm.safetensors");
 
     using std::chrono::seconds;
-    const Setting five{"5-minute data (m = 288), origins every 6 h", 288, {1, 3, 6, 12, 288}, {"5 min", "15 min", "30 min", "1 h", "1 day"},
-                       {288}, seconds(300), 72, 7};
+    Setting five{"5-minute data (m = 288), origins every 6 h", 288, {1, 3, 6, 12, 288}, {"5 min", "15 min", "30 min", "1 h", "1 day"},
+                 {288}, seconds(300), 72, 7};
+    if (short_only) {  // --short: the autoscaler horizons only (1 step to 1 hour), without the day-ahead column
+        five.horizons.pop_back();
+        five.horizon_labels.pop_back();
+    }
     const Setting minute{"1-minute Alibaba data (m = 1440), origins every 2 h over the last day (inside the LSTM's held-out last 1.6 days)", 1440,
                          {1, 5, 15, 60}, {"1 min", "5 min", "15 min", "1 h"}, {1440}, seconds(60), 120, 1};
     const Setting hour{"hourly data (m = 24; M4-Hourly-class horizons), origins every 6 h", 24, {1, 6, 24, 48}, {"1 h", "6 h", "1 day", "2 days"},

@@ -343,7 +343,7 @@ void bind_forecast(py::module_& m) {
                                   "Candidates scored by rolling-origin validation relative to seasonal naive; the best one,\n"
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
-                            int partial_origins, const std::string& validation, int walk_forward_points) {
+                            int partial_origins, const std::string& validation, int walk_forward_points, double level_guard, int level_guard_points) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -358,11 +358,13 @@ void bind_forecast(py::module_& m) {
                         throw InvalidArgument(fmt::format("validation must be \"automatic\", \"blocks\" or \"walk_forward\", got \"{}\"", validation));
                     }
                     options.walk_forward_points = walk_forward_points;
+                    options.level_guard = level_guard;
+                    options.level_guard_points = level_guard_points;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
                 py::arg("combine") = 3, py::arg("recency_decay") = 1.0, py::arg("shift_factor") = 2.0, py::arg("partial_origins") = 3,
-                py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0,
+                py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0, py::arg("level_guard") = 6.0, py::arg("level_guard_points") = 3,
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
@@ -371,13 +373,17 @@ void bind_forecast(py::module_& m) {
                 "that block join the validation (weighted by their length); 0 disables; partial_origins: >= 0;\n"
                 "validation: 'automatic' (walk-forward below the reference season, blocks otherwise), 'blocks' (a refit per\n"
                 "block) or 'walk_forward' (one fit per candidate, then every recent point an origin); walk_forward_points:\n"
-                "origins of the walk-forward validation, 0 = max(origins x horizon, reference season).\n"
+                "origins of the walk-forward validation, 0 = max(origins x horizon, reference season); level_guard (walk-forward\n"
+                "only): when the last level_guard_points one-step errors share a sign and each exceeds level_guard x the median\n"
+                "absolute one-step error of the validation, forecasts add the smallest of them (see level_offset); 0 disables.\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
 #if CONTINUUM_HAVE_NLOHMANN_JSON
         python::bind_state(m, cls, take_state, give_state, [](const Portfolio& s) {
             const auto& o = s.options();
-            return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins);
+            const char* validation = o.validation == PortfolioValidation::blocks ? "blocks" : o.validation == PortfolioValidation::walk_forward ? "walk_forward" : "automatic";
+            return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins, validation,
+                                  o.walk_forward_points, o.level_guard, o.level_guard_points);
         });
 #endif
         cls.def_property_readonly("scores", [](const Portfolio& self) {
@@ -401,6 +407,8 @@ void bind_forecast(py::module_& m) {
             .def_property_readonly("validation_owa", &Portfolio::validation_owa)
             .def_property_readonly("shift_detected", &Portfolio::shift_detected,
                                    "Whether the last fit saw a shift in its newest validation block and used the partial origins.")
+            .def_property_readonly("level_offset", &Portfolio::level_offset,
+                                   "The level guard's current correction added to every forecast (0 when the guard is off).")
             .def_property_readonly("validation_horizon", &Portfolio::validation_horizon,
                                    "The horizon the last fit validated at (horizon, or the reference season when 0).")
             .def_property_readonly("walk_forward", &Portfolio::walk_forward,

@@ -255,3 +255,92 @@ TEST_CASE("block validation warm-starts Holt-Winters and scores it as refits fro
         CHECK(score->mase == doctest::Approx(cold_mase).epsilon(0.01));
     }
 }
+
+namespace {
+/// 30 days of an hourly-like daily cycle (m = 24, amplitude 40) with small deterministic noise,
+/// optionally shifted up by `shift` over its last `shifted` points.
+std::vector<double> cycle_with_shift(double shift, std::size_t shifted) {
+    std::vector<double> y(30 * 24);
+    for (std::size_t t = 0; t < y.size(); ++t) {
+        y[t] = 100.0 + 40.0 * std::sin(2 * M_PI * double(t) / 24.0) + 0.5 * std::sin(double(t * t % 97));
+        if (t + shifted >= y.size()) y[t] += shift;
+    }
+    return y;
+}
+
+/// Daily season 24, validated 3 steps ahead (walk-forward: the level guard applies).
+fc::PortfolioOptions three_steps_ahead() {
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    options.horizon = 3;
+    return options;
+}
+}  // namespace
+
+TEST_CASE("the level guard re-levels the forecast after a shift the members have not followed") {
+    auto options = three_steps_ahead();
+    // No shift: the guard stays off.
+    fc::Portfolio calm(options);
+    calm.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
+    CHECK(calm.walk_forward());
+    CHECK(calm.level_offset() == 0.0);
+    CHECK(calm.state().guard_scale > 0.0);
+    CHECK(calm.state().guard_errors.size() == 3);
+    // +30 over the last 4 points: every member is surprised 4 times in a row (seasonal models do not
+    // follow a level change within hours), so the forecast moves up by the smallest of the last 3 errors.
+    const auto shifted = cycle_with_shift(30.0, 4);
+    fc::Portfolio guarded(options);
+    guarded.fit(continuum::SeriesView(shifted));
+    const auto s = guarded.state();
+    REQUIRE(s.guard_errors.size() == 3);
+    const double smallest = *std::min_element(s.guard_errors.begin(), s.guard_errors.end());
+    CHECK(smallest > options.level_guard * s.guard_scale);
+    CHECK(guarded.level_offset() == smallest);
+    // The next point is 100 + 40·sin(2π·720/24) + 30 = 130 (plus at most 0.5 of noise): the members'
+    // mean is still near the old level, the corrected forecast near the new one.
+    const double corrected = guarded.forecast(1).mean[0];
+    CHECK(std::fabs(corrected - smallest - 130.0) > 10.0);
+    CHECK(std::fabs(corrected - 130.0) < 1.0);
+    options.level_guard = 0.0;
+    fc::Portfolio unguarded(options);
+    unguarded.fit(continuum::SeriesView(shifted));
+    CHECK(unguarded.level_offset() == 0.0);
+    CHECK(unguarded.state().guard_errors.empty());
+    CHECK(unguarded.name() == guarded.name());  // the guard does not change the selection
+}
+
+TEST_CASE("the level guard's rule by hand: same-sign errors above the threshold, the smallest one, kept through update") {
+    auto options = three_steps_ahead();
+    fc::Portfolio fitted(options);
+    fitted.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
+    auto s = fitted.state();
+    s.guard_scale = 1.0;  // threshold level_guard · scale = 6
+    const auto with_errors = [&](std::vector<double> errors) {
+        s.guard_errors = std::move(errors);
+        return fitted.with_state(s);
+    };
+    CHECK(with_errors({7.0, 9.0, 8.0}).level_offset() == 7.0);
+    CHECK(with_errors({-7.0, -9.0, -8.0}).level_offset() == -7.0);
+    CHECK(with_errors({5.0, 9.0, 8.0}).level_offset() == 0.0);   // one below the threshold
+    CHECK(with_errors({7.0, -9.0, 8.0}).level_offset() == 0.0);  // signs disagree
+    CHECK(with_errors({9.0, 8.0}).level_offset() == 0.0);        // fewer than level_guard_points
+    // update() appends the members' one-step error and drops the oldest.
+    auto p = with_errors({7.0, 9.0, 8.0});
+    const double members_mean = p.forecast(1).mean[0] - p.level_offset();
+    p.update(members_mean + 20.0);
+    CHECK(p.state().guard_errors == std::vector<double>{9.0, 8.0, 20.0});
+    CHECK(p.level_offset() == 8.0);
+    p.update(p.forecast(1).mean[0] - p.level_offset());  // an exact one-step forecast: the guard lets go
+    CHECK(p.level_offset() == 0.0);
+    // Bad state and options name the field.
+    s.guard_errors = {std::numeric_limits<double>::quiet_NaN()};
+    CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("guard_errors[0]"), continuum::InvalidArgument);
+    s.guard_errors = {};
+    s.guard_scale = -1.0;
+    CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("guard_scale"), continuum::InvalidArgument);
+    options.level_guard = -1.0;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("level_guard must be finite and >= 0, got -1"), continuum::InvalidArgument);
+    options.level_guard = 6.0;
+    options.level_guard_points = 0;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("level_guard_points must be >= 1, got 0"), continuum::InvalidArgument);
+}

@@ -130,6 +130,28 @@ def test_portfolio_shift_aware_validation():
         fc.Portfolio(partial_origins=-1)
 
 
+def test_portfolio_level_guard():
+    # A daily cycle (m = 24) with small noise, +30 over the last 4 points: the seasonal members do not
+    # follow within hours, the guard re-levels the forecast (same series as the C++ test).
+    t = np.arange(30 * 24)
+    y = 100 + 40 * np.sin(2 * np.pi * t / 24) + 0.5 * np.sin((t * t) % 97)
+    y[-4:] += 30
+    guarded = fc.Portfolio(season_lengths=[24], horizon=3).fit(y)
+    assert guarded.level_offset > 20
+    assert abs(guarded.forecast(1)[0] - 130) < 1
+    off = fc.Portfolio(season_lengths=[24], horizon=3, level_guard=0.0).fit(y)
+    assert off.level_offset == 0.0
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(guarded))
+    assert copy.level_offset == guarded.level_offset and copy.forecast(3).tolist() == guarded.forecast(3).tolist()
+    assert pickle.loads(pickle.dumps(off)).fit(y).level_offset == 0.0  # level_guard = 0 survives pickling
+    with pytest.raises(continuum.InvalidArgument, match="level_guard"):
+        fc.Portfolio(level_guard=-1.0)
+    with pytest.raises(continuum.InvalidArgument, match="level_guard_points"):
+        fc.Portfolio(level_guard_points=0)
+
+
 def test_baselines_by_hand():
     y = np.array([1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
     np.testing.assert_array_equal(fc.Naive().fit(y).forecast(2), [8, 8])

@@ -109,6 +109,9 @@ TEST_CASE("forecaster state: a Portfolio and an AnyForecaster continue bit-ident
     options.season_lengths = {12};
     options.origins = 3;
     check_resumes(fc::Portfolio(options), 72, [&](const auto&, const fc::PortfolioState& s) { return fc::Portfolio::restore(options, s); }, 2);
+    options.horizon = 3;  // walk-forward validation: the level guard's scale and recent errors are state too
+    check_resumes(fc::Portfolio(options), 72, [&](const auto&, const fc::PortfolioState& s) { return fc::Portfolio::restore(options, s); }, 2);
+    CHECK_FALSE(fc::Portfolio(options).state().fitted);
 
     // AnyForecaster: through ForecasterState (state_of / with_state).
     const fc::AnyForecaster any = fc::SeasonalNaive(12);

@@ -4,7 +4,8 @@
 // series' own history, relative to seasonal naive (OWA of sMAPE and MASE, as in M4); the best one,
 // or the equal-weight mean of the best k <= combine when that validates better, is used. When the
 // most recent validation block surprised seasonal naive (a level shift), partial origins inside
-// that block join the validation, so the choice reflects the data after the change.
+// that block join the validation, so the choice reflects the data after the change. At short
+// horizons a level guard re-levels the forecast when the members keep missing the same way.
 #pragma once
 
 #include <continuum/forecast/any_forecaster.hpp>
@@ -65,6 +66,14 @@ struct PortfolioOptions {
     /// Short horizons (below the reference season) are validated walk-forward: every one of the last
     /// `walk_forward_points` points is an origin (0 = max(origins·horizon, reference season)).
     int walk_forward_points = 0;
+    /// Level guard (walk-forward validation only, i.e. horizons below the reference season): when
+    /// the last `level_guard_points` one-step errors of the chosen forecast (fit, then each update)
+    /// all have the same sign and each exceeds level_guard times the median absolute one-step error
+    /// over the validation window, the level has shifted under the members: forecasts add the median
+    /// of those errors (an intercept correction) until the members catch up. 0 = never.
+    double level_guard = 6.0;
+    /// Consecutive one-step errors the level guard needs (>= 1).
+    int level_guard_points = 3;
     /// Validation scheme (see PortfolioValidation).
     PortfolioValidation validation = PortfolioValidation::automatic;
     /// Options for the Holt-Winters candidates (season lengths above 48 always use the
@@ -92,6 +101,10 @@ struct PortfolioState {
     bool shift_detected = false;
     double validation_owa = 0.0;
     bool fitted = false;
+    /// Level guard: the median absolute one-step error over the validation window (0 = guard off)
+    /// and the most recent one-step errors of the members' mean, oldest first.
+    double guard_scale = 0.0;
+    std::vector<double> guard_errors;
 
     friend bool operator==(const PortfolioState&, const PortfolioState&) = default;
 };
@@ -106,7 +119,7 @@ public:
     /// \throws InvalidArgument when a member is not a built-in forecaster (an extra LSTM candidate,
     ///         say: see state_of), naming it.
     [[nodiscard]] PortfolioState state() const {
-        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_};
+        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_};
         for (const auto& member : members_) out.members.push_back(state_of(member));
         return out;
     }
@@ -121,6 +134,10 @@ public:
         }
         if (s.reference_season < 1) throw InvalidArgument(fmt::format("portfolio restore: state.reference_season = {} must be >= 1", s.reference_season));
         detail::require_state_non_negative(s.validation_owa, "portfolio", "validation_owa");
+        detail::require_state_non_negative(s.guard_scale, "portfolio", "guard_scale");
+        for (std::size_t i = 0; i < s.guard_errors.size(); ++i) {
+            if (!std::isfinite(s.guard_errors[i])) throw InvalidArgument(fmt::format("portfolio restore: state.guard_errors[{}] = {} must be finite", i, s.guard_errors[i]));
+        }
         for (std::size_t i = 0; i < s.scores.size(); ++i) {
             const auto& score = s.scores[i];
             if (!(std::isfinite(score.smape) && score.smape >= 0.0 && std::isfinite(score.mase) && score.mase >= 0.0 && score.owa >= 0.0)) {
@@ -143,6 +160,8 @@ public:
         out.shift_detected_ = s.shift_detected;
         out.validation_owa_ = s.validation_owa;
         out.fitted_ = s.fitted;
+        out.guard_scale_ = s.guard_scale;
+        out.guard_errors_ = s.guard_errors;
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
@@ -227,20 +246,32 @@ public:
             }
         }
         members_.clear();
+        guard_scale_ = 0.0;
+        guard_errors_.clear();
+        const bool guarded = walk_forward_ && options_.level_guard > 0.0;
+        const std::size_t guard_points = guarded ? std::min(static_cast<std::size_t>(options_.level_guard_points), n - shortest) : 0;
+        std::vector<std::size_t> chosen;
         for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
             const std::size_t i = order[k];
             if (!std::isfinite(scores_[i].owa)) break;
             try {
-                refit(candidates[i], history);
+                // With the level guard, the last guard_points points are fed by update() after the
+                // refit, so that its errors are the members' own one-step errors.
+                refit(candidates[i], guard_points > 0 ? SeriesView(values.first(n - guard_points)) : history);
             } catch (const InvalidArgument&) {
                 continue;
             }
             scores_[i].selected = true;
             members_.push_back(std::move(candidates[i]));
+            chosen.push_back(i);
         }
         validation_owa_ = best_owa;
         if (members_.empty()) throw InvalidArgument(fmt::format("portfolio: no candidate could be fitted on {} points", n));
         fitted_ = true;
+        if (guard_points > 0) {
+            guard_scale_ = one_step_scale(runs, chosen, values);
+            for (std::size_t t = n - guard_points; t < n; ++t) update(values[t]);  // records the members' one-step errors
+        }
     }
 
     /// Equal-weight mean of the members' forecasts; with level > 0 the interval is the mean of the
@@ -259,6 +290,7 @@ public:
             out.level = level;
         }
         const double weight = 1.0 / static_cast<double>(members_.size());
+        const double offset = level_offset();
         for (const auto& member : members_) {
             const auto f = member.forecast(horizon, level);
             for (std::size_t i = 0; i < h; ++i) {
@@ -269,15 +301,42 @@ public:
                 }
             }
         }
+        for (std::size_t i = 0; i < h; ++i) {
+            out.mean[i] += offset;
+            if (level > 0.0) {
+                out.lower[i] += offset;
+                out.upper[i] += offset;
+            }
+        }
         return out;
     }
 
-    /// Forwards the observation to every member (each O(1) or O(m)); no re-selection.
+    /// Forwards the observation to every member (each O(1) or O(m)); no re-selection. With the level
+    /// guard on, first records the members' one-step error on `value` (one forecast(1) per member).
     /// \throws InvalidArgument before fit() or when value is not finite.
     void update(double value) {
         detail::require_fitted(fitted_, "portfolio");
         detail::require_finite_observation(value);
+        if (guard_scale_ > 0.0) {
+            double mean = 0.0;
+            for (const auto& member : members_) mean += member.forecast(1).mean[0];
+            push_guard_error(value - mean / static_cast<double>(members_.size()));
+        }
         for (auto& member : members_) member.update(value);
+    }
+
+    /// The level guard's current intercept correction, added to every forecast (0 when it is off:
+    /// see PortfolioOptions::level_guard).
+    [[nodiscard]] double level_offset() const {
+        const auto k = static_cast<std::size_t>(options_.level_guard_points);
+        if (guard_scale_ <= 0.0 || guard_errors_.size() < k) return 0.0;
+        const double threshold = options_.level_guard * guard_scale_;
+        const bool up = guard_errors_.back() > 0.0;
+        for (double e : guard_errors_) {
+            if ((e > 0.0) != up || !(std::fabs(e) > threshold)) return 0.0;
+        }
+        // The smallest of the errors: the part of the shift that every one of them agrees on.
+        return up ? *std::min_element(guard_errors_.begin(), guard_errors_.end()) : *std::max_element(guard_errors_.begin(), guard_errors_.end());
     }
 
     [[nodiscard]] std::string name() const {
@@ -323,6 +382,10 @@ private:
         if (options_.walk_forward_points < 0) {
             throw InvalidArgument(fmt::format("portfolio: walk_forward_points must be >= 0, got {}", options_.walk_forward_points));
         }
+        if (!(options_.level_guard >= 0.0) || !std::isfinite(options_.level_guard)) {
+            throw InvalidArgument(fmt::format("portfolio: level_guard must be finite and >= 0, got {}", options_.level_guard));
+        }
+        if (options_.level_guard_points < 1) throw InvalidArgument(fmt::format("portfolio: level_guard_points must be >= 1, got {}", options_.level_guard_points));
         if (options_.partial_origins < 0) throw InvalidArgument(fmt::format("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
             throw InvalidArgument(fmt::format("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
@@ -510,6 +573,29 @@ private:
         return out;
     }
 
+    /// The level guard's scale: the median absolute one-step error of the chosen candidates' mean
+    /// over the walk-forward validation window; 0 (guard off) at the rounding level (below 1e-9 of
+    /// the largest |value| in the window), where the members are exact.
+    [[nodiscard]] double one_step_scale(const std::vector<Validation>& runs, const std::vector<std::size_t>& chosen, std::span<const double> values) const {
+        std::vector<double> errors;
+        double largest = 0.0;
+        for (std::size_t o = 0; o < windows_.size(); ++o) {
+            double mean = 0.0;
+            for (const std::size_t i : chosen) mean += runs[i].forecasts[o][0];
+            const double actual = values[windows_[o].origin];
+            errors.push_back(std::fabs(actual - mean / static_cast<double>(chosen.size())));
+            largest = std::max(largest, std::fabs(actual));
+        }
+        const auto mid = errors.begin() + static_cast<std::ptrdiff_t>(errors.size() / 2);
+        std::nth_element(errors.begin(), mid, errors.end());
+        return *mid > 1e-9 * largest ? *mid : 0.0;
+    }
+
+    void push_guard_error(double error) {
+        guard_errors_.push_back(error);
+        if (guard_errors_.size() > static_cast<std::size_t>(options_.level_guard_points)) guard_errors_.erase(guard_errors_.begin());
+    }
+
     static double mean(const std::vector<double>& v) {
         double s = 0.0;
         for (double x : v) s += x;
@@ -534,6 +620,8 @@ private:
     bool shift_detected_ = false;
     double validation_owa_ = 0.0;
     bool fitted_ = false;
+    double guard_scale_ = 0.0;         // level guard: median absolute one-step error (0 = off)
+    std::vector<double> guard_errors_;  // level guard: the latest one-step errors, oldest first
 };
 
 using Portfolio = BasicPortfolio<>;

@@ -426,7 +426,9 @@ struct Schema<forecast::PortfolioState> {
                 {"reference_season", s.reference_season},
                 {"shift_detected", s.shift_detected},
                 {"validation_owa", detail::number(s.validation_owa, "validation_owa")},
-                {"fitted", s.fitted}};
+                {"fitted", s.fitted},
+                {"guard_scale", detail::number(s.guard_scale, "guard_scale")},
+                {"guard_errors", detail::numbers(s.guard_errors, "guard_errors")}};
     }
     static forecast::PortfolioState read(const detail::Reader& r) {
         forecast::PortfolioState s;
@@ -446,6 +448,9 @@ struct Schema<forecast::PortfolioState> {
         s.shift_detected = r["shift_detected"].boolean();
         s.validation_owa = r["validation_owa"].non_negative_number();
         s.fitted = r["fitted"].boolean();
+        // The level guard (issue 19) came after version 1: a document without it restores with the guard off.
+        if (auto g = r.optional("guard_scale")) s.guard_scale = g->non_negative_number();
+        if (auto g = r.optional("guard_errors")) s.guard_errors = g->numbers();
         return s;
     }
 };
