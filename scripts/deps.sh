@@ -4,7 +4,7 @@
 set -euo pipefail
 
 profile="${1:-test}"
-packages=(cmake make g++ pkg-config ccache
+packages=(cmake make ninja-build g++ pkg-config ccache
           libeigen3-dev libfmt-dev doctest-dev nlohmann-json3-dev libbenchmark-dev
           pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy
           # examples/hosts (gRPC host programs) and their tests (ctest label hosts)
