@@ -2,13 +2,17 @@
 # Front-end cost of including continuum: for each translation unit (one umbrella header, or only the
 # dependencies: Eigen/Dense, fmt and the standard headers the library uses), the compiler's user CPU
 # seconds and peak memory (/usr/bin/time) for -fsyntax-only, all in the same run so the figures compare.
-# Usage: tools/measure_compile.sh [include-dir] [compiler] [repeats]   (defaults: include g++ 1)
+# Usage: tools/measure_compile.sh [include-dir] [compiler] [repeats] [before-include-dir]
+#        (defaults: include g++ 1). With before-include-dir (e.g. `git archive main include | tar -x -C /tmp/main`
+#        then /tmp/main/include), every unit is compiled against both trees one after the other, so a
+#        change of load on a shared machine hits both alike, and the table gets before and after columns.
 # Prints: unit, user s, peak MB, ratio to the dependencies-only unit (user CPU, the best of the repeats).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 inc="${1:-include}"
 cxx="${2:-g++}"
 repeats="${3:-1}"
+before="${4:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -25,24 +29,44 @@ std_headers=(algorithm array bit charconv chrono cmath concepts cstddef cstdint 
 units=(deps_only)
 for h in continuum core forecast capacity packing quota federation policy scalers sim; do
   [ -f "$inc/continuum/$h.hpp" ] || continue
+  [ -z "$before" ] || [ -f "$before/continuum/$h.hpp" ] || continue
   echo "#include <continuum/$h.hpp>" > "$work/$h.cpp"
   units+=("$h")
 done
 
-measure() {  # prints "user_seconds peak_kb" of the best (lowest user time) of $repeats runs
-  local best="" best_mem=""
+measure() {  # unit [include-dir]: prints "user_seconds peak_kb" of the best (lowest user time) of $repeats runs
+  local best="" best_mem="" dir="${2:-$inc}"
   for _ in $(seq "$repeats"); do
-    /usr/bin/time -f "%U %M" -o "$work/time" "$cxx" -std=c++20 -fsyntax-only -I "$inc" -I /usr/include/eigen3 "$work/$1.cpp"
+    /usr/bin/time -f "%U %M" -o "$work/time" "$cxx" -std=c++20 -fsyntax-only -I "$dir" -I /usr/include/eigen3 "$work/$1.cpp"
     read -r user mem < "$work/time"
     if [ -z "$best" ] || awk -v a="$user" -v b="$best" 'BEGIN { exit !(a < b) }'; then best="$user"; best_mem="$mem"; fi
   done
   echo "$best $best_mem"
 }
 
-read -r deps_user deps_mem < <(measure deps_only)
-printf '%-12s %8s %8s %6s\n' unit "user s" "peak MB" ratio
-printf '%-12s %8.2f %8d %6.2f\n' deps_only "$deps_user" $((deps_mem / 1024)) 1
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+if [ -z "$before" ]; then
+  read -r deps_user deps_mem < <(measure deps_only)
+  printf '%-12s %8s %8s %6s\n' unit "user s" "peak MB" ratio
+  printf '%-12s %8.2f %8d %6.2f\n' deps_only "$deps_user" $((deps_mem / 1024)) 1
+  for u in "${units[@]:1}"; do
+    read -r user mem < <(measure "$u")
+    printf '%-12s %8.2f %8d %6s\n' "$u" "$user" $((mem / 1024)) "$(ratio "$user" "$deps_user")"
+  done
+  exit 0
+fi
+# Before and after: the dependencies-only unit twice (it does not depend on the tree), around the others.
+read -r deps_a _ < <(measure deps_only "$before")
+declare -A b_user b_mem a_user a_mem
 for u in "${units[@]:1}"; do
-  read -r user mem < <(measure "$u")
-  printf '%-12s %8.2f %8d %6.2f\n' "$u" "$user" $((mem / 1024)) "$(awk -v a="$user" -v b="$deps_user" 'BEGIN { print a / b }')"
+  read -r "b_user[$u]" "b_mem[$u]" < <(measure "$u" "$before")
+  read -r "a_user[$u]" "a_mem[$u]" < <(measure "$u" "$inc")
+done
+read -r deps_b deps_mem < <(measure deps_only "$inc")
+deps_user=$(awk -v a="$deps_a" -v b="$deps_b" 'BEGIN { print (a < b ? a : b) }')
+printf '%-12s %9s %9s %7s %9s %9s %7s\n' unit "before s" "before MB" ratio "after s" "after MB" ratio
+printf '%-12s %9.2f %9d %7.2f %9.2f %9d %7.2f\n' deps_only "$deps_user" $((deps_mem / 1024)) 1 "$deps_user" $((deps_mem / 1024)) 1
+for u in "${units[@]:1}"; do
+  printf '%-12s %9.2f %9d %7s %9.2f %9d %7s\n' "$u" "${b_user[$u]}" $((b_mem[$u] / 1024)) "$(ratio "${b_user[$u]}" "$deps_user")" \
+    "${a_user[$u]}" $((a_mem[$u] / 1024)) "$(ratio "${a_user[$u]}" "$deps_user")"
 done

@@ -18,6 +18,8 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace continuum;
@@ -128,6 +130,25 @@ TEST_CASE("forecaster state: a Portfolio and an AnyForecaster continue bit-ident
         check_same(a.forecast(5, 0.9), restored.forecast(5, 0.9));
     }
     CHECK(fc::state_of(fc::with_state(fc::AnyForecaster{}, saved)) == saved);  // an empty prototype: the state's own model
+}
+
+// The AnyForecaster overloads are templates (so including forecast.hpp does not instantiate every
+// model's state code): a concrete model still gets its own State, an AnyForecaster the variant, and a
+// bare model state still converts to a ForecasterState in restore_forecaster.
+static_assert(std::is_same_v<decltype(fc::state_of(std::declval<const fc::Naive&>())), fc::NaiveState>);
+static_assert(std::is_same_v<decltype(fc::state_of(std::declval<const fc::HoltWinters<double>&>())), fc::HoltWintersState<double>>);
+static_assert(std::is_same_v<decltype(fc::state_of(std::declval<const fc::AnyForecaster&>())), fc::ForecasterState>);
+static_assert(std::is_same_v<fc::StateOf<fc::AnyForecaster>, fc::ForecasterState>);
+static_assert(std::is_same_v<decltype(fc::with_state(std::declval<const fc::Drift&>(), fc::DriftState{})), fc::Drift>);
+static_assert(std::is_same_v<decltype(fc::with_state(std::declval<const fc::AnyForecaster&>(), fc::ForecasterState{})), fc::AnyForecaster>);
+
+TEST_CASE("forecaster state: restore_forecaster takes a bare model state") {
+    const std::vector<double> history{1.0, 2.0, 7.0};
+    fc::Naive naive;
+    naive.fit(SeriesView(history));
+    const fc::AnyForecaster restored = fc::restore_forecaster(naive.state());  // NaiveState -> ForecasterState
+    CHECK(fc::kind_of(fc::state_of(restored)) == "naive");
+    CHECK(restored.forecast(1, 0.9).mean.at(0) == 7.0);
 }
 
 TEST_CASE("forecaster state: an LSTM (weights and scaling in a document, window in the state) continues bit-identically") {

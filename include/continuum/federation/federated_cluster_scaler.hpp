@@ -48,6 +48,7 @@ public:
     /// plan_scale_out; when the decision creates nodes, `now` starts the delay-after-add cool-down
     /// (the host is expected to apply it; call observe_scale_out for nodes added otherwise).
     /// \throws InvalidArgument as plan_scale_out.
+    template <typename = void>  // scale_out and scale_in are templates: a unit that never calls them does not compile plan_scale_out
     ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, std::span<const Offer> offers, Time now) {
         auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
         if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
@@ -55,6 +56,7 @@ public:
     }
 
     /// scale_out over offers validated once (see OfferCatalogue). \throws InvalidArgument as plan_scale_out.
+    template <typename = void>
     ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, const OfferCatalogue& offers, Time now) {
         auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
         if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
@@ -62,6 +64,7 @@ public:
     }
 
     /// ScaleInTracker::decide (with the workloads' disruption budgets, if any). \throws InvalidArgument as ScaleInTracker::decide.
+    template <typename = void>
     ScaleInDecision scale_in(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets = {}) {
         return tracker_.decide(nodes, now, budgets);
     }

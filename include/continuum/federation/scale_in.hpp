@@ -84,6 +84,7 @@ namespace detail {
 /// pod first, first fit in destination order), skipping the source itself. On success the room is
 /// taken (unless `keep` is false: a dry run) and `moves` / `targets` list where each pod goes; on failure `free` is restored and
 /// `blocker` says which pod could not move.
+template <typename = void>
 inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t> destinations, std::span<const VirtualNode> nodes, std::vector<Resources>& free,
                            std::vector<PodMove>& moves, std::vector<std::size_t>& targets, std::string& blocker, bool keep) {
     const VirtualNode& source = nodes[source_index];
@@ -141,6 +142,7 @@ inline const packing::WorkloadAvailability* owner_of(const PlacedPod& pod, std::
 
 /// Whether evicting every pod of `node` stays within `allowed` (disruptions left per workload);
 /// when `take`, the evictions are taken from it. On refusal `blocker` says which budget.
+template <typename = void>
 inline bool within_budgets(const VirtualNode& node, std::span<const packing::WorkloadAvailability> budgets, std::map<std::string, std::int64_t>& allowed,
                            std::string& blocker, bool take) {
     std::map<std::string, std::int64_t> evicted;
@@ -223,6 +225,7 @@ public:
     /// workload's disruption budget (`budgets`: desired and ready pods, the PDB; a pod belongs to
     /// the budget whose name followed by '-' or '/' starts its own). Budgets are shared by the
     /// releases of one decision. \throws InvalidArgument also on an invalid or duplicate budget.
+    template <typename = void>  // compiled only in units that call it (with its detail:: helpers)
     ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets) {
         detail::validate_virtual_nodes(nodes);
         std::map<std::string, std::int64_t> allowed;

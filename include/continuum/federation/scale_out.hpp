@@ -96,6 +96,7 @@ namespace detail {
 /// type whose capacity is covered by kept types at most as expensive, with N or more nodes in all,
 /// can be swapped out of any optimal mix node by node. Returns the kept type indices (all of them
 /// for small instances, free types, or when the greedy cannot place every item).
+template <typename = void>
 inline std::vector<std::size_t> undominated_types(std::span<const Resources> items, std::span<const packing::NodeType> types) {
     std::vector<std::size_t> kept(types.size());
     std::iota(kept.begin(), kept.end(), std::size_t{0});
@@ -202,9 +203,11 @@ inline std::vector<std::size_t> undominated_types(std::span<const Resources> ite
 /// \throws InvalidArgument on invalid offers (validate_offers), pods (empty or duplicate names,
 ///         negative requests, invalid selectors), nodes (duplicate names, non-positive cpu or
 ///         memory) or budget.
+template <typename = void>  // templates, so that only a unit calling them compiles the scale-out search
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
                                        const ScaleOutOptions& options = {});
 
+template <typename = void>
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, std::span<const Offer> offers,
                                        const ScaleOutOptions& options = {}) {
     return plan_scale_out(pods, nodes, OfferCatalogue(offers, detail::WithoutTieOrder{}), options);
@@ -213,6 +216,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
 /// plan_scale_out over offers validated once (the catalogue's rows are the offer indices); node
 /// selectors are matched through the catalogue's label columns.
 /// \throws InvalidArgument as plan_scale_out, except for the offers (validated by the catalogue).
+template <typename>
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
                                        const ScaleOutOptions& options) {
     const std::span<const Offer> offers = catalogue.offers();

@@ -110,7 +110,8 @@ template <StatefulForecaster F>
 /// The state of the built-in model `model` wraps.
 /// \throws InvalidArgument when it is empty or wraps a type ForecasterState does not cover (an LSTM,
 ///         a user-defined model), naming it.
-[[nodiscard]] inline ForecasterState state_of(const AnyForecaster& model) {
+template <typename = void>  // a template, so the states of every model are instantiated only where called
+[[nodiscard]] ForecasterState state_of(const AnyForecaster& model) {
     if (const auto* m = model.target<Naive>()) return m->state();
     if (const auto* m = model.target<Drift>()) return m->state();
     if (const auto* m = model.target<SimpleExponentialSmoothing>()) return m->state();
@@ -129,7 +130,8 @@ template <StatefulForecaster F>
 /// The built-in model `state` describes, restored. Holt-Winters gets `holt_winters` options (the
 /// interval simulation and statsmodels quirk settings are configuration, not state).
 /// \throws InvalidArgument as the model's restore.
-[[nodiscard]] inline AnyForecaster restore_forecaster(const ForecasterState& state, const HoltWintersOptions& holt_winters = {}) {
+template <typename = void>  // as state_of(const AnyForecaster&)
+[[nodiscard]] AnyForecaster restore_forecaster(const ForecasterState& state, const HoltWintersOptions& holt_winters = {}) {
     return std::visit(
         [&](const auto& s) -> AnyForecaster {
             using S = std::decay_t<decltype(s)>;
@@ -150,7 +152,8 @@ template <StatefulForecaster F>
 /// checked); an empty prototype gives the state's own model (restore_forecaster).
 /// \throws InvalidArgument when the prototype wraps another model than the state describes, or as
 ///         the model's with_state or restore.
-[[nodiscard]] inline AnyForecaster with_state(const AnyForecaster& prototype, const ForecasterState& state) {
+template <typename = void>  // as state_of(const AnyForecaster&)
+[[nodiscard]] AnyForecaster with_state(const AnyForecaster& prototype, const ForecasterState& state) {
     return std::visit(
         [&](const auto& s) -> AnyForecaster {
             using S = std::decay_t<decltype(s)>;

@@ -25,6 +25,7 @@ namespace continuum::packing {
 /// an exact search over subsets within `budget`.
 /// \throws InvalidArgument on duplicate or empty node names, a negative or non-finite cost, a
 ///         capacity or request with a negative amount, or an invalid budget.
+template <typename = void>  // compiled only where called: the consolidation search is the heavy part
 inline ConsolidationPlan plan_consolidation(std::span<const NodeState> nodes, const Budget& budget = {}) {
     budget.validate();
     std::vector<detail::ConsolidationNode> input;

@@ -303,6 +303,7 @@ public:
     /// One step of Algorithm 1 at snapshot.now.
     /// \throws InvalidArgument for a negative amount in any Resources (naming it), a prediction for
     ///         a resource the scaler does not manage, time going backwards, an invalid pool.
+    template <typename = void>  // compiled only where called, with the consolidation it plans
     ProactiveDecision decide(const ProactiveSnapshot& s) {
         capacity::detail::require_non_negative(s.prediction, "proactive quota scaling: prediction");
         capacity::detail::require_non_negative(s.current_quota, "proactive quota scaling: current_quota");

@@ -45,6 +45,7 @@ struct ConsolidationResult {
     std::string reason;
 };
 
+template <typename = void>  // compiled only in units that consolidate
 class Consolidator {
 public:
     Consolidator(const std::vector<ConsolidationNode>& nodes, BudgetTracker& tracker) : nodes_(nodes), tracker_(tracker) {
@@ -312,6 +313,7 @@ private:
     bool complete_ = true;
 };
 
+template <typename = void>
 inline ConsolidationResult consolidate(const std::vector<ConsolidationNode>& nodes, const Budget& budget) {
     BudgetTracker tracker(budget);
     Consolidator consolidator(nodes, tracker);
