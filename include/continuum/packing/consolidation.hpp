@@ -28,20 +28,7 @@ namespace continuum::packing {
 template <typename = void>  // compiled only where called: the consolidation search is the heavy part
 inline ConsolidationPlan plan_consolidation(std::span<const NodeState> nodes, const Budget& budget = {}) {
     budget.validate();
-    std::vector<detail::ConsolidationNode> input;
-    input.reserve(nodes.size());
-    for (const auto& node : nodes) {
-        detail::ConsolidationNode n{node.name, node.capacity, node.cost, {}};
-        for (const auto& pod : node.pods) n.pods.push_back(detail::ConsolidationPod{pod.name, pod.request, pod.movable});
-        input.push_back(std::move(n));
-    }
-    const auto result = detail::consolidate(input, budget);
-    ConsolidationPlan plan;
-    plan.nodes_to_release = result.released;
-    for (const auto& m : result.moves) plan.moves.push_back(PodMove{m.pod, m.from, m.to});
-    plan.saved_cost = result.saved_cost;
-    plan.reason = result.reason;
-    return plan;
+    return detail::consolidate(nodes, budget);
 }
 
 }  // namespace continuum::packing

@@ -6,6 +6,7 @@
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
+#include <continuum/packing/placement.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,31 +26,10 @@ namespace continuum::packing::detail {
 /// Exact subset search when at most this many nodes are release candidates.
 inline constexpr std::size_t consolidation_exact_candidates = 16;
 
-struct ConsolidationPod {
-    std::string name;
-    Resources request;
-    bool movable = true;
-};
-struct ConsolidationNode {
-    std::string name;
-    Resources capacity;
-    double cost = 0;
-    std::vector<ConsolidationPod> pods;
-};
-struct ConsolidationMove {
-    std::string pod, from, to;
-};
-struct ConsolidationResult {
-    std::vector<std::string> released;
-    std::vector<ConsolidationMove> moves;
-    double saved_cost = 0;
-    std::string reason;
-};
-
 template <typename = void>  // compiled only in units that consolidate
 class Consolidator {
 public:
-    Consolidator(const std::vector<ConsolidationNode>& nodes, BudgetTracker& tracker) : nodes_(nodes), tracker_(tracker) {
+    Consolidator(std::span<const NodeState> nodes, BudgetTracker& tracker) : nodes_(nodes), tracker_(tracker) {
         std::set<std::string> seen;
         std::vector<Resources> all;
         for (std::size_t j = 0; j < nodes.size(); ++j) {
@@ -90,12 +71,12 @@ public:
         }
         for (auto& s : scale_) s = s > 0 ? 1.0 / s : 0.0;
         for (std::size_t j = 0; j < nodes.size(); ++j) {
-            const bool all_movable = std::all_of(nodes[j].pods.begin(), nodes[j].pods.end(), [](const ConsolidationPod& p) { return p.movable; });
+            const bool all_movable = std::all_of(nodes[j].pods.begin(), nodes[j].pods.end(), [](const PlacedPod& p) { return p.movable; });
             if (all_movable) candidates_.push_back(j);
         }
     }
 
-    ConsolidationResult run() {
+    ConsolidationPlan run() {
         struct Plan {
             std::vector<std::size_t> released;
             std::vector<std::pair<std::size_t, std::size_t>> pod_of;  // (node, pod index)
@@ -164,23 +145,23 @@ public:
                 }
             }
         }
-        ConsolidationResult out;
+        ConsolidationPlan out;
         for (const auto c : best.released) {
-            out.released.push_back(nodes_[c].name);
+            out.nodes_to_release.push_back(nodes_[c].name);
             out.saved_cost += nodes_[c].cost;
         }
         for (std::size_t q = 0; q < best.pod_of.size(); ++q) {
             const auto [node, pod] = best.pod_of[q];
-            out.moves.push_back(ConsolidationMove{nodes_[node].pods[pod].name, nodes_[node].name, nodes_[best.target[q]].name});
+            out.moves.push_back(PodMove{nodes_[node].pods[pod].name, nodes_[node].name, nodes_[best.target[q]].name});
         }
         const std::size_t pinned = nodes_.size() - candidates_.size();
-        if (out.released.empty()) {
+        if (out.nodes_to_release.empty()) {
             out.reason = fmt::format("no node can be emptied: {} of {} nodes hold unmovable pods and the pods of every other node do not fit elsewhere",
                                      pinned, nodes_.size());
         } else {
             std::string list;
-            for (std::size_t i = 0; i < out.released.size(); ++i) list += (i ? ", " : "") + out.released[i];
-            out.reason = fmt::format("release {} of {} nodes ({}) by moving {} pod{}; saves {:g} per unit of time{}", out.released.size(), nodes_.size(), list,
+            for (std::size_t i = 0; i < out.nodes_to_release.size(); ++i) list += (i ? ", " : "") + out.nodes_to_release[i];
+            out.reason = fmt::format("release {} of {} nodes ({}) by moving {} pod{}; saves {:g} per unit of time{}", out.nodes_to_release.size(), nodes_.size(), list,
                                      out.moves.size(), out.moves.size() == 1 ? "" : "s", out.saved_cost,
                                      exact ? " (proved maximal)" : "");
         }
@@ -302,7 +283,7 @@ private:
         search(i + 1, chosen, suffix_value, best_set, best_value);
     }
 
-    const std::vector<ConsolidationNode>& nodes_;
+    std::span<const NodeState> nodes_;
     BudgetTracker& tracker_;
     std::vector<std::string> names_;
     std::size_t d_ = 0;
@@ -314,7 +295,7 @@ private:
 };
 
 template <typename = void>
-inline ConsolidationResult consolidate(const std::vector<ConsolidationNode>& nodes, const Budget& budget) {
+inline ConsolidationPlan consolidate(std::span<const NodeState> nodes, const Budget& budget) {
     BudgetTracker tracker(budget);
     Consolidator consolidator(nodes, tracker);
     return consolidator.run();
