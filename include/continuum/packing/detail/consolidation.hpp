@@ -3,6 +3,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/counted.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
@@ -161,8 +162,9 @@ public:
         } else {
             std::string list;
             for (std::size_t i = 0; i < out.nodes_to_release.size(); ++i) list += (i ? ", " : "") + out.nodes_to_release[i];
-            out.reason = fmt::format("release {} of {} nodes ({}) by moving {} pod{}; saves {:g} per unit of time{}", out.nodes_to_release.size(), nodes_.size(), list,
-                                     out.moves.size(), out.moves.size() == 1 ? "" : "s", out.saved_cost,
+            out.reason = fmt::format("release {} of {} ({}) by moving {}; saves {:g} per unit of time{}", out.nodes_to_release.size(),
+                                     continuum::detail::counted(static_cast<std::int64_t>(nodes_.size()), "node"), list,
+                                     continuum::detail::counted(static_cast<std::int64_t>(out.moves.size()), "pod"), out.saved_cost,
                                      exact ? " (proved maximal)" : "");
         }
         return out;
