@@ -78,6 +78,7 @@ bool show_members = false;  // --members: print auto's chosen members per origin
 int walk_forward_points = 0;  // --walk-forward-points N: PortfolioOptions::walk_forward_points (tuning)
 double level_guard = -1.0;    // --level-guard X: PortfolioOptions::level_guard (tuning; 0 = off)
 int level_guard_points = 0;   // --level-guard-points K: PortfolioOptions::level_guard_points (tuning)
+int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error_correction (tuning)
 fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --validation blocks|walk_forward
 
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
@@ -129,6 +130,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.walk_forward_points = walk_forward_points;
                 if (level_guard >= 0.0) options.level_guard = level_guard;
                 if (level_guard_points > 0) options.level_guard_points = level_guard_points;
+                if (error_correction >= 0) options.error_correction = error_correction == 1;
                 options.validation = validation;
                 std::vector<fc::AnyForecaster> extra;
                 if (with_lstm) extra.emplace_back(*lstm_model);
@@ -235,6 +237,7 @@ int main(int argc, char** argv) {
         if (a == "--only" && i + 1 < argc) only = argv[++i];
         if (a == "--level-guard" && i + 1 < argc) level_guard = std::stod(argv[++i]);
         if (a == "--level-guard-points" && i + 1 < argc) level_guard_points = std::stoi(argv[++i]);
+        if (a == "--error-correction" && i + 1 < argc) error_correction = std::stoi(argv[++i]);
         if (a == "--trace" && i + 1 < argc) trace_filter = argv[++i];
         if (a == "--walk-forward-points" && i + 1 < argc) walk_forward_points = std::stoi(argv[++i]);
         if (a == "--validation" && i + 1 < argc) {

@@ -344,3 +344,73 @@ TEST_CASE("the level guard's rule by hand: same-sign errors above the threshold,
     options.level_guard_points = 0;
     CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("level_guard_points must be >= 1, got 0"), continuum::InvalidArgument);
 }
+
+TEST_CASE("the error correction by hand: b_i times the latest one-step error, refreshed by update") {
+    auto options = three_steps_ahead();
+    options.level_guard = 0.0;
+    options.error_correction = true;
+    fc::Portfolio fitted(options);
+    fitted.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
+    auto s = fitted.state();
+    REQUIRE(s.error_correction.size() == 3);  // one coefficient per step of the validation horizon
+    for (double b : s.error_correction) CHECK((b >= 0.0 && b <= 1.0));
+    REQUIRE(s.guard_errors.size() == 1);  // the latest one-step error only: the guard is off
+    // Coefficients set by hand: forecasts move by b_i · 4 over the members' mean, the last b beyond h.
+    s.error_correction = {0.5, 0.25, 0.0};
+    s.guard_errors = {4.0};
+    auto p = fitted.with_state(s);
+    auto plain_state = s;
+    plain_state.error_correction.clear();
+    const auto plain = fitted.with_state(plain_state).forecast(5).mean;
+    const auto corrected = p.forecast(5).mean;
+    const std::vector<double> added{2.0, 1.0, 0.0, 0.0, 0.0};
+    for (std::size_t i = 0; i < 5; ++i) CHECK(corrected[i] - plain[i] == doctest::Approx(added[i]).epsilon(1e-12));
+    // update() records the members' new one-step error (the members' mean, without the correction).
+    const double members_next = plain[0];
+    p.update(members_next + 10.0);
+    CHECK(p.state().guard_errors == std::vector<double>{10.0});
+    const auto members_after = [&] {
+        auto t = p.state();
+        t.error_correction.clear();
+        return fitted.with_state(t).forecast(2).mean;
+    }();
+    CHECK(p.forecast(2).mean[0] - members_after[0] == doctest::Approx(5.0).epsilon(1e-12));
+    CHECK(p.forecast(2).mean[1] - members_after[1] == doctest::Approx(2.5).epsilon(1e-12));
+    // Bad state names the field.
+    s.error_correction = {1.5};
+    CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("error_correction[0] = 1.5 must be in [0, 1]"), continuum::InvalidArgument);
+    s.error_correction = {0.5};
+    s.guard_errors.clear();
+    CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("state.guard_errors, which is empty"), continuum::InvalidArgument);
+}
+
+TEST_CASE("the error correction follows errors that persist and leaves independent ones alone") {
+    // A daily cycle plus a slowly decaying disturbance (AR(1), phi = 0.9, deterministic shocks every
+    // 7 points): the members' one-step errors persist, so the coefficients are clearly positive.
+    std::vector<double> y(30 * 24);
+    double z = 0.0;
+    for (std::size_t t = 0; t < y.size(); ++t) {
+        z = 0.9 * z + (t % 7 == 0 ? 3.0 * std::sin(double(t)) : 0.0);
+        y[t] = 100.0 + 40.0 * std::sin(2 * M_PI * double(t) / 24.0) + z;
+    }
+    auto options = three_steps_ahead();
+    options.level_guard = 0.0;
+    options.error_correction = true;
+    fc::Portfolio persistent(options);
+    persistent.fit(continuum::SeriesView(y));
+    const auto b = persistent.state().error_correction;
+    REQUIRE(b.size() == 3);
+    CHECK(b[0] > 0.2);
+    // Without persistence (the cycle alone, with its tiny deterministic noise) the correction is small.
+    fc::Portfolio calm(options);
+    calm.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
+    for (double c : calm.state().error_correction) CHECK(c < b[0]);
+    // Off by default and with block validation (one season ahead): no coefficients.
+    auto day_ahead = options;
+    day_ahead.horizon = 0;  // one season: block validation
+    for (const auto& o : {three_steps_ahead(), day_ahead}) {
+        fc::Portfolio p(o);
+        p.fit(continuum::SeriesView(y));
+        CHECK(p.state().error_correction.empty());
+    }
+}

@@ -74,6 +74,12 @@ struct PortfolioOptions {
     double level_guard = 6.0;
     /// Consecutive one-step errors the level guard needs (>= 1).
     int level_guard_points = 3;
+    /// Error correction (walk-forward validation only): the forecast i steps ahead adds b_i times the
+    /// members' latest one-step error, b_i the least-squares coefficient, over the validation window,
+    /// of the chosen forecast's (i+1)-step error on the one-step error just before its origin, clamped
+    /// to [0, 1] (0 where the errors do not persist). Members that lag a level change are pulled
+    /// toward it by as much as their errors have been seen to persist, and left alone otherwise.
+    bool error_correction = false;
     /// Validation scheme (see PortfolioValidation).
     PortfolioValidation validation = PortfolioValidation::automatic;
     /// Options for the Holt-Winters candidates (season lengths above 48 always use the
@@ -105,6 +111,8 @@ struct PortfolioState {
     /// and the most recent one-step errors of the members' mean, oldest first.
     double guard_scale = 0.0;
     std::vector<double> guard_errors;
+    /// Error correction: the coefficient per step ahead (empty = off); uses guard_errors.back().
+    std::vector<double> error_correction;
 
     friend bool operator==(const PortfolioState&, const PortfolioState&) = default;
 };
@@ -119,7 +127,7 @@ public:
     /// \throws InvalidArgument when a member is not a built-in forecaster (an extra LSTM candidate,
     ///         say: see state_of), naming it.
     [[nodiscard]] PortfolioState state() const {
-        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_};
+        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_, correction_};
         for (const auto& member : members_) out.members.push_back(state_of(member));
         return out;
     }
@@ -137,6 +145,13 @@ public:
         detail::require_state_non_negative(s.guard_scale, "portfolio", "guard_scale");
         for (std::size_t i = 0; i < s.guard_errors.size(); ++i) {
             if (!std::isfinite(s.guard_errors[i])) throw InvalidArgument(fmt::format("portfolio restore: state.guard_errors[{}] = {} must be finite", i, s.guard_errors[i]));
+        }
+        for (std::size_t i = 0; i < s.error_correction.size(); ++i) {
+            const double b = s.error_correction[i];
+            if (!(b >= 0.0 && b <= 1.0)) throw InvalidArgument(fmt::format("portfolio restore: state.error_correction[{}] = {} must be in [0, 1]", i, b));
+        }
+        if (!s.error_correction.empty() && s.guard_errors.empty()) {
+            throw InvalidArgument("portfolio restore: state.error_correction needs the latest one-step error in state.guard_errors, which is empty");
         }
         for (std::size_t i = 0; i < s.scores.size(); ++i) {
             const auto& score = s.scores[i];
@@ -162,6 +177,7 @@ public:
         out.fitted_ = s.fitted;
         out.guard_scale_ = s.guard_scale;
         out.guard_errors_ = s.guard_errors;
+        out.correction_ = s.error_correction;
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
@@ -248,8 +264,12 @@ public:
         members_.clear();
         guard_scale_ = 0.0;
         guard_errors_.clear();
+        correction_.clear();
         const bool guarded = walk_forward_ && options_.level_guard > 0.0;
-        const std::size_t guard_points = guarded ? std::min(static_cast<std::size_t>(options_.level_guard_points), n - shortest) : 0;
+        const bool corrected = walk_forward_ && options_.error_correction;
+        // Both need the members' own latest one-step errors: the last points are fed by update().
+        const std::size_t guard_points =
+            guarded || corrected ? std::min(static_cast<std::size_t>(guarded ? options_.level_guard_points : 1), n - shortest) : 0;
         std::vector<std::size_t> chosen;
         for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
             const std::size_t i = order[k];
@@ -269,7 +289,8 @@ public:
         if (members_.empty()) throw InvalidArgument(fmt::format("portfolio: no candidate could be fitted on {} points", n));
         fitted_ = true;
         if (guard_points > 0) {
-            guard_scale_ = one_step_scale(runs, chosen, values);
+            if (guarded) guard_scale_ = one_step_scale(runs, chosen, values);
+            if (corrected) correction_ = error_coefficients(runs, chosen, values);
             for (std::size_t t = n - guard_points; t < n; ++t) update(values[t]);  // records the members' one-step errors
         }
     }
@@ -290,7 +311,8 @@ public:
             out.level = level;
         }
         const double weight = 1.0 / static_cast<double>(members_.size());
-        const double offset = level_offset();
+        const double guard = level_offset();
+        const double latest = correction_.empty() || guard_errors_.empty() ? 0.0 : guard_errors_.back();
         for (const auto& member : members_) {
             const auto f = member.forecast(horizon, level);
             for (std::size_t i = 0; i < h; ++i) {
@@ -302,6 +324,8 @@ public:
             }
         }
         for (std::size_t i = 0; i < h; ++i) {
+            // The guard's re-levelling, when it holds, replaces the error correction.
+            const double offset = guard != 0.0 || correction_.empty() ? guard : correction_[std::min(i, correction_.size() - 1)] * latest;
             out.mean[i] += offset;
             if (level > 0.0) {
                 out.lower[i] += offset;
@@ -317,7 +341,7 @@ public:
     void update(double value) {
         detail::require_fitted(fitted_, "portfolio");
         detail::require_finite_observation(value);
-        if (guard_scale_ > 0.0) {
+        if (guard_scale_ > 0.0 || !correction_.empty()) {
             double mean = 0.0;
             for (const auto& member : members_) mean += member.forecast(1).mean[0];
             push_guard_error(value - mean / static_cast<double>(members_.size()));
@@ -593,7 +617,31 @@ private:
 
     void push_guard_error(double error) {
         guard_errors_.push_back(error);
-        if (guard_errors_.size() > static_cast<std::size_t>(options_.level_guard_points)) guard_errors_.erase(guard_errors_.begin());
+        const std::size_t keep = guard_scale_ > 0.0 ? static_cast<std::size_t>(options_.level_guard_points) : 1;
+        if (guard_errors_.size() > keep) guard_errors_.erase(guard_errors_.begin(), guard_errors_.end() - static_cast<std::ptrdiff_t>(keep));
+    }
+
+    /// Error correction coefficients b_0..b_{h-1}: over the walk-forward windows, the chosen mean's
+    /// (i+1)-step error at origin t regressed (through 0) on its one-step error at t-1, clamped to [0, 1].
+    [[nodiscard]] std::vector<double> error_coefficients(const std::vector<Validation>& runs, const std::vector<std::size_t>& chosen,
+                                                         std::span<const double> values) const {
+        const auto h = static_cast<std::size_t>(horizon_);
+        std::vector<double> cross(h, 0.0), square(h, 0.0);
+        const auto combined = [&](std::size_t o, std::size_t i) {
+            double mean = 0.0;
+            for (const std::size_t c : chosen) mean += runs[c].forecasts[o][i];
+            return mean / static_cast<double>(chosen.size());
+        };
+        for (std::size_t o = 1; o < windows_.size(); ++o) {
+            const double previous = values[windows_[o - 1].origin] - combined(o - 1, 0);  // one-step error at origin - 1
+            for (std::size_t i = 0; i < windows_[o].length; ++i) {
+                cross[i] += previous * (values[windows_[o].origin + i] - combined(o, i));
+                square[i] += previous * previous;
+            }
+        }
+        std::vector<double> out(h, 0.0);
+        for (std::size_t i = 0; i < h; ++i) out[i] = square[i] > 0.0 ? std::clamp(cross[i] / square[i], 0.0, 1.0) : 0.0;
+        return out;
     }
 
     static double mean(const std::vector<double>& v) {
@@ -622,6 +670,7 @@ private:
     bool fitted_ = false;
     double guard_scale_ = 0.0;         // level guard: median absolute one-step error (0 = off)
     std::vector<double> guard_errors_;  // level guard: the latest one-step errors, oldest first
+    std::vector<double> correction_;    // error correction coefficient per step ahead (empty = off)
 };
 
 using Portfolio = BasicPortfolio<>;

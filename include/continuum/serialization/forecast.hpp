@@ -428,7 +428,8 @@ struct Schema<forecast::PortfolioState> {
                 {"validation_owa", detail::number(s.validation_owa, "validation_owa")},
                 {"fitted", s.fitted},
                 {"guard_scale", detail::number(s.guard_scale, "guard_scale")},
-                {"guard_errors", detail::numbers(s.guard_errors, "guard_errors")}};
+                {"guard_errors", detail::numbers(s.guard_errors, "guard_errors")},
+                {"error_correction", detail::numbers(s.error_correction, "error_correction")}};
     }
     static forecast::PortfolioState read(const detail::Reader& r) {
         forecast::PortfolioState s;
@@ -451,6 +452,7 @@ struct Schema<forecast::PortfolioState> {
         // The level guard (issue 19) came after version 1: a document without it restores with the guard off.
         if (auto g = r.optional("guard_scale")) s.guard_scale = g->non_negative_number();
         if (auto g = r.optional("guard_errors")) s.guard_errors = g->numbers();
+        if (auto c = r.optional("error_correction")) s.error_correction = c->numbers();  // later still: absent = off
         return s;
     }
 };
