@@ -268,11 +268,14 @@ std::vector<double> cycle_with_shift(double shift, std::size_t shifted) {
     return y;
 }
 
-/// Daily season 24, validated 3 steps ahead (walk-forward: the level guard applies).
+/// Daily season 24, validated 3 steps ahead (walk-forward), with the level guard (off by default)
+/// and without the error correction, so the guard's own rule is what the tests see.
 fc::PortfolioOptions three_steps_ahead() {
     fc::PortfolioOptions options;
     options.season_lengths = {24};
     options.horizon = 3;
+    options.level_guard = 6.0;
+    options.error_correction = false;
     return options;
 }
 }  // namespace
@@ -356,7 +359,9 @@ TEST_CASE("the error correction by hand: b_i times the latest one-step error, re
     for (double b : s.error_correction) CHECK((b >= 0.0 && b <= 1.0));
     REQUIRE(s.guard_errors.size() == 1);  // the latest one-step error only: the guard is off
     // Coefficients set by hand: forecasts move by b_i · 4 over the members' mean, the last b beyond h.
+    CHECK(s.error_correction_limit > 0.0);
     s.error_correction = {0.5, 0.25, 0.0};
+    s.error_correction_limit = 100.0;
     s.guard_errors = {4.0};
     auto p = fitted.with_state(s);
     auto plain_state = s;
@@ -376,10 +381,17 @@ TEST_CASE("the error correction by hand: b_i times the latest one-step error, re
     }();
     CHECK(p.forecast(2).mean[0] - members_after[0] == doctest::Approx(5.0).epsilon(1e-12));
     CHECK(p.forecast(2).mean[1] - members_after[1] == doctest::Approx(2.5).epsilon(1e-12));
+    // An error beyond the limit counts as the limit: one spike moves the forecast by at most b_i · limit.
+    auto clipped = p.state();
+    clipped.error_correction_limit = 6.0;
+    CHECK(fitted.with_state(clipped).forecast(1).mean[0] - members_after[0] == doctest::Approx(3.0).epsilon(1e-12));
     // Bad state names the field.
     s.error_correction = {1.5};
     CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("error_correction[0] = 1.5 must be in [0, 1]"), continuum::InvalidArgument);
     s.error_correction = {0.5};
+    s.error_correction_limit = -1.0;
+    CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("error_correction_limit"), continuum::InvalidArgument);
+    s.error_correction_limit = 1.0;
     s.guard_errors.clear();
     CHECK_THROWS_WITH_AS((void)fitted.with_state(s), doctest::Contains("state.guard_errors, which is empty"), continuum::InvalidArgument);
 }
@@ -405,7 +417,10 @@ TEST_CASE("the error correction follows errors that persist and leaves independe
     fc::Portfolio calm(options);
     calm.fit(continuum::SeriesView(cycle_with_shift(0.0, 0)));
     for (double c : calm.state().error_correction) CHECK(c < b[0]);
-    // Off by default and with block validation (one season ahead): no coefficients.
+    // The defaults: error correction on, level guard off; nothing to correct with block validation.
+    const fc::PortfolioOptions defaults;
+    CHECK(defaults.error_correction);
+    CHECK(defaults.level_guard == 0.0);
     auto day_ahead = options;
     day_ahead.horizon = 0;  // one season: block validation
     for (const auto& o : {three_steps_ahead(), day_ahead}) {

@@ -429,7 +429,8 @@ struct Schema<forecast::PortfolioState> {
                 {"fitted", s.fitted},
                 {"guard_scale", detail::number(s.guard_scale, "guard_scale")},
                 {"guard_errors", detail::numbers(s.guard_errors, "guard_errors")},
-                {"error_correction", detail::numbers(s.error_correction, "error_correction")}};
+                {"error_correction", detail::numbers(s.error_correction, "error_correction")},
+                {"error_correction_limit", detail::number(s.error_correction_limit, "error_correction_limit")}};
     }
     static forecast::PortfolioState read(const detail::Reader& r) {
         forecast::PortfolioState s;
@@ -453,6 +454,7 @@ struct Schema<forecast::PortfolioState> {
         if (auto g = r.optional("guard_scale")) s.guard_scale = g->non_negative_number();
         if (auto g = r.optional("guard_errors")) s.guard_errors = g->numbers();
         if (auto c = r.optional("error_correction")) s.error_correction = c->numbers();  // later still: absent = off
+        if (auto c = r.optional("error_correction_limit")) s.error_correction_limit = c->non_negative_number();
         return s;
     }
 };
