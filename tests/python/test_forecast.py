@@ -136,7 +136,7 @@ def test_portfolio_level_guard():
     t = np.arange(30 * 24)
     y = 100 + 40 * np.sin(2 * np.pi * t / 24) + 0.5 * np.sin((t * t) % 97)
     y[-4:] += 30
-    guarded = fc.Portfolio(season_lengths=[24], horizon=3).fit(y)
+    guarded = fc.Portfolio(season_lengths=[24], horizon=3, level_guard=6.0).fit(y)  # off by default
     assert guarded.level_offset > 20
     assert abs(guarded.forecast(1)[0] - 130) < 1
     off = fc.Portfolio(season_lengths=[24], horizon=3, level_guard=0.0).fit(y)
@@ -150,6 +150,29 @@ def test_portfolio_level_guard():
         fc.Portfolio(level_guard=-1.0)
     with pytest.raises(continuum.InvalidArgument, match="level_guard_points"):
         fc.Portfolio(level_guard_points=0)
+
+
+def test_portfolio_error_correction():
+    # A daily cycle plus a slowly decaying disturbance (errors persist): the default portfolio validated
+    # 3 steps ahead adds b_i x the latest one-step error (clipped at its limit) to the members' mean.
+    import json
+    import pickle
+
+    t = np.arange(30 * 24)
+    z = np.zeros(len(t))
+    for i in range(1, len(t)):
+        z[i] = 0.9 * z[i - 1] + (3.0 * np.sin(i) if i % 7 == 0 else 0.0)
+    y = 100 + 40 * np.sin(2 * np.pi * t / 24) + z
+    corrected = fc.Portfolio(season_lengths=[24], horizon=3).fit(y)
+    doc = json.loads(corrected.to_json())
+    b, latest, limit = doc["error_correction"], doc["guard_errors"][-1], doc["error_correction_limit"]
+    assert len(b) == 3 and b[0] > 0.2 and limit > 0
+    doc["error_correction"] = []  # the same members without the correction
+    plain = fc.Portfolio(season_lengths=[24], horizon=3).from_json(json.dumps(doc))
+    np.testing.assert_allclose(corrected.forecast(3) - plain.forecast(3), np.array(b) * np.clip(latest, -limit, limit), atol=1e-9)
+    off = fc.Portfolio(season_lengths=[24], horizon=3, error_correction=False)
+    assert json.loads(off.fit(y).to_json())["error_correction"] == []
+    assert json.loads(pickle.loads(pickle.dumps(off)).fit(y).to_json())["error_correction"] == []  # the option survives pickling
 
 
 def test_baselines_by_hand():
