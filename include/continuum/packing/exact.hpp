@@ -135,6 +135,10 @@ inline constexpr std::int64_t dive_floor_nodes = 60'000;
 inline constexpr double vector_root_share = 0.4;
 /// ... and the share the neighbourhood search then gets before the LP resumes.
 inline constexpr double vector_search_share = 0.3;
+/// Vectors: the share of the budget for MBS' (one exact knapsack fill per bin: with 15 items per
+/// bin in 10 dimensions, class5 of the shared set, it took the whole second and left the search,
+/// which then needs milliseconds, nothing).
+inline constexpr double vector_start_share = 0.1;
 
 /// Runs CompletionSearch for one bin fewer than `out.bins` until it proves the incumbent optimal, the
 /// share of the budget (also bounded by `tracker`) runs out, or a run ends without an answer.
@@ -241,7 +245,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         ConsistentNeighbourhoodSearch cns(items.sizes, capacity[0]);
         VectorNeighbourhoodSearch vns(items, capacity);
         {
-            if (items.d > 1) phase.begin(1.0, tracker);
+            if (items.d > 1) phase.begin(vector_start_share, tracker);
             auto mbs = cg.start(static_cast<std::int64_t>(out.bins.size()));
             if (items.d > 1) phase.end(tracker);
             if (!mbs.empty() && mbs.size() < out.bins.size()) out.bins = std::move(mbs);
