@@ -138,7 +138,9 @@ int main(int argc, char** argv) {
     }
     std::printf("%-8s %5s %7s %7s %8s %8s %7s %7s %7s %9s %9s %8s %6s\n", "class", "inst", "proved", "at_best", "bins", "best", "gap_%", "heur_%", "ffd_%", "median_s", "max_s", "cpu_s", "wrong");
     Stats all;
-    for (auto& [cls, s] : per_class) {
+    for (auto& entry : per_class) {  // not a structured binding: clang 14 cannot capture one in the lambda below
+        const auto& cls = entry.first;
+        auto& s = entry.second;
         std::sort(s.times.begin(), s.times.end());
         const double median = s.times.empty() ? 0 : s.times[s.times.size() / 2];
         const auto percent = [&](long long v) { return 100.0 * static_cast<double>(v - s.best) / static_cast<double>(s.best); };
