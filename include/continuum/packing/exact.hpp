@@ -18,6 +18,7 @@
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/local_search.hpp>
 #include <continuum/packing/detail/vector_local_search.hpp>
+#include <continuum/packing/detail/vector_phase.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/model.hpp>
 #include <continuum/packing/one_dimensional.hpp>
@@ -128,6 +129,16 @@ inline constexpr double dive_share = 0.3;
 /// rate measured so far): with small budgets the dive is what finds the packings, and the 30 %
 /// cap had halved the Hard28 instances proved at 60,000 nodes.
 inline constexpr std::int64_t dive_floor_nodes = 60'000;
+/// Vectors: the share of the budget the root LP may take; when it cannot finish within it, the
+/// neighbourhood search gets the rest (a root LP of 120 item types in 5-10 dimensions can take
+/// seconds, and had left the search 4 % of the second).
+inline constexpr double vector_root_share = 0.4;
+/// ... and the share the neighbourhood search then gets before the LP resumes.
+inline constexpr double vector_search_share = 0.3;
+/// Vectors: the share of the budget for MBS' (one exact knapsack fill per bin: with 15 items per
+/// bin in 10 dimensions, class5 of the shared set, it took the whole second and left the search,
+/// which then needs milliseconds, nothing).
+inline constexpr double vector_start_share = 0.1;
 
 /// Runs CompletionSearch for one bin fewer than `out.bins` until it proves the incumbent optimal, the
 /// share of the budget (also bounded by `tracker`) runs out, or a run ends without an answer.
@@ -227,11 +238,16 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
     // a short consistent neighbourhood search towards the combinatorial bound: it often reaches
     // the optimum when bins hold few items, before the LP costs anything.
     {
-        ColumnGeneration<Real> cg(items, capacity, placeable, tracker);
+        // Vectors: the LP runs in phases (a share of the budget each), so that a root LP that
+        // cannot finish in time leaves the rest to the neighbourhood search.
+        VectorPhase phase(budget, started);
+        ColumnGeneration<Real> cg(items, capacity, placeable, items.d == 1 ? tracker : phase.tracker());
         ConsistentNeighbourhoodSearch cns(items.sizes, capacity[0]);
         VectorNeighbourhoodSearch vns(items, capacity);
         {
+            if (items.d > 1) phase.begin(vector_start_share, tracker);
             auto mbs = cg.start(static_cast<std::int64_t>(out.bins.size()));
+            if (items.d > 1) phase.end(tracker);
             if (!mbs.empty() && mbs.size() < out.bins.size()) out.bins = std::move(mbs);
             finish(out);
         }
@@ -243,10 +259,28 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             out.nodes = tracker.nodes();
             return out;
         }
-        const auto root = cg.root(static_cast<std::int64_t>(out.bins.size()));
+        if (items.d > 1) phase.begin(vector_root_share, tracker);
+        auto root = cg.root(static_cast<std::int64_t>(out.bins.size()));
+        const bool root_cut = items.d > 1 && phase.end(tracker);
         out.lower_bound = std::max(out.lower_bound, root.lower_bound);
         if (!root.bins.empty() && root.bins.size() < out.bins.size()) out.bins = root.bins;
         finish(out);
+        if (root_cut && !out.optimal && !tracker.exhausted()) {
+            // Vectors whose root LP ran out of its share: the neighbourhood search gets its own
+            // share, then the LP resumes (from its column pool, so faster) with what is left.
+            phase.begin(vector_search_share, tracker);
+            const bool improved = local_search(vns, out, budget, phase.tracker(), 1.0, std::numeric_limits<int>::max());
+            phase.end(tracker);
+            if (improved) cg.adopt(out.bins);
+            if (!out.optimal && !tracker.exhausted()) {
+                phase.begin(1.0, tracker);
+                root = cg.root(static_cast<std::int64_t>(out.bins.size()));
+                phase.end(tracker);
+                out.lower_bound = std::max(out.lower_bound, root.lower_bound);
+                if (!root.bins.empty() && root.bins.size() < out.bins.size()) out.bins = root.bins;
+                finish(out);
+            }
+        }
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
@@ -274,7 +308,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
                 dive_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(share));
             }
         }
+        if (items.d > 1) phase.begin(1.0, tracker);
         const auto result = cg.dive_from_root(dive_nodes, dive_deadline);
+        if (items.d > 1) phase.end(tracker);
         out.lower_bound = std::max(out.lower_bound, result.lower_bound);
         if (!result.bins.empty() && result.bins.size() < out.bins.size()) out.bins = result.bins;
         finish(out);

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -136,11 +137,12 @@ private:
         for (std::size_t j = 0; j < m; ++j) {
             if (profit[j] > 0 && demand[j] > 0) order_.push_back(j);
         }
-        const auto density = [&](std::size_t j) {
-            double w = 0;
-            for (std::size_t k = 0; k < d_; ++k) w += static_cast<double>(weight_[j * d_ + k]) / static_cast<double>(std::max<std::int64_t>(capacity_[k], 1));
-            return static_cast<double>(profit[j]) / std::max(w, 1e-300);
-        };
+        normalised_.assign(m, 0.0);
+        for (const auto j : order_) {
+            for (std::size_t k = 0; k < d_; ++k) normalised_[j] += static_cast<double>(weight_[j * d_ + k]) / static_cast<double>(std::max<std::int64_t>(capacity_[k], 1));
+            normalised_[j] = std::max(normalised_[j], 1e-300);
+        }
+        const auto density = [&](std::size_t j) { return static_cast<double>(profit[j]) / normalised_[j]; };
         std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return density(a) > density(b); });
         profit_ = &profit;
         demand_ = &demand;
@@ -175,46 +177,61 @@ private:
     // of the fractional knapsack in that dimension.
     [[nodiscard]] double bound(std::size_t pos) const {
         if (d_ == 1) {  // Dantzig bound: the branching order is the ratio order
-            double value = 0;
-            double room = static_cast<double>(residual_[0]);
-            for (std::size_t at = pos; at < order_.size(); ++at) {
-                const std::size_t j = order_[at];
-                const double w = static_cast<double>(weight_[j]);
-                const double copies = static_cast<double>((*demand_)[j]);
-                const double p = static_cast<double>((*profit_)[j]);
-                if (w * copies <= room) {
-                    value += p * copies;
-                    room -= w * copies;
-                } else {
-                    return value + p * room / w;
-                }
-            }
-            return value;
+            return fractional_fill(std::span(order_).subspan(pos), pos, static_cast<double>(residual_[0]), [&](std::size_t j) { return static_cast<double>(weight_[j]); });
         }
         double best = 1e300;
-        for (std::size_t k = 0; k < d_; ++k) {
-            double value = 0;
-            double room = static_cast<double>(residual_[k]);
-            for (const auto j : dim_order_[k]) {
-                if (position_[j] < pos) continue;
-                const double w = static_cast<double>(weight_[j * d_ + k]);
-                const double copies = static_cast<double>((*demand_)[j]);
-                const double p = static_cast<double>((*profit_)[j]);
-                if (w <= 0) {
-                    value += p * copies;
-                    continue;
-                }
-                if (w * copies <= room) {
-                    value += p * copies;
-                    room -= w * copies;
-                } else {
-                    value += p * room / w;
-                    break;
-                }
-            }
-            best = std::min(best, value);
-        }
+        for (std::size_t k = 0; k < d_; ++k) best = std::min(best, dimension_bound(k, pos));
         return best;
+    }
+    // Vectors: the fractional knapsack of order_[pos..] in dimension k alone.
+    [[nodiscard]] double dimension_bound(std::size_t k, std::size_t pos) const {
+        return fractional_fill(std::span(dim_order_[k]), pos, static_cast<double>(residual_[k]), [&](std::size_t j) { return static_cast<double>(weight_[j * d_ + k]); });
+    }
+    // Vectors: the fractional knapsack of order_[pos..] under the surrogate constraint Σ_k w_k / c_k
+    // <= Σ_k residual_k / c_k (implied by the d constraints, so a valid bound), in the branching
+    // order, which is this constraint's ratio order: one pass, no skipping.
+    [[nodiscard]] double surrogate_bound(std::size_t pos) const {
+        double room = 0;
+        for (std::size_t k = 0; k < d_; ++k) room += static_cast<double>(residual_[k]) / static_cast<double>(std::max<std::int64_t>(capacity_[k], 1));
+        return fractional_fill(std::span(order_).subspan(pos), pos, room, [&](std::size_t j) { return normalised_[j]; });
+    }
+    // The fractional knapsack of the types in `order` from branching position `pos` on (the others
+    // skipped), taken in that order, into `room` with weights `weight_of(j)` (weight 0: taken whole).
+    template <typename WeightOf>
+    [[nodiscard]] double fractional_fill(std::span<const std::size_t> order, std::size_t pos, double room, WeightOf weight_of) const {
+        double value = 0;
+        for (const auto j : order) {
+            if (position_[j] < pos) continue;
+            const double w = weight_of(j);
+            const double copies = static_cast<double>((*demand_)[j]);
+            const double p = static_cast<double>((*profit_)[j]);
+            if (w <= 0) {
+                value += p * copies;
+                continue;
+            }
+            if (w * copies <= room) {
+                value += p * copies;
+                room -= w * copies;
+            } else {
+                return value + p * room / w;
+            }
+        }
+        return value;
+    }
+    // Vectors: prunes when the surrogate bound does, or when value + bound(pos) < threshold (the
+    // minimum over dimensions), stopping at the first dimension that prunes, trying first the one
+    // that pruned last: most nodes are pruned by one bound, and bound(pos) was 70 % of the vector
+    // pricing time (d = 10).
+    [[nodiscard]] bool pruned(std::size_t pos, double value, double threshold) {
+        if (value + surrogate_bound(pos) < threshold) return true;
+        for (std::size_t step = 0; step < d_; ++step) {
+            const std::size_t k = (last_pruning_ + step) % d_;
+            if (value + dimension_bound(k, pos) < threshold) {
+                last_pruning_ = k;
+                return true;
+            }
+        }
+        return false;
     }
 
     void descend(std::size_t pos, std::int64_t value) {
@@ -236,7 +253,8 @@ private:
             cut_ = true;
             return;
         }
-        if (static_cast<double>(value) + bound(pos) < static_cast<double>(best_value_) + 1.0 - 1e-9 * static_cast<double>(best_value_ + 1)) return;
+        const double threshold = static_cast<double>(best_value_) + 1.0 - 1e-9 * static_cast<double>(best_value_ + 1);
+        if (d_ == 1 ? static_cast<double>(value) + bound(pos) < threshold : pruned(pos, static_cast<double>(value), threshold)) return;
         const std::size_t j = order_[pos];
         std::int64_t copies = (*demand_)[j];
         for (std::size_t k = 0; k < d_; ++k) {
@@ -271,6 +289,8 @@ private:
     std::int64_t nodes_ = 0;
     std::int64_t node_limit_ = 0;
     bool cut_ = false;
+    std::size_t last_pruning_ = 0;
+    std::vector<double> normalised_;  // per type: Σ_k w_k / c_k (at least 1e-300)
     BudgetTracker* tracker_ = nullptr;
 };
 

@@ -1,0 +1,53 @@
+// Internal: a share of a call's budget for one phase of the vector exact solver (the root LP, the
+// dive). ColumnGeneration holds its BudgetTracker by reference; for vectors that reference is a
+// phase's tracker, re-armed with a share of what is left before each phase, and the nodes it counted
+// are charged to the call's tracker when the phase ends, so node limits and deadlines still hold.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace continuum::packing::detail {
+
+class VectorPhase {
+public:
+    /// `budget` is the call's budget, `started` when the call began (read only with a deadline).
+    VectorPhase(const Budget& budget, std::chrono::steady_clock::time_point started) : budget_(budget), phase_(budget) {
+        if (budget.time_limit) deadline_ = started + *budget.time_limit;
+    }
+
+    [[nodiscard]] BudgetTracker& tracker() { return phase_; }
+
+    /// Arms the phase with `share` of the call's budget (nodes and time), never more than `whole` has left.
+    void begin(double share, const BudgetTracker& whole) {
+        Budget part;
+        const auto left = std::max<std::int64_t>(1, budget_.node_limit - whole.nodes());
+        part.node_limit = std::clamp<std::int64_t>(static_cast<std::int64_t>(static_cast<double>(budget_.node_limit) * share), 1, left);
+        if (deadline_) {
+            const auto now = std::chrono::steady_clock::now();
+            const auto rest = *deadline_ > now ? std::chrono::duration_cast<Duration>(*deadline_ - now) : Duration{0};
+            part.time_limit = std::min(rest, std::chrono::duration_cast<Duration>(*budget_.time_limit * share));
+        }
+        phase_ = BudgetTracker(part);
+    }
+
+    /// Charges the nodes the phase counted to `whole`. True when the phase ran out of its share
+    /// (rather than finishing its work).
+    bool end(BudgetTracker& whole) {
+        const bool cut = phase_.exhausted();
+        for (std::int64_t i = 0; i < phase_.nodes(); ++i) whole.count();
+        phase_ = BudgetTracker(Budget{});
+        return cut;
+    }
+
+private:
+    Budget budget_;
+    BudgetTracker phase_;
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+};
+
+}  // namespace continuum::packing::detail
