@@ -4,11 +4,14 @@
 // show; Resources print as quantities (whole units as ints), enums as Type.member, durations as seconds.
 #pragma once
 
+#include "common.hpp"
+
 #include <continuum/core.hpp>
 
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -103,6 +106,53 @@ inline auto fields_repr(std::vector<std::string> fields) {
         }
         return call_repr(py::cast<std::string>(py::type::handle_of(self).attr("__name__")), arguments);
     };
+}
+
+/// One field of a result class for def_result: its Python name and the member it reads. An
+/// `optional` field is left out of the repr when None or empty (its constructor default).
+template <typename Class, typename Member>
+struct ResultField {
+    const char* name;
+    Member Class::*member;
+    bool optional = false;
+};
+template <typename Class, typename Member>
+ResultField<Class, Member> field(const char* name, Member Class::*member) {
+    return {name, member, false};
+}
+template <typename Class, typename Member>
+ResultField<Class, Member> optional_field(const char* name, Member Class::*member) {
+    return {name, member, true};
+}
+
+/// A result class (a value continuum returns) from its field list, in one place: a read-only
+/// property per field, a keyword constructor over the same fields (defaults: a default-constructed
+/// value; each argument converted by field_from_python, so a wrong type is InvalidArgument naming
+/// Class.field), __eq__ field by field, and the fields_repr that evaluates back through that
+/// constructor: eval(repr(x)) == x.
+template <typename Class, typename... Options, typename... Members>
+py::class_<Class, Options...> def_result(py::class_<Class, Options...> cls, ResultField<Class, Members>... fields) {
+    const auto type = py::cast<std::string>(cls.attr("__name__"));
+    (cls.def_readonly(fields.name, fields.member), ...);
+    const Class defaults{};
+    cls.def(py::init([type, fields...](const FieldValue<Members>&... values) {
+                Class out{};
+                ((out.*(fields.member) = field_from_python<Members>(values, type + "." + fields.name)), ...);
+                return out;
+            }),
+            (py::arg(fields.name) = py::cast(defaults.*(fields.member)))...);
+    cls.def(
+        "__eq__",
+        [names = std::vector<std::string>{fields.name...}](const py::object& self, const py::object& other) {
+            if (!py::type::handle_of(self).is(py::type::handle_of(other))) return false;
+            for (const auto& name : names) {
+                if (!self.attr(name.c_str()).equal(other.attr(name.c_str()))) return false;
+            }
+            return true;
+        },
+        py::is_operator());
+    cls.def("__repr__", fields_repr({(std::string(fields.name) + (fields.optional ? "?" : ""))...}));
+    return cls;
 }
 
 }  // namespace continuum::python

@@ -188,3 +188,32 @@ def test_sim_adapters_show_their_configuration():
     text = repr(sim.HierarchicalAdapter(scalers.HierarchicalScaler(selector, horizon=4), ["web"], switches=[(1800.0, "COST_SAVING")]))
     assert text.startswith("<HierarchicalAdapter scaler=HierarchicalScaler(selector=PolicySelector(")
     assert text.endswith("deployments=['web'], switches=[(1800.0, 'COST_SAVING')]>")
+
+
+# Results built by python::def_result (bindings/python/repr.hpp): a keyword constructor over the
+# fields the repr shows, so their reprs evaluate back too.
+KEYWORD_RESULTS = [fed.NewVirtualNode, fed.Peering, fed.PodPlacement, fed.Reservation, fed.ScaleInDecision, fed.ScoredOffer,
+                   fed.UnschedulablePod, packing.ConsolidationPlan, packing.OpenedNode, packing.PodMove, packing.UnplaceableItem,
+                   policy.Selection, scalers.ApplicationPlan, scalers.PoolPlan, scalers.UnschedulablePods]
+
+
+@pytest.mark.parametrize("cls", KEYWORD_RESULTS, ids=lambda c: c.__name__)
+def test_results_with_a_keyword_constructor_evaluate_back(cls):
+    value = cls()
+    assert eval(repr(value), _namespace()) == value  # noqa: S307 - our own reprs
+
+
+def test_computed_results_evaluate_back_and_compare_by_value():
+    offers = [fed.Offer(f"low-{i}", {"cpu": 2, "memory": "4Gi"}, node_price=1.0) for i in (1, 2)]
+    out = fed.FederatedClusterScaler().scale_out([fed.PendingPod("p", {"cpu": 1, "memory": "512Mi"})], [], offers, now=0.0)
+    mix = packing.cheapest_node_mix([{"cpu": 3}, {"cpu": 1}], [packing.NodeType("small", {"cpu": 2}, 1.0)])
+    for value in (out.peerings[0], out.peerings[0].nodes[0], mix.unplaceable[0], mix.nodes[0]):
+        again = eval(repr(value), _namespace())  # noqa: S307 - our own reprs
+        assert again == value and repr(again) == repr(value)
+    node = out.peerings[0].nodes[0]
+    assert fed.NewVirtualNode(pods=["p"], requested=node.requested, reserved=node.reserved, cost=node.cost) == node
+    assert fed.NewVirtualNode(pods=["q"], requested=node.requested, reserved=node.reserved, cost=node.cost) != node
+    assert packing.OpenedNode(type=0, items=[1]) == packing.OpenedNode(0, [1])
+    # The constructor takes what the field holds; a wrong type names Class.field.
+    with pytest.raises(continuum.InvalidArgument, match=r"^OpenedNode\.items: expected a list of int, got str 'x'"):
+        packing.OpenedNode(items="x")
