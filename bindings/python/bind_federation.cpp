@@ -341,13 +341,12 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
                         python::field("score", &PyScoredOffer::score),
                         python::field("verdict", &PyScoredOffer::verdict),
                         python::field("reason", &PyScoredOffer::reason));
-    py::class_<PyRecommendation>(m, "Recommendation", "The Federation Recommender's answer: ranked offers (best first), rejected ones with reasons, the cost model.")
-        .def_readonly("ranked", &PyRecommendation::ranked, "Offers that passed, best first.")
-        .def_readonly("rejected", &PyRecommendation::rejected, "Offers filtered out, in input order, each with its reason.")
-        .def_readonly("cost_model", &PyRecommendation::cost_model)
-        .def_readonly("eligible", &PyRecommendation::eligible, "Offers that passed every filter (len(ranked) unless top_k cut it).")
-        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); })
-        .def("__repr__", continuum::python::fields_repr({"ranked", "rejected", "cost_model", "eligible"}));
+    // ranked: offers that passed, best first; rejected: offers filtered out, in input order, each with its
+    // reason; eligible: offers that passed every filter (len(ranked) unless top_k cut it).
+    python::def_result(py::class_<PyRecommendation>(m, "Recommendation", "The Federation Recommender's answer: ranked offers (best first), rejected ones with reasons, the cost model."),
+                       python::field("ranked", &PyRecommendation::ranked), python::field("rejected", &PyRecommendation::rejected),
+                       python::field("cost_model", &PyRecommendation::cost_model), python::field("eligible", &PyRecommendation::eligible))
+        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); });
     py::class_<Recommender<AnyCostModel>>(m, "Recommender", R"pbdoc(
 The Federation Recommender: filters offers by selector, GPUs, arch, fit and reachability, then ranks
 them by the cost model (default MonetaryCost()); ties go to the cheaper whole node, then the smaller
@@ -639,24 +638,17 @@ cluster id.)pbdoc")
     python::def_result(py::class_<UnschedulablePod>(m, "UnschedulablePod", "A pending pod no offer or node can host, and why."),
                         python::field("pod", &UnschedulablePod::pod),
                         python::field("reason", &UnschedulablePod::reason));
-    py::class_<ScaleOutDecision>(m, "ScaleOutDecision", "Scale-out: the peerings to make, pods placed on existing nodes, unschedulable pods, cost and a reason.")
-        .def_readonly("peerings", &ScaleOutDecision::peerings)
-        .def_readonly("existing_node_placements", &ScaleOutDecision::existing_node_placements)
-        .def_readonly("unschedulable", &ScaleOutDecision::unschedulable)
-        .def_readonly("cost", &ScaleOutDecision::cost)
-        .def_readonly("lower_bound", &ScaleOutDecision::lower_bound)
-        .def_readonly("optimal", &ScaleOutDecision::optimal)
-        .def_readonly("reason", &ScaleOutDecision::reason)
-        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count)
-        .def("__repr__", continuum::python::fields_repr({"peerings", "existing_node_placements", "unschedulable", "cost", "lower_bound", "optimal", "reason"}));
-    py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus", "One virtual node as scale-in sees it: utilisation, unneeded since when, released or not, and why.")
-        .def_readonly("node", &NodeScaleInStatus::node)
-        .def_readonly("utilization", &NodeScaleInStatus::utilization)
-        .def_readonly("unneeded", &NodeScaleInStatus::unneeded)
-        .def_property_readonly("unneeded_for", [](const NodeScaleInStatus& s) { return to_seconds(s.unneeded_for); }, "seconds")
-        .def_readonly("released", &NodeScaleInStatus::released)
-        .def_readonly("reason", &NodeScaleInStatus::reason)
-        .def("__repr__", continuum::python::fields_repr({"node", "utilization", "unneeded", "unneeded_for", "released", "reason"}));
+    python::def_result(py::class_<ScaleOutDecision>(m, "ScaleOutDecision", "Scale-out: the peerings to make, pods placed on existing nodes, unschedulable pods, cost and a reason."),
+                       python::field("peerings", &ScaleOutDecision::peerings),
+                       python::field("existing_node_placements", &ScaleOutDecision::existing_node_placements),
+                       python::field("unschedulable", &ScaleOutDecision::unschedulable), python::field("cost", &ScaleOutDecision::cost),
+                       python::field("lower_bound", &ScaleOutDecision::lower_bound), python::field("optimal", &ScaleOutDecision::optimal),
+                       python::field("reason", &ScaleOutDecision::reason))
+        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count);
+    python::def_result(py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus", "One virtual node as scale-in sees it: utilisation, unneeded for how many seconds, released or not, and why."),
+                       python::field("node", &NodeScaleInStatus::node), python::field("utilization", &NodeScaleInStatus::utilization),
+                       python::field("unneeded", &NodeScaleInStatus::unneeded), python::field("unneeded_for", &NodeScaleInStatus::unneeded_for),
+                       python::field("released", &NodeScaleInStatus::released), python::field("reason", &NodeScaleInStatus::reason));
     python::def_result(py::class_<ScaleInDecision>(m, "ScaleInDecision", "Scale-in: the virtual nodes to release, the pod moves, the cost saved, each node's status and a reason."),
                         python::field("nodes_to_release", &ScaleInDecision::nodes_to_release),
                         python::field("moves", &ScaleInDecision::moves),

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -125,22 +126,55 @@ ResultField<Class, Member> optional_field(const char* name, Member Class::*membe
     return {name, member, true};
 }
 
+namespace detail {
+/// What a result field is in Python: itself, but a Duration is float seconds (as the constructors
+/// of the inputs take durations).
+template <typename Member>
+struct result_python {
+    using type = Member;
+};
+template <>
+struct result_python<Duration> {
+    using type = double;
+};
+template <typename Member>
+py::object result_to_python(const Member& value) {
+    if constexpr (std::is_same_v<Member, Duration>) {
+        return py::float_(to_seconds(value));
+    } else {
+        return py::cast(value);
+    }
+}
+template <typename Member>
+Member result_from_python(const py::handle& value, const std::string& argument) {
+    if constexpr (std::is_same_v<Member, Duration>) {
+        return duration_from_seconds(field_from_python<double>(value, argument), argument.c_str());
+    } else {
+        return field_from_python<Member>(value, argument);
+    }
+}
+}  // namespace detail
+
 /// A result class (a value continuum returns) from its field list, in one place: a read-only
-/// property per field, a keyword constructor over the same fields (defaults: a default-constructed
-/// value; each argument converted by field_from_python, so a wrong type is InvalidArgument naming
-/// Class.field), __eq__ field by field, and the fields_repr that evaluates back through that
-/// constructor: eval(repr(x)) == x.
+/// property per field (a Duration as float seconds), a keyword constructor over the same fields
+/// (defaults: a default-constructed value; each argument converted by field_from_python, so a wrong
+/// type is InvalidArgument naming Class.field), __eq__ field by field, and the fields_repr that
+/// evaluates back through that constructor: eval(repr(x)) == x. Derived properties (computed from
+/// the fields) are defined on the returned class as usual.
 template <typename Class, typename... Options, typename... Members>
 py::class_<Class, Options...> def_result(py::class_<Class, Options...> cls, ResultField<Class, Members>... fields) {
     const auto type = py::cast<std::string>(cls.attr("__name__"));
-    (cls.def_readonly(fields.name, fields.member), ...);
+    (cls.def_property_readonly(fields.name, [member = fields.member](const py::object& self) {
+        return detail::result_to_python(py::cast<const Class&>(self).*member);
+    }),
+     ...);
     const Class defaults{};
-    cls.def(py::init([type, fields...](const FieldValue<Members>&... values) {
+    cls.def(py::init([type, fields...](const FieldValue<typename detail::result_python<Members>::type>&... values) {
                 Class out{};
-                ((out.*(fields.member) = field_from_python<Members>(values, type + "." + fields.name)), ...);
+                ((out.*(fields.member) = detail::result_from_python<Members>(values, type + "." + fields.name)), ...);
                 return out;
             }),
-            (py::arg(fields.name) = py::cast(defaults.*(fields.member)))...);
+            (py::arg(fields.name) = detail::result_to_python(defaults.*(fields.member)))...);
     cls.def(
         "__eq__",
         [names = std::vector<std::string>{fields.name...}](const py::object& self, const py::object& other) {
