@@ -15,7 +15,11 @@ them (tests/python/test_stubs.py runs both checks):
   ``(self, *args, **kwargs) -> Any`` for them);
 - fields whose setter takes more than the getter gives (a dict for a Resources field) are properties
   with a setter;
-- the converter types of bindings/python/common.hpp (ResourcesLike, AmountLike, ...) are spelled out.
+- the converter types of bindings/python/common.hpp (ResourcesLike, AmountLike, ...) are spelled out;
+- a class without a Python constructor (a result only continuum makes) gets no ``__init__`` but a
+  comment saying so: stubgen writes ``__init__(self, *args, **kwargs)`` for it, which would tell a
+  type checker that any arguments construct one (calling it raises TypeError "No constructor
+  defined!"); tests/python/test_stubs.py fails on any ``*args, **kwargs`` left in a stub.
 
 Usage (after building the extension into build/python):
     PYTHONPATH=build/python /usr/bin/python3 tools/generate_stubs.py            # rewrite the stubs
@@ -160,7 +164,16 @@ def _converter_types(text: str, module: str) -> str:
     return text
 
 
+NO_CONSTRUCTOR = "    # No Python constructor: continuum returns instances; calling the class raises TypeError.\n"
+
+
+def _no_constructor(text: str) -> str:
+    """Drops stubgen's ``__init__(self, *args, **kwargs)`` of a class that has no constructor."""
+    return re.sub(r"^    def __init__\(self, \*args, \*\*kwargs\) -> None: \.\.\.\n", NO_CONSTRUCTOR, text, flags=re.MULTILINE)
+
+
 def _fix(text: str, module: str) -> str:
+    text = _no_constructor(text)
     text = _declare_metaclass(text, module)
     text = _static_methods(text, module)
     text = _setters(text, module)

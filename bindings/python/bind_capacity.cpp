@@ -56,18 +56,15 @@ void bind_capacity(py::module_& root) {
     python::def_field(waiting_node, "cost", &WaitingNode::cost);
     waiting_node.def("__repr__", continuum::python::fields_repr({"name", "capacity", "resume_latency", "cost"}));
 
-    py::class_<ActivationPlan>(m, "ActivationPlan", "The waiting nodes to resume and what they bring.")
-        .def_readonly("nodes", &ActivationPlan::nodes, "Indices into the pool, ascending.")
-        .def_readonly("names", &ActivationPlan::names)
-        .def_readonly("activated_capacity", &ActivationPlan::activated_capacity)
-        .def_readonly("still_missing", &ActivationPlan::still_missing, "What the plan does not cover (empty when it covers).")
-        .def_readonly("cost", &ActivationPlan::cost)
-        .def_property_readonly("resume_latency", [](const ActivationPlan& p) { return to_seconds(p.resume_latency); }, "Seconds (slowest chosen node).")
-        .def_readonly("optimal", &ActivationPlan::optimal)
-        .def_readonly("reason", &ActivationPlan::reason)
+    python::def_result(py::class_<ActivationPlan>(m, "ActivationPlan", "The waiting nodes to resume (nodes: indices into the pool, ascending, and their names) and what "
+                                                                       "they bring; still_missing: what the plan does not cover (empty when it covers); "
+                                                                       "resume_latency: seconds, of the slowest chosen node."),
+                       python::field("nodes", &ActivationPlan::nodes), python::field("names", &ActivationPlan::names),
+                       python::field("activated_capacity", &ActivationPlan::activated_capacity), python::field("still_missing", &ActivationPlan::still_missing),
+                       python::field("cost", &ActivationPlan::cost), python::field("resume_latency", &ActivationPlan::resume_latency),
+                       python::field("optimal", &ActivationPlan::optimal), python::field("reason", &ActivationPlan::reason))
         .def_property_readonly("covers", &ActivationPlan::covers)
-        .def("__len__", &ActivationPlan::count)
-        .def("__repr__", continuum::python::fields_repr({"names", "activated_capacity", "still_missing", "cost", "resume_latency", "optimal", "reason"}));
+        .def("__len__", &ActivationPlan::count);
 
     m.def(
         "choose_nodes_to_activate",

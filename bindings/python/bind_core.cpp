@@ -30,13 +30,13 @@ void bind_core(py::module_& m) {
     m.attr("__version__") = continuum::version_string;
 
     // Exceptions: continuum.Error <- InvalidArgument (also ValueError) <- ParseError; Infeasible.
-    static PyObject* error_type = make_exception(m, "Error", PyExc_RuntimeError, "Base of every error continuum raises.");
+    static PyObject* error_type = make_exception(m, "Error", PyExc_RuntimeError, "Base of every error continuum raises; a RuntimeError (docs/errors.md: the exception classes).");
     static PyObject* invalid_type = [&] {
         py::tuple bases = py::make_tuple(py::handle(error_type), py::handle(PyExc_ValueError));
-        return make_exception(m, "InvalidArgument", bases.release().ptr(), "An argument is outside the function's domain.");
+        return make_exception(m, "InvalidArgument", bases.release().ptr(), "An argument is outside the function's domain or of a type none of its signatures takes; also a ValueError.");
     }();
-    static PyObject* parse_type = make_exception(m, "ParseError", invalid_type, "Text that does not parse (quantity, weights file, trace, selector).");
-    static PyObject* infeasible_type = make_exception(m, "Infeasible", error_type, "A well-formed request that cannot be satisfied.");
+    static PyObject* parse_type = make_exception(m, "ParseError", invalid_type, "Text that does not parse (quantity, weights file, trace, selector); an InvalidArgument, so a ValueError too.");
+    static PyObject* infeasible_type = make_exception(m, "Infeasible", error_type, "A well-formed request that cannot be satisfied (a level above the top, a reservation that does not fit); not a ValueError.");
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);

@@ -138,12 +138,6 @@ AnyOptionFilter to_priority_filter(const py::object& value) {
     return python_filter(value);
 }
 
-template <typename T>
-std::optional<T> optional_from(const py::handle& value) {
-    if (value.is_none()) return std::nullopt;
-    return py::cast<T>(value);
-}
-
 }  // namespace
 
 void bind_federation(py::module_& root) {
@@ -205,8 +199,8 @@ per unit of time; labels; reachability (direct or nat); optional latency_ms, ban
 power_watts and carbon_intensity (gCO2/kWh). Raises InvalidArgument on negative prices or
 zero capacity.)pbdoc")
         .def(py::init([](std::string cluster_id, const python::ResourcesLike& capacity, double node_price, std::map<std::string, double> unit_prices, const py::dict& labels,
-                         std::string provider, std::int64_t max_nodes, Reachability reachability, const py::handle& latency_ms, const py::handle& bandwidth_mbps,
-                         const py::handle& power_watts, const py::handle& carbon_intensity) {
+                         std::string provider, std::int64_t max_nodes, Reachability reachability, std::optional<double> latency_ms, std::optional<double> bandwidth_mbps,
+                         std::optional<double> power_watts, std::optional<double> carbon_intensity) {
                  Offer o;
                  o.cluster_id = std::move(cluster_id);
                  o.capacity = to_resources(capacity, "capacity");
@@ -216,10 +210,10 @@ zero capacity.)pbdoc")
                  o.provider = std::move(provider);
                  o.max_nodes = max_nodes;
                  o.reachability = reachability;
-                 o.latency_ms = optional_from<double>(latency_ms);
-                 o.bandwidth_mbps = optional_from<double>(bandwidth_mbps);
-                 o.power_watts = optional_from<double>(power_watts);
-                 o.carbon_intensity = optional_from<double>(carbon_intensity);
+                 o.latency_ms = latency_ms;
+                 o.bandwidth_mbps = bandwidth_mbps;
+                 o.power_watts = power_watts;
+                 o.carbon_intensity = carbon_intensity;
                  o.validate();
                  return o;
              }),
@@ -341,20 +335,18 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         .value("selector_mismatch", Verdict::selector_mismatch)
         .value("insufficient_capacity", Verdict::insufficient_capacity)
         .value("unpriceable", Verdict::unpriceable);
-    py::class_<PyScoredOffer>(m, "ScoredOffer", "One offer as the recommender saw it: index, cluster id, score (the cost model's value, lower is better), verdict, reason.")
-        .def_readonly("offer_index", &PyScoredOffer::offer_index)
-        .def_readonly("cluster_id", &PyScoredOffer::cluster_id)
-        .def_readonly("score", &PyScoredOffer::score)
-        .def_readonly("verdict", &PyScoredOffer::verdict)
-        .def_readonly("reason", &PyScoredOffer::reason)
-        .def("__repr__", continuum::python::fields_repr({"offer_index", "cluster_id", "score", "verdict", "reason"}));
-    py::class_<PyRecommendation>(m, "Recommendation", "The Federation Recommender's answer: ranked offers (best first), rejected ones with reasons, the cost model.")
-        .def_readonly("ranked", &PyRecommendation::ranked, "Offers that passed, best first.")
-        .def_readonly("rejected", &PyRecommendation::rejected, "Offers filtered out, in input order, each with its reason.")
-        .def_readonly("cost_model", &PyRecommendation::cost_model)
-        .def_readonly("eligible", &PyRecommendation::eligible, "Offers that passed every filter (len(ranked) unless top_k cut it).")
-        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); })
-        .def("__repr__", continuum::python::fields_repr({"ranked", "rejected", "cost_model", "eligible"}));
+    python::def_result(py::class_<PyScoredOffer>(m, "ScoredOffer", "One offer as the recommender saw it: index, cluster id, score (the cost model's value, lower is better), verdict, reason."),
+                        python::field("offer_index", &PyScoredOffer::offer_index),
+                        python::field("cluster_id", &PyScoredOffer::cluster_id),
+                        python::field("score", &PyScoredOffer::score),
+                        python::field("verdict", &PyScoredOffer::verdict),
+                        python::field("reason", &PyScoredOffer::reason));
+    // ranked: offers that passed, best first; rejected: offers filtered out, in input order, each with its
+    // reason; eligible: offers that passed every filter (len(ranked) unless top_k cut it).
+    python::def_result(py::class_<PyRecommendation>(m, "Recommendation", "The Federation Recommender's answer: ranked offers (best first), rejected ones with reasons, the cost model."),
+                       python::field("ranked", &PyRecommendation::ranked), python::field("rejected", &PyRecommendation::rejected),
+                       python::field("cost_model", &PyRecommendation::cost_model), python::field("eligible", &PyRecommendation::eligible))
+        .def_property_readonly("best", [](const PyRecommendation& r) { return r.ranked.empty() ? py::object(py::none()) : py::object(py::str(r.ranked.front().cluster_id)); });
     py::class_<Recommender<AnyCostModel>>(m, "Recommender", R"pbdoc(
 The Federation Recommender: filters offers by selector, GPUs, arch, fit and reachability, then ranks
 them by the cost model (default MonetaryCost()); ties go to the cheaper whole node, then the smaller
@@ -630,47 +622,39 @@ cluster id.)pbdoc")
         .def_readonly("pods", &VirtualNode::pods)
         .def("__repr__", continuum::python::fields_repr({"name", "cluster_id", "allocatable", "pods?"}));
     m.def("node_utilization", &node_utilization, py::arg("node"), "CA's utilisation: max(cpu, memory) requested / allocatable, or GPU on GPU nodes.");
-    py::class_<NewVirtualNode>(m, "NewVirtualNode", "One virtual node a peering adds: the pods it hosts, what they request, what it reserves and its cost.")
-        .def_readonly("pods", &NewVirtualNode::pods)
-        .def_readonly("requested", &NewVirtualNode::requested)
-        .def_readonly("reserved", &NewVirtualNode::reserved)
-        .def_readonly("cost", &NewVirtualNode::cost)
-        .def("__repr__", continuum::python::fields_repr({"pods", "requested", "reserved", "cost"}));
-    py::class_<Peering>(m, "Peering", "Peer with one offer: its cluster id and index, the new virtual nodes on it and their cost.")
-        .def_readonly("cluster_id", &Peering::cluster_id)
-        .def_readonly("offer_index", &Peering::offer_index)
-        .def_readonly("nodes", &Peering::nodes)
-        .def_readonly("cost", &Peering::cost)
-        .def("__repr__", continuum::python::fields_repr({"cluster_id", "offer_index", "nodes", "cost"}));
-    py::class_<PodPlacement>(m, "PodPlacement", "A pending pod placed on an existing virtual node.").def_readonly("pod", &PodPlacement::pod).def_readonly("node", &PodPlacement::node)
-        .def("__repr__", continuum::python::fields_repr({"pod", "node"}));
-    py::class_<UnschedulablePod>(m, "UnschedulablePod", "A pending pod no offer or node can host, and why.").def_readonly("pod", &UnschedulablePod::pod).def_readonly("reason", &UnschedulablePod::reason)
-        .def("__repr__", continuum::python::fields_repr({"pod", "reason"}));
-    py::class_<ScaleOutDecision>(m, "ScaleOutDecision", "Scale-out: the peerings to make, pods placed on existing nodes, unschedulable pods, cost and a reason.")
-        .def_readonly("peerings", &ScaleOutDecision::peerings)
-        .def_readonly("existing_node_placements", &ScaleOutDecision::existing_node_placements)
-        .def_readonly("unschedulable", &ScaleOutDecision::unschedulable)
-        .def_readonly("cost", &ScaleOutDecision::cost)
-        .def_readonly("lower_bound", &ScaleOutDecision::lower_bound)
-        .def_readonly("optimal", &ScaleOutDecision::optimal)
-        .def_readonly("reason", &ScaleOutDecision::reason)
-        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count)
-        .def("__repr__", continuum::python::fields_repr({"peerings", "existing_node_placements", "unschedulable", "cost", "lower_bound", "optimal", "reason"}));
-    py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus", "One virtual node as scale-in sees it: utilisation, unneeded since when, released or not, and why.")
-        .def_readonly("node", &NodeScaleInStatus::node)
-        .def_readonly("utilization", &NodeScaleInStatus::utilization)
-        .def_readonly("unneeded", &NodeScaleInStatus::unneeded)
-        .def_property_readonly("unneeded_for", [](const NodeScaleInStatus& s) { return to_seconds(s.unneeded_for); }, "seconds")
-        .def_readonly("released", &NodeScaleInStatus::released)
-        .def_readonly("reason", &NodeScaleInStatus::reason)
-        .def("__repr__", continuum::python::fields_repr({"node", "utilization", "unneeded", "unneeded_for", "released", "reason"}));
-    py::class_<ScaleInDecision>(m, "ScaleInDecision", "Scale-in: the virtual nodes to release, the pod moves, the cost saved, each node's status and a reason.")
-        .def_readonly("nodes_to_release", &ScaleInDecision::nodes_to_release)
-        .def_readonly("moves", &ScaleInDecision::moves)
-        .def_readonly("saved_cost", &ScaleInDecision::saved_cost)
-        .def_readonly("nodes", &ScaleInDecision::nodes)
-        .def_readonly("reason", &ScaleInDecision::reason)
-        .def("__repr__", continuum::python::fields_repr({"nodes_to_release", "moves", "saved_cost", "nodes", "reason"}));
+    python::def_result(py::class_<NewVirtualNode>(m, "NewVirtualNode", "One virtual node a peering adds: the pods it hosts, what they request, what it reserves and its cost."),
+                        python::field("pods", &NewVirtualNode::pods),
+                        python::field("requested", &NewVirtualNode::requested),
+                        python::field("reserved", &NewVirtualNode::reserved),
+                        python::field("cost", &NewVirtualNode::cost));
+    python::def_result(py::class_<Peering>(m, "Peering", "Peer with one offer: its cluster id and index, the new virtual nodes on it and their cost."),
+                        python::field("cluster_id", &Peering::cluster_id),
+                        python::field("offer_index", &Peering::offer_index),
+                        python::field("nodes", &Peering::nodes),
+                        python::field("cost", &Peering::cost));
+    python::def_result(py::class_<PodPlacement>(m, "PodPlacement", "A pending pod placed on an existing virtual node."),
+                        python::field("pod", &PodPlacement::pod),
+                        python::field("node", &PodPlacement::node));
+    python::def_result(py::class_<UnschedulablePod>(m, "UnschedulablePod", "A pending pod no offer or node can host, and why."),
+                        python::field("pod", &UnschedulablePod::pod),
+                        python::field("reason", &UnschedulablePod::reason));
+    python::def_result(py::class_<ScaleOutDecision>(m, "ScaleOutDecision", "Scale-out: the peerings to make, pods placed on existing nodes, unschedulable pods, cost and a reason."),
+                       python::field("peerings", &ScaleOutDecision::peerings),
+                       python::field("existing_node_placements", &ScaleOutDecision::existing_node_placements),
+                       python::field("unschedulable", &ScaleOutDecision::unschedulable), python::field("cost", &ScaleOutDecision::cost),
+                       python::field("lower_bound", &ScaleOutDecision::lower_bound), python::field("optimal", &ScaleOutDecision::optimal),
+                       python::field("reason", &ScaleOutDecision::reason))
+        .def_property_readonly("new_node_count", &ScaleOutDecision::new_node_count);
+    python::def_result(py::class_<NodeScaleInStatus>(m, "NodeScaleInStatus", "One virtual node as scale-in sees it: utilisation, unneeded for how many seconds, released or not, and why."),
+                       python::field("node", &NodeScaleInStatus::node), python::field("utilization", &NodeScaleInStatus::utilization),
+                       python::field("unneeded", &NodeScaleInStatus::unneeded), python::field("unneeded_for", &NodeScaleInStatus::unneeded_for),
+                       python::field("released", &NodeScaleInStatus::released), python::field("reason", &NodeScaleInStatus::reason));
+    python::def_result(py::class_<ScaleInDecision>(m, "ScaleInDecision", "Scale-in: the virtual nodes to release, the pod moves, the cost saved, each node's status and a reason."),
+                        python::field("nodes_to_release", &ScaleInDecision::nodes_to_release),
+                        python::field("moves", &ScaleInDecision::moves),
+                        python::field("saved_cost", &ScaleInDecision::saved_cost),
+                        python::field("nodes", &ScaleInDecision::nodes),
+                        python::field("reason", &ScaleInDecision::reason));
     py::class_<FederatedClusterScaler>(m, "FederatedClusterScaler", R"pbdoc(
 Scale-out onto the cheapest offers (packing.cheapest_node_mix) and scale-in with the Cluster
 Autoscaler's rules. Times are seconds (float) since an epoch of your choice; durations in seconds.)pbdoc")
@@ -725,13 +709,12 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
 
     // --- ledger ------------------------------------------------------------------------------
     py::enum_<ReservationState>(m, "ReservationState", "A reservation is reserved (may expire) or committed (in use).").value("reserved", ReservationState::reserved).value("committed", ReservationState::committed);
-    py::class_<Reservation>(m, "Reservation", "Capacity a consumer holds on a provider in a Ledger: id, amounts and state.")
-        .def_readonly("id", &Reservation::id)
-        .def_readonly("consumer", &Reservation::consumer)
-        .def_readonly("cluster_id", &Reservation::cluster_id)
-        .def_readonly("amount", &Reservation::amount)
-        .def_readonly("state", &Reservation::state)
-        .def("__repr__", continuum::python::fields_repr({"id", "consumer", "cluster_id", "amount", "state"}));
+    python::def_result(py::class_<Reservation>(m, "Reservation", "Capacity a consumer holds on a provider in a Ledger: id, amounts and state."),
+                        python::field("id", &Reservation::id),
+                        python::field("consumer", &Reservation::consumer),
+                        python::field("cluster_id", &Reservation::cluster_id),
+                        python::field("amount", &Reservation::amount),
+                        python::field("state", &Reservation::state));
     py::class_<Ledger>(m, "Ledger", "Thread-safe reservations of offers' capacity (capacity x max_nodes) so consumers never over-commit a provider.")
         .def(py::init([](const py::object& offers) {
                  if (offers.is_none()) return std::make_unique<Ledger>();

@@ -300,14 +300,12 @@ void bind_packing(py::module_& root) {
     python::def_field(node_type, "cost", &NodeType::cost);
     python::def_field(node_type, "max_count", &NodeType::max_count);
     node_type.def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "max_count"}));
-    py::class_<OpenedNode>(m, "OpenedNode", "A node to open: type index and item indices.")
-        .def_readonly("type", &OpenedNode::type)
-        .def_readonly("items", &OpenedNode::items)
-        .def("__repr__", continuum::python::fields_repr({"type", "items"}));
-    py::class_<UnplaceableItem>(m, "UnplaceableItem", "An item no node can hold, and why.")
-        .def_readonly("item", &UnplaceableItem::item)
-        .def_readonly("reason", &UnplaceableItem::reason)
-        .def("__repr__", continuum::python::fields_repr({"item", "reason"}));
+    python::def_result(py::class_<OpenedNode>(m, "OpenedNode", "A node to open: type index and item indices."),
+                        python::field("type", &OpenedNode::type),
+                        python::field("items", &OpenedNode::items));
+    python::def_result(py::class_<UnplaceableItem>(m, "UnplaceableItem", "An item no node can hold, and why."),
+                        python::field("item", &UnplaceableItem::item),
+                        python::field("reason", &UnplaceableItem::reason));
     py::class_<NodeMix>(m, "NodeMix", "Nodes to open, total cost, lower bound, optimal, gap, unplaceable items, count per type.")
         .def_readonly("nodes", &NodeMix::nodes)
         .def_readonly("cost", &NodeMix::cost)
@@ -406,18 +404,16 @@ void bind_packing(py::module_& root) {
     python::def_field(node_state, "pods", &NodeState::pods);
     node_state.def("__repr__", continuum::python::fields_repr({"name", "capacity", "cost", "pods"}));
     bind_once<PodMove>(m, "PodMove", [&] {
-        py::class_<PodMove>(m, "PodMove", "Move pod from one node to another.")
-            .def_readonly("pod", &PodMove::pod)
-            .def_readonly("from_node", &PodMove::from)
-            .def_readonly("to_node", &PodMove::to)
-            .def("__repr__", continuum::python::fields_repr({"pod", "from_node", "to_node"}));
+        python::def_result(py::class_<PodMove>(m, "PodMove", "Move pod from one node to another."),
+                            python::field("pod", &PodMove::pod),
+                            python::field("from_node", &PodMove::from),
+                            python::field("to_node", &PodMove::to));
     });
-    py::class_<ConsolidationPlan>(m, "ConsolidationPlan", "Nodes to release, pod moves, saved cost and reason.")
-        .def_readonly("nodes_to_release", &ConsolidationPlan::nodes_to_release)
-        .def_readonly("moves", &ConsolidationPlan::moves)
-        .def_readonly("saved_cost", &ConsolidationPlan::saved_cost)
-        .def_readonly("reason", &ConsolidationPlan::reason)
-        .def("__repr__", continuum::python::fields_repr({"nodes_to_release", "moves", "saved_cost", "reason"}));
+    python::def_result(py::class_<ConsolidationPlan>(m, "ConsolidationPlan", "Nodes to release, pod moves, saved cost and reason."),
+                        python::field("nodes_to_release", &ConsolidationPlan::nodes_to_release),
+                        python::field("moves", &ConsolidationPlan::moves),
+                        python::field("saved_cost", &ConsolidationPlan::saved_cost),
+                        python::field("reason", &ConsolidationPlan::reason));
     py::class_<DisruptionBudget>(m, "DisruptionBudget", R"pbdoc(
 A PodDisruptionBudget for scale-in: min_available or max_unavailable (not both), each None, an int or "N%" of the
 desired replicas (rounded up). Neither: ready pods never below the desired count.)pbdoc")

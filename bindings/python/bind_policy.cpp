@@ -110,13 +110,12 @@ policy's weights, or `weights` for all policies when given.)pbdoc")
         .value("utility", SelectionSource::utility)
         .value("default_policy", SelectionSource::default_policy);
 
-    py::class_<Selection>(m, "Selection", "The chosen policy, the rule that chose it, per-candidate utilities and a reason.")
-        .def_readonly("index", &Selection::index)
-        .def_readonly("policy", &Selection::policy)
-        .def_readonly("source", &Selection::source)
-        .def_readonly("utilities", &Selection::utilities)
-        .def_readonly("reason", &Selection::reason)
-        .def("__repr__", continuum::python::fields_repr({"index", "policy", "source", "utilities", "reason"}));
+    python::def_result(py::class_<Selection>(m, "Selection", "The chosen policy, the rule that chose it, per-candidate utilities and a reason."),
+                        python::field("index", &Selection::index),
+                        python::field("policy", &Selection::policy),
+                        python::field("source", &Selection::source),
+                        python::field("utilities", &Selection::utilities),
+                        python::field("reason", &Selection::reason));
 
     py::class_<PolicySelector>(m, "PolicySelector", R"pbdoc(
 The Strategic Agent: picks the active policy by explicit override, then external signal rules,

@@ -215,19 +215,19 @@ for empty, unsorted or non-positive levels, NaN, infinity or a wrong type, namin
              py::arg("levels"), py::arg("resource") = "cpu")
         .def_static("parse", [](const std::string& resource, const std::vector<std::string>& quantities) { return QuotaLevelsOf{resource, QuotaLevels::parse(resource, quantities)}; },
                     py::arg("resource"), py::arg("quantities"), "Levels written as Kubernetes quantities: QuotaLevels.parse('cpu', ['500m', '1']).")
-        .def("snap_up", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_up(snap_argument(l, value))); },
+        .def("snap_up", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_up(snap_argument(l, value), l.resource)); },
              py::arg("value"),
              "Smallest level >= value (the paper's GetNearestQuotaLevel: 77 -> 80, 42 -> 60, 19 -> 20). Raises Infeasible above the top level.")
-        .def("snap_down", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_down(snap_argument(l, value))); },
+        .def("snap_down", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_down(snap_argument(l, value), l.resource)); },
              py::arg("value"), "Largest level <= value. Raises Infeasible above the top or below the lowest level.")
-        .def("snap_nearest", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_nearest(snap_argument(l, value))); },
+        .def("snap_nearest", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return python::amount_to_python(l.resource, l.levels.snap_nearest(snap_argument(l, value), l.resource)); },
              py::arg("value"), "Closest level, ties up. Raises Infeasible above the top level.")
-        .def("try_snap_up", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_up(snap_argument(l, value))}; },
+        .def("try_snap_up", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_up(snap_argument(l, value), l.resource)}; },
              py::arg("value"), "snap_up that reports instead of raising: Snap(value, outcome).")
-        .def("try_snap_down", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_down(snap_argument(l, value))}; },
+        .def("try_snap_down", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_down(snap_argument(l, value), l.resource)}; },
              py::arg("value"),
              "snap_down that reports instead of raising: above the top level Snap(value, above_top), below the lowest Snap(value, below_bottom).")
-        .def("try_snap_nearest", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_nearest(snap_argument(l, value))}; },
+        .def("try_snap_nearest", [](const QuotaLevelsOf& l, const python::AmountLike& value) { return SnapOf{l.resource, l.levels.try_snap_nearest(snap_argument(l, value), l.resource)}; },
              py::arg("value"), "snap_nearest that reports instead of raising: above the top level Snap(value, above_top).")
         .def_property_readonly("resource", [](const QuotaLevelsOf& l) { return l.resource; }, "The resource whose whole units the numbers are.")
         .def_property_readonly("levels", &amounts_of, "The levels in whole units (ints, or quantity strings such as '500m' when not whole).")

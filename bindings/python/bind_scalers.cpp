@@ -464,32 +464,29 @@ the current replicas on the first decision, as the controller does on first sigh
         .def_readonly("size", &ResizeNodePool::size)
         .def_readonly("reason", &ResizeNodePool::reason)
         .def("__repr__", [](const ResizeNodePool& r) { return fmt::format("ResizeNodePool('{}', size={})", r.pool, r.size); });
-    py::class_<ApplicationPlan>(m, "ApplicationPlan", "The workload plan of one application: forecast peak, required, planned and current replicas, reason.")
-        .def_readonly("name", &ApplicationPlan::name)
-        .def_readonly("peak_cores", &ApplicationPlan::peak_cores)
-        .def_readonly("required_replicas", &ApplicationPlan::required_replicas)
-        .def_readonly("planned_replicas", &ApplicationPlan::planned_replicas)
-        .def_readonly("current_replicas", &ApplicationPlan::current_replicas)
-        .def_readonly("reason", &ApplicationPlan::reason)
-        .def("__repr__", continuum::python::fields_repr({"name", "peak_cores", "required_replicas", "planned_replicas", "current_replicas", "reason"}));
-    py::class_<PoolPlan>(m, "PoolPlan", "The node plan of one pool: pods to place, required and planned nodes, bounds and a reason.")
-        .def_readonly("pool", &PoolPlan::pool)
-        .def_readonly("node_type", &PoolPlan::node_type)
-        .def_readonly("pods", &PoolPlan::pods)
-        .def_readonly("required_nodes", &PoolPlan::required_nodes)
-        .def_readonly("lower_bound", &PoolPlan::lower_bound)
-        .def_readonly("optimal", &PoolPlan::optimal)
-        .def_readonly("planned_size", &PoolPlan::planned_size)
-        .def_readonly("current_size", &PoolPlan::current_size)
-        .def_readonly("ready_nodes", &PoolPlan::ready_nodes)
-        .def_readonly("reason", &PoolPlan::reason)
-        .def("__repr__", continuum::python::fields_repr({"pool", "node_type", "pods", "required_nodes", "lower_bound", "optimal", "planned_size", "current_size", "ready_nodes", "reason"}));
-    py::class_<UnschedulablePods>(m, "UnschedulablePods", "Pods of a workload that no node of its pool can hold.")
-        .def_readonly("workload", &UnschedulablePods::workload)
-        .def_readonly("node_pool", &UnschedulablePods::node_pool)
-        .def_readonly("request", &UnschedulablePods::request)
-        .def_readonly("count", &UnschedulablePods::count)
-        .def("__repr__", continuum::python::fields_repr({"workload", "node_pool", "request", "count"}));
+    python::def_result(py::class_<ApplicationPlan>(m, "ApplicationPlan", "The workload plan of one application: forecast peak, required, planned and current replicas, reason."),
+                        python::field("name", &ApplicationPlan::name),
+                        python::field("peak_cores", &ApplicationPlan::peak_cores),
+                        python::field("required_replicas", &ApplicationPlan::required_replicas),
+                        python::field("planned_replicas", &ApplicationPlan::planned_replicas),
+                        python::field("current_replicas", &ApplicationPlan::current_replicas),
+                        python::field("reason", &ApplicationPlan::reason));
+    python::def_result(py::class_<PoolPlan>(m, "PoolPlan", "The node plan of one pool: pods to place, required and planned nodes, bounds and a reason."),
+                        python::field("pool", &PoolPlan::pool),
+                        python::field("node_type", &PoolPlan::node_type),
+                        python::field("pods", &PoolPlan::pods),
+                        python::field("required_nodes", &PoolPlan::required_nodes),
+                        python::field("lower_bound", &PoolPlan::lower_bound),
+                        python::field("optimal", &PoolPlan::optimal),
+                        python::field("planned_size", &PoolPlan::planned_size),
+                        python::field("current_size", &PoolPlan::current_size),
+                        python::field("ready_nodes", &PoolPlan::ready_nodes),
+                        python::field("reason", &PoolPlan::reason));
+    python::def_result(py::class_<UnschedulablePods>(m, "UnschedulablePods", "Pods of a workload that no node of its pool can hold."),
+                        python::field("workload", &UnschedulablePods::workload),
+                        python::field("node_pool", &UnschedulablePods::node_pool),
+                        python::field("request", &UnschedulablePods::request),
+                        python::field("count", &UnschedulablePods::count));
     py::enum_<MigrationPhase>(m, "MigrationPhase", "Where a make-before-break migration between node pools stands.")
         .value("none", MigrationPhase::none)
         .value("provisioning", MigrationPhase::provisioning)

@@ -546,7 +546,7 @@ inline quota::QuotaLevels to_quota_levels(const py::handle& value, const std::st
     for (const auto& level : py::reinterpret_borrow<py::iterable>(value)) {
         canonical.push_back(amount_from_python(resource, level, argument + "[" + std::to_string(canonical.size()) + "]"));
     }
-    return quota::QuotaLevels(std::move(canonical));
+    return quota::QuotaLevels(std::move(canonical), resource);
 }
 
 /// Pickling (and copy.deepcopy) of a configuration value through its constructor: __reduce__

@@ -4,12 +4,16 @@
 // show; Resources print as quantities (whole units as ints), enums as Type.member, durations as seconds.
 #pragma once
 
+#include "common.hpp"
+
 #include <continuum/core.hpp>
 
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -103,6 +107,86 @@ inline auto fields_repr(std::vector<std::string> fields) {
         }
         return call_repr(py::cast<std::string>(py::type::handle_of(self).attr("__name__")), arguments);
     };
+}
+
+/// One field of a result class for def_result: its Python name and the member it reads. An
+/// `optional` field is left out of the repr when None or empty (its constructor default).
+template <typename Class, typename Member>
+struct ResultField {
+    const char* name;
+    Member Class::*member;
+    bool optional = false;
+};
+template <typename Class, typename Member>
+ResultField<Class, Member> field(const char* name, Member Class::*member) {
+    return {name, member, false};
+}
+template <typename Class, typename Member>
+ResultField<Class, Member> optional_field(const char* name, Member Class::*member) {
+    return {name, member, true};
+}
+
+namespace detail {
+/// What a result field is in Python: itself, but a Duration is float seconds (as the constructors
+/// of the inputs take durations).
+template <typename Member>
+struct result_python {
+    using type = Member;
+};
+template <>
+struct result_python<Duration> {
+    using type = double;
+};
+template <typename Member>
+py::object result_to_python(const Member& value) {
+    if constexpr (std::is_same_v<Member, Duration>) {
+        return py::float_(to_seconds(value));
+    } else {
+        return py::cast(value);
+    }
+}
+template <typename Member>
+Member result_from_python(const py::handle& value, const std::string& argument) {
+    if constexpr (std::is_same_v<Member, Duration>) {
+        return duration_from_seconds(field_from_python<double>(value, argument), argument.c_str());
+    } else {
+        return field_from_python<Member>(value, argument);
+    }
+}
+}  // namespace detail
+
+/// A result class (a value continuum returns) from its field list, in one place: a read-only
+/// property per field (a Duration as float seconds), a keyword constructor over the same fields
+/// (defaults: a default-constructed value; each argument converted by field_from_python, so a wrong
+/// type is InvalidArgument naming Class.field), __eq__ field by field, and the fields_repr that
+/// evaluates back through that constructor: eval(repr(x)) == x. Derived properties (computed from
+/// the fields) are defined on the returned class as usual.
+template <typename Class, typename... Options, typename... Members>
+py::class_<Class, Options...> def_result(py::class_<Class, Options...> cls, ResultField<Class, Members>... fields) {
+    const auto type = py::cast<std::string>(cls.attr("__name__"));
+    (cls.def_property_readonly(fields.name, [member = fields.member](const py::object& self) {
+        return detail::result_to_python(py::cast<const Class&>(self).*member);
+    }),
+     ...);
+    const Class defaults{};
+    cls.def(py::init([type, fields...](const FieldValue<typename detail::result_python<Members>::type>&... values) {
+                Class out{};
+                ((out.*(fields.member) = detail::result_from_python<Members>(values, type + "." + fields.name)), ...);
+                return out;
+            }),
+            (py::arg(fields.name) = detail::result_to_python(defaults.*(fields.member)))...);
+    cls.def(
+        "__eq__",
+        [names = std::vector<std::string>{fields.name...}](const py::object& self, const py::object& other) {
+            if (!py::type::handle_of(self).is(py::type::handle_of(other))) return false;
+            for (const auto& name : names) {
+                if (!self.attr(name.c_str()).equal(other.attr(name.c_str()))) return false;
+            }
+            return true;
+        },
+        py::is_operator());
+    cls.def("__repr__", fields_repr({(std::string(fields.name) + (fields.optional ? "?" : ""))...}));
+    return cls;
 }
 
 }  // namespace continuum::python

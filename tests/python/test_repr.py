@@ -127,7 +127,7 @@ def test_results_show_every_field():
     assert repr(mix.unplaceable[0]).startswith("UnplaceableItem(item=0, reason=")
 
     plan = capacity.choose_nodes_to_activate({"cpu": 4}, [capacity.WaitingNode("w1", {"cpu": 4}, cost=2.0)])
-    assert repr(plan) == ("ActivationPlan(names=['w1'], activated_capacity=Resources({'cpu': 4}), still_missing=Resources({}), "
+    assert repr(plan) == ("ActivationPlan(nodes=[0], names=['w1'], activated_capacity=Resources({'cpu': 4}), still_missing=Resources({}), "
                           f"cost=2.0, resume_latency=0.0, optimal=True, reason={plan.reason!r})")
 
 
@@ -188,3 +188,38 @@ def test_sim_adapters_show_their_configuration():
     text = repr(sim.HierarchicalAdapter(scalers.HierarchicalScaler(selector, horizon=4), ["web"], switches=[(1800.0, "COST_SAVING")]))
     assert text.startswith("<HierarchicalAdapter scaler=HierarchicalScaler(selector=PolicySelector(")
     assert text.endswith("deployments=['web'], switches=[(1800.0, 'COST_SAVING')]>")
+
+
+# Results built by python::def_result (bindings/python/repr.hpp): a keyword constructor over the
+# fields the repr shows, so their reprs evaluate back too.
+KEYWORD_RESULTS = [fed.NewVirtualNode, fed.Peering, fed.PodPlacement, fed.Reservation, fed.ScaleInDecision, fed.ScoredOffer,
+                   fed.UnschedulablePod, packing.ConsolidationPlan, packing.OpenedNode, packing.PodMove, packing.UnplaceableItem,
+                   policy.Selection, scalers.ApplicationPlan, scalers.PoolPlan, scalers.UnschedulablePods, fed.ScaleOutDecision,
+                   fed.NodeScaleInStatus, fed.Recommendation, capacity.ActivationPlan]
+
+
+@pytest.mark.parametrize("cls", KEYWORD_RESULTS, ids=lambda c: c.__name__)
+def test_results_with_a_keyword_constructor_evaluate_back(cls):
+    value = cls()
+    assert eval(repr(value), _namespace()) == value  # noqa: S307 - our own reprs
+
+
+def test_computed_results_evaluate_back_and_compare_by_value():
+    offers = [fed.Offer(f"low-{i}", {"cpu": 2, "memory": "4Gi"}, node_price=1.0) for i in (1, 2)]
+    out = fed.FederatedClusterScaler().scale_out([fed.PendingPod("p", {"cpu": 1, "memory": "512Mi"})], [], offers, now=0.0)
+    mix = packing.cheapest_node_mix([{"cpu": 3}, {"cpu": 1}], [packing.NodeType("small", {"cpu": 2}, 1.0)])
+    plan = capacity.choose_nodes_to_activate({"cpu": 4}, [capacity.WaitingNode("w1", {"cpu": 4}, resume_latency=30.0, cost=2.0)])
+    ranked = fed.Recommender().recommend(offers, request={"cpu": 1, "memory": "1Gi"})
+    for value in (out, out.peerings[0], out.peerings[0].nodes[0], mix.unplaceable[0], mix.nodes[0], plan, ranked):
+        again = eval(repr(value), _namespace())  # noqa: S307 - our own reprs
+        assert again == value and repr(again) == repr(value)
+    node = out.peerings[0].nodes[0]
+    assert fed.NewVirtualNode(pods=["p"], requested=node.requested, reserved=node.reserved, cost=node.cost) == node
+    assert fed.NewVirtualNode(pods=["q"], requested=node.requested, reserved=node.reserved, cost=node.cost) != node
+    assert packing.OpenedNode(type=0, items=[1]) == packing.OpenedNode(0, [1])
+    # Derived properties follow the fields; durations are seconds both ways.
+    assert out.new_node_count == 1 and plan.resume_latency == 30.0 and plan.covers and ranked.best == "low-1"
+    assert fed.NodeScaleInStatus(node="n", unneeded_for=90.0).unneeded_for == 90.0
+    # The constructor takes what the field holds; a wrong type names Class.field.
+    with pytest.raises(continuum.InvalidArgument, match=r"^OpenedNode\.items: expected a list of int, got str 'x'"):
+        packing.OpenedNode(items="x")

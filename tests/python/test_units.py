@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import continuum
-from continuum import capacity, federation, packing, policy, quota, scalers
+from continuum import capacity, federation, forecast, packing, policy, quota, scalers
 
 Resources = continuum.Resources
 
@@ -286,6 +286,7 @@ PYTHON_ERRORS = {
             "NodeType.capacity: expected a continuum.Resources or a dict {resource: amount}, got int"),
     "P13": (lambda: setattr(scalers.ScalingRules(0.0), "tolerance", "x"), continuum.InvalidArgument, "ScalingRules.tolerance: expected float, got str 'x'"),
     "P14": (lambda: scalers.HpaMetric(target="80%"), continuum.InvalidArgument, "HpaMetric.target (percent): expected int, got str '80%'"),
+    "P15": (lambda: forecast.auto(np.arange(1.0, 100.0), horizon="x"), continuum.InvalidArgument, "forecast.auto(): horizon: expected int, got str 'x'"),
 }
 
 

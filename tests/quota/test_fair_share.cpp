@@ -62,6 +62,9 @@ TEST_CASE("fair_quotas: floors (current usage) first, then the rest by priority 
     granted = fair_quotas(Resources{{"cpu", "100"}}, constrained, claims);
     CHECK(granted[0].cpu_millis() == 30'000);
     CHECK(granted[1].cpu_millis() == 70'000);
+    // A negative capacity is named as a quantity of its resource.
+    CHECK_THROWS_WITH_AS((void)fair_quotas(Resources{{"cpu", "-500m"}}, constrained, claims), "fair_quotas: capacity of \"cpu\" must be >= 0, got -500m",
+                         InvalidArgument);
 }
 
 TEST_CASE("property: shares never exceed demand and add up to min(capacity, total)") {

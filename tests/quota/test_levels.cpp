@@ -46,6 +46,21 @@ TEST_CASE("a value above the top level is reported, never capped") {
     CHECK(levels.try_snap_up(42).on_level());
 }
 
+TEST_CASE("messages show the amounts as quantities of the resource when the caller names it") {
+    const QuotaLevels cores{2000, 4000, 8000};
+    CHECK_THROWS_WITH_AS((void)cores.snap_up(14500, "cpu"), "snap_up: cpu 14500m is above the top quota level 8 (levels [2, 4, 8])", Infeasible);
+    CHECK_THROWS_WITH_AS((void)cores.snap_nearest(9000, "cpu"), "snap_nearest: cpu 9 is above the top quota level 8 (levels [2, 4, 8])", Infeasible);
+    CHECK_THROWS_WITH_AS((void)cores.snap_down(1500, "cpu"), "snap_down: 1500m is below the lowest quota level 2", Infeasible);
+    CHECK_THROWS_WITH_AS((void)cores.try_snap_up(-500, "cpu"), "try_snap_up: value must be >= 0, got -500m", InvalidArgument);
+    const QuotaLevels memory = QuotaLevels::parse("memory", {"1Gi", "2Gi"});
+    CHECK_THROWS_WITH_AS((void)memory.snap_up(3 * (std::int64_t{1} << 30), "memory"),
+                         "snap_up: memory 3Gi is above the top quota level 2Gi (levels [1Gi, 2Gi])", Infeasible);
+    CHECK_THROWS_WITH_AS(QuotaLevels({4000, 2500}, "cpu"), "quota levels must be sorted and unique: level [1] = 2500m follows 4", InvalidArgument);
+    CHECK_THROWS_WITH_AS(QuotaLevels({-1000}, "cpu"), "quota levels: level [0] = -1 must be > 0", InvalidArgument);
+    // Without a resource name the canonical integers the caller passed are shown.
+    CHECK_THROWS_WITH_AS((void)cores.snap_up(14500), "snap_up: 14500 is above the top quota level 8000 (levels [2000, 4000, 8000])", Infeasible);
+}
+
 TEST_CASE("bad levels and values are rejected with the offending value") {
     CHECK_THROWS_WITH_AS(QuotaLevels(std::vector<std::int64_t>{}), doctest::Contains("empty"), InvalidArgument);
     CHECK_THROWS_WITH_AS(QuotaLevels({20, 10}), doctest::Contains("level [1] = 10 follows 20"), InvalidArgument);

@@ -127,7 +127,7 @@ struct QuotaClaim {
     std::vector<std::int64_t> shares(claims.size());
     for (const auto& name : constrained) {
         const std::int64_t cap = capacity.get(name);
-        if (cap < 0) throw InvalidArgument(fmt::format("fair_quotas: capacity of \"{}\" must be >= 0, got {}", name, cap));
+        if (cap < 0) throw InvalidArgument(fmt::format("fair_quotas: capacity of \"{}\" must be >= 0, got {}", name, format_resource(name, cap)));
         for (std::size_t i = 0; i < claims.size(); ++i) {
             wanted[i] = claims[i].wanted.get(name);
             floors[i] = claims[i].floor.get(name);

@@ -41,9 +41,9 @@ struct Snap {
 class QuotaLevels {
 public:
     /// \throws InvalidArgument when `levels` is empty, has a value <= 0, or is not strictly increasing
-    ///         (naming the index and value).
-    explicit QuotaLevels(std::vector<std::int64_t> levels) : levels_(std::move(levels)) { validate(); }
-    QuotaLevels(std::initializer_list<std::int64_t> levels) : levels_(levels) { validate(); }
+    ///         (naming the index and value, as a quantity of `resource` when given).
+    explicit QuotaLevels(std::vector<std::int64_t> levels, std::string_view resource = {}) : levels_(std::move(levels)) { validate(resource); }
+    QuotaLevels(std::initializer_list<std::int64_t> levels) : levels_(levels) { validate({}); }
 
     /// Levels of `resource` written as Kubernetes quantities: parse("cpu", {"20", "40"}) holds
     /// 20000 and 40000 millicores.
@@ -52,7 +52,7 @@ public:
         std::vector<std::int64_t> out;
         out.reserve(quantities.size());
         for (const auto& text : quantities) out.push_back(Resources{{resource, text}}.get(resource));
-        return QuotaLevels(std::move(out));
+        return QuotaLevels(std::move(out), resource);
     }
     static QuotaLevels parse(std::string_view resource, std::initializer_list<std::string_view> quantities) {
         std::vector<std::string> texts(quantities.begin(), quantities.end());
@@ -61,42 +61,42 @@ public:
 
     /// The smallest level >= value (GetNearestQuotaLevel): 77 -> 80, 42 -> 60, 19 -> 20.
     /// \throws InvalidArgument when value < 0; Infeasible when value is above the top level.
-    [[nodiscard]] std::int64_t snap_up(std::int64_t value) const {
-        require_non_negative(value, "snap_up");
+    [[nodiscard]] std::int64_t snap_up(std::int64_t value, std::string_view resource = {}) const {
+        require_non_negative(value, "snap_up", resource);
         const auto it = std::lower_bound(levels_.begin(), levels_.end(), value);
-        if (it == levels_.end()) throw above_top_error("snap_up", value);
+        if (it == levels_.end()) throw above_top_error("snap_up", value, resource);
         return *it;
     }
     /// The largest level <= value.
     /// \throws InvalidArgument when value < 0; Infeasible when value is above the top level or below the lowest.
-    [[nodiscard]] std::int64_t snap_down(std::int64_t value) const {
-        const Snap snap = try_snap_down(value);
-        if (snap.outcome == SnapOutcome::above_top) throw above_top_error("snap_down", value);
+    [[nodiscard]] std::int64_t snap_down(std::int64_t value, std::string_view resource = {}) const {
+        const Snap snap = try_snap_down(value, resource);
+        if (snap.outcome == SnapOutcome::above_top) throw above_top_error("snap_down", value, resource);
         if (snap.outcome == SnapOutcome::below_bottom) {
-            throw Infeasible(fmt::format("snap_down: {} is below the lowest quota level {}", value, levels_.front()));
+            throw Infeasible(fmt::format("snap_down: {} is below the lowest quota level {}", amount(value, resource), amount(levels_.front(), resource)));
         }
         return snap.value;
     }
     /// The level closest to value; a tie goes to the upper level (never under-provision on a tie).
     /// \throws InvalidArgument when value < 0; Infeasible when value is above the top level.
-    [[nodiscard]] std::int64_t snap_nearest(std::int64_t value) const {
-        const Snap snap = try_snap_nearest(value);
-        if (snap.outcome == SnapOutcome::above_top) throw above_top_error("snap_nearest", value);
+    [[nodiscard]] std::int64_t snap_nearest(std::int64_t value, std::string_view resource = {}) const {
+        const Snap snap = try_snap_nearest(value, resource);
+        if (snap.outcome == SnapOutcome::above_top) throw above_top_error("snap_nearest", value, resource);
         return snap.value;
     }
 
     /// snap_up that reports instead of throwing: above the top level, {value, above_top}.
     /// \throws InvalidArgument when value < 0.
-    [[nodiscard]] Snap try_snap_up(std::int64_t value) const {
-        require_non_negative(value, "try_snap_up");
+    [[nodiscard]] Snap try_snap_up(std::int64_t value, std::string_view resource = {}) const {
+        require_non_negative(value, "try_snap_up", resource);
         const auto it = std::lower_bound(levels_.begin(), levels_.end(), value);
         if (it == levels_.end()) return {value, SnapOutcome::above_top};
         return {*it, SnapOutcome::on_level};
     }
     /// snap_down that reports: above the top level {value, above_top}; below the lowest {value, below_bottom}.
     /// \throws InvalidArgument when value < 0.
-    [[nodiscard]] Snap try_snap_down(std::int64_t value) const {
-        require_non_negative(value, "try_snap_down");
+    [[nodiscard]] Snap try_snap_down(std::int64_t value, std::string_view resource = {}) const {
+        require_non_negative(value, "try_snap_down", resource);
         if (value > levels_.back()) return {value, SnapOutcome::above_top};
         const auto it = std::upper_bound(levels_.begin(), levels_.end(), value);
         if (it == levels_.begin()) return {value, SnapOutcome::below_bottom};
@@ -104,8 +104,8 @@ public:
     }
     /// snap_nearest that reports: above the top level {value, above_top}.
     /// \throws InvalidArgument when value < 0.
-    [[nodiscard]] Snap try_snap_nearest(std::int64_t value) const {
-        require_non_negative(value, "try_snap_nearest");
+    [[nodiscard]] Snap try_snap_nearest(std::int64_t value, std::string_view resource = {}) const {
+        require_non_negative(value, "try_snap_nearest", resource);
         const auto it = std::lower_bound(levels_.begin(), levels_.end(), value);
         if (it == levels_.end()) return {value, SnapOutcome::above_top};
         if (*it == value || it == levels_.begin()) return {*it, SnapOutcome::on_level};
@@ -121,20 +121,33 @@ public:
     friend bool operator==(const QuotaLevels&, const QuotaLevels&) = default;
 
 private:
-    void validate() const {
+    // Messages show an amount as a Kubernetes quantity of `resource` ("14500m", "8") when the caller
+    // names the resource, else as the canonical integer it passed.
+    static std::string amount(std::int64_t value, std::string_view resource) {
+        return resource.empty() ? fmt::to_string(value) : format_resource(resource, value);
+    }
+    [[nodiscard]] std::string shown_levels(std::string_view resource) const {
+        std::vector<std::string> shown;
+        shown.reserve(levels_.size());
+        for (const auto level : levels_) shown.push_back(amount(level, resource));
+        return fmt::format("[{}]", fmt::join(shown, ", "));
+    }
+    void validate(std::string_view resource) const {
         if (levels_.empty()) throw InvalidArgument("quota levels: the list of levels is empty");
         for (std::size_t i = 0; i < levels_.size(); ++i) {
-            if (levels_[i] <= 0) throw InvalidArgument(fmt::format("quota levels: level [{}] = {} must be > 0", i, levels_[i]));
+            if (levels_[i] <= 0) throw InvalidArgument(fmt::format("quota levels: level [{}] = {} must be > 0", i, amount(levels_[i], resource)));
             if (i > 0 && levels_[i] <= levels_[i - 1]) {
-                throw InvalidArgument(fmt::format("quota levels must be sorted and unique: level [{}] = {} follows {}", i, levels_[i], levels_[i - 1]));
+                throw InvalidArgument(fmt::format("quota levels must be sorted and unique: level [{}] = {} follows {}", i, amount(levels_[i], resource),
+                                                  amount(levels_[i - 1], resource)));
             }
         }
     }
-    static void require_non_negative(std::int64_t value, std::string_view what) {
-        if (value < 0) throw InvalidArgument(fmt::format("{}: value must be >= 0, got {}", what, value));
+    static void require_non_negative(std::int64_t value, std::string_view what, std::string_view resource) {
+        if (value < 0) throw InvalidArgument(fmt::format("{}: value must be >= 0, got {}", what, amount(value, resource)));
     }
-    [[nodiscard]] Infeasible above_top_error(std::string_view what, std::int64_t value) const {
-        return Infeasible(fmt::format("{}: {} is above the top quota level {} (levels [{}])", what, value, levels_.back(), fmt::join(levels_, ", ")));
+    [[nodiscard]] Infeasible above_top_error(std::string_view what, std::int64_t value, std::string_view resource) const {
+        return Infeasible(fmt::format("{}: {}{} is above the top quota level {} (levels {})", what, resource.empty() ? "" : fmt::format("{} ", resource),
+                                      amount(value, resource), amount(levels_.back(), resource), shown_levels(resource)));
     }
 
     std::vector<std::int64_t> levels_;
@@ -189,7 +202,7 @@ public:
         ResourcesSnap out{value, {}};
         for (const auto& [name, amount] : value) {
             const QuotaLevels* levels = find(name);
-            if (amount < 0) throw InvalidArgument(fmt::format("snap_up: resource \"{}\" must be >= 0, got {}", name, amount));
+            if (amount < 0) throw InvalidArgument(fmt::format("snap_up: resource \"{}\" must be >= 0, got {}", name, format_resource(name, amount)));
             if (levels == nullptr) continue;
             const Snap snap = levels->try_snap_up(amount);
             if (snap.outcome == SnapOutcome::above_top) out.above_top.push_back(name);
