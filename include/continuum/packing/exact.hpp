@@ -17,6 +17,7 @@
 #include <continuum/packing/detail/completion_search.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/local_search.hpp>
+#include <continuum/packing/detail/ryan_foster.hpp>
 #include <continuum/packing/detail/vector_local_search.hpp>
 #include <continuum/packing/lower_bounds.hpp>
 #include <continuum/packing/model.hpp>
@@ -152,6 +153,53 @@ void close_gap(Master& master, std::int64_t capacity, ExactPacking& out, const B
     }
 }
 
+/// Share of the budget for the Ryan–Foster branch-and-price (1-D), after the root LP and before the dive.
+inline constexpr double branch_and_price_share = 0.3;
+
+/// Runs the Ryan–Foster branch-and-price (detail/ryan_foster.hpp) for one bin fewer than `out.bins`,
+/// seeded with its bins, until it proves the incumbent optimal, its share of the budget (also bounded
+/// by `tracker`) runs out, or a run ends without an answer.
+template <typename Real>
+void branch_and_price(const DenseItems& items, std::int64_t capacity, const std::vector<std::size_t>& placeable, ExactPacking& out, const Budget& budget,
+                      BudgetTracker& tracker, double share) {
+    Budget part;
+    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    BudgetTracker inner(part);
+    std::vector<std::int64_t> sizes;
+    std::vector<std::size_t> position(items.n, 0);
+    for (std::size_t k = 0; k < placeable.size(); ++k) {
+        position[placeable[k]] = k;
+        sizes.push_back(items.sizes[placeable[k]]);
+    }
+    RyanFosterSearch<Real> search(std::move(sizes), capacity, tracker, inner);
+    const auto seed = [&] {
+        auto bins = out.bins;
+        for (auto& bin : bins) {
+            for (auto& i : bin) i = position[i];
+        }
+        search.seed(bins);
+    };
+    seed();
+    while (!out.optimal && !tracker.exhausted() && !inner.exhausted()) {
+        const auto outcome = search.run(static_cast<std::int64_t>(out.bins.size()) - 1);
+        if (outcome == RyanFosterSearch<Real>::Outcome::found) {
+            auto bins = search.bins();
+            for (auto& bin : bins) {
+                for (auto& k : bin) k = placeable[k];
+            }
+            if (bins.size() >= out.bins.size()) break;
+            out.bins = std::move(bins);
+            seed();
+        } else if (outcome == RyanFosterSearch<Real>::Outcome::infeasible) {
+            out.lower_bound = std::max(out.lower_bound, static_cast<std::int64_t>(out.bins.size()));
+        } else {
+            break;
+        }
+        finish(out);
+    }
+}
+
 /// The exact pipeline over dense items (any dimension). A template for the reason ColumnGeneration is.
 template <typename Real = double>
 ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int64_t> capacity, const Budget& budget) {
@@ -254,6 +302,16 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // Consistent neighbourhood search towards the LP bound on a share of the budget.
         if (!tracker.exhausted()) {
             if (items.d == 1 ? local_search(cns, out, budget, tracker, 0.1, 4) : local_search(vns, out, budget, tracker, 0.1, 4)) cg.adopt(out.bins);
+            if (out.optimal) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
+        }
+        // 1-D: Ryan–Foster branch-and-price on a share of the budget: proves ⌈LP⌉ + 1 where the LP's
+        // optimal face holds no packing, and its dive finds near-perfect packings.
+        if (items.d == 1 && !tracker.exhausted()) {
+            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, branch_and_price_share);
+            cg.adopt(out.bins);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
