@@ -153,7 +153,8 @@ void close_gap(Master& master, std::int64_t capacity, ExactPacking& out, const B
     }
 }
 
-/// Share of the budget for the Ryan–Foster branch-and-price (1-D), after the root LP and before the dive.
+/// Share of the budget for the Ryan–Foster branch-and-price (1-D), after the dive and before the
+/// LP-bounded completion.
 inline constexpr double branch_and_price_share = 0.3;
 /// ... on at most this many items: its master has a row per item and a pivot costs O(n²) (a node
 /// per pivot), so 1,000 items (Falkenauer U) took 18 s of CPU for 200,000 nodes.
@@ -310,18 +311,6 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
                 return out;
             }
         }
-        // 1-D: Ryan–Foster branch-and-price on a share of the budget: proves ⌈LP⌉ + 1 where the LP's
-        // optimal face holds no packing, and its dive finds near-perfect packings.
-        // Only where its share leaves the dive its floor: below that (60,000 nodes) the dive finds more.
-        const bool room_for_both = static_cast<double>(budget.node_limit) * (1 - branch_and_price_share) >= static_cast<double>(dive_floor_nodes);
-        if (items.d == 1 && room_for_both && placeable.size() <= branch_and_price_max_items && !tracker.exhausted()) {
-            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, branch_and_price_share);
-            cg.adopt(out.bins);
-            if (out.optimal) {
-                out.nodes = tracker.nodes();
-                return out;
-            }
-        }
         // 1-D: the dive on a share of the budget, so that the LP-bounded bin completion below gets its turn.
         auto dive_nodes = std::numeric_limits<std::int64_t>::max();
         std::optional<std::chrono::steady_clock::time_point> dive_deadline;
@@ -344,6 +333,18 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
+        }
+        // 1-D: Ryan–Foster branch-and-price on a share of the budget, after the dive (which closes most
+        // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own
+        // dive finds near-perfect packings. Not on budgets whose share would eat into the dive's floor
+        // (60,000 nodes, where the remaining steps keep what they had).
+        const bool room_for_both = static_cast<double>(budget.node_limit) * (1 - branch_and_price_share) >= static_cast<double>(dive_floor_nodes);
+        if (items.d == 1 && room_for_both && placeable.size() <= branch_and_price_max_items && !tracker.exhausted()) {
+            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, branch_and_price_share);
+            if (out.optimal) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
         }
         // 1-D: bin completion bounded by the LP of the residual (branch-and-price over whole bins) on a
         // share of the budget: finds the packing the dive missed, or proves that one bin fewer is
