@@ -3,8 +3,8 @@
 // x, y binary); continuum solves it without an external solver: FFD/BFD upper bounds, L2 and the
 // Gilmore–Gomory column generation LP bound (Eigen simplex, knapsack pricing), MBS', SVC, a
 // consistent neighbourhood search (1-D and vector, Buljubasic & Vasquez) and LP-guided diving for primal
-// solutions, bin completion (alone, and bounded by the LP of the residual), and a complete branch and
-// bound for what remains. Always returns a valid
+// solutions, bin completion (alone, and bounded by the LP of the residual), a Ryan–Foster
+// branch-and-price (1-D), and a complete branch and bound for what remains. Always returns a valid
 // packing no worse than FFD, with a proved lower bound, `optimal` and the gap.
 #pragma once
 
