@@ -3,8 +3,8 @@
 // x, y binary); continuum solves it without an external solver: FFD/BFD upper bounds, L2 and the
 // Gilmore–Gomory column generation LP bound (Eigen simplex, knapsack pricing), MBS', SVC, a
 // consistent neighbourhood search (1-D and vector, Buljubasic & Vasquez) and LP-guided diving for primal
-// solutions, bin completion (alone, and bounded by the LP of the residual), and a complete branch and
-// bound for what remains. Always returns a valid
+// solutions, bin completion (alone, and bounded by the LP of the residual), a Ryan–Foster
+// branch-and-price (1-D), and a complete branch and bound for what remains. Always returns a valid
 // packing no worse than FFD, with a proved lower bound, `optimal` and the gap.
 #pragma once
 
@@ -17,6 +17,7 @@
 #include <continuum/packing/detail/completion_search.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/local_search.hpp>
+#include <continuum/packing/detail/ryan_foster.hpp>
 #include <continuum/packing/detail/vector_local_search.hpp>
 #include <continuum/packing/detail/vector_phase.hpp>
 #include <continuum/packing/lower_bounds.hpp>
@@ -155,6 +156,57 @@ void close_gap(Master& master, std::int64_t capacity, ExactPacking& out, const B
             auto bins = master.incumbent();
             if (bins.size() < out.bins.size()) out.bins = std::move(bins);
         } else if (outcome == CompletionSearch<Master>::Outcome::infeasible) {
+            out.lower_bound = std::max(out.lower_bound, static_cast<std::int64_t>(out.bins.size()));
+        } else {
+            break;
+        }
+        finish(out);
+    }
+}
+
+/// Share of the budget for the Ryan–Foster branch-and-price (1-D), after the dive and before the
+/// LP-bounded completion.
+inline constexpr double branch_and_price_share = 0.3;
+/// ... on at most this many items: its master has a row per item and a pivot costs O(n²) (a node
+/// per pivot), so 1,000 items (Falkenauer U) took 18 s of CPU for 200,000 nodes.
+inline constexpr std::size_t branch_and_price_max_items = 300;
+
+/// Runs the Ryan–Foster branch-and-price (detail/ryan_foster.hpp) for one bin fewer than `out.bins`,
+/// seeded with its bins, until it proves the incumbent optimal, its share of the budget (also bounded
+/// by `tracker`) runs out, or a run ends without an answer.
+template <typename Real>
+void branch_and_price(const DenseItems& items, std::int64_t capacity, const std::vector<std::size_t>& placeable, ExactPacking& out, const Budget& budget,
+                      BudgetTracker& tracker, double share) {
+    Budget part;
+    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    BudgetTracker inner(part);
+    std::vector<std::int64_t> sizes;
+    std::vector<std::size_t> position(items.n, 0);
+    for (std::size_t k = 0; k < placeable.size(); ++k) {
+        position[placeable[k]] = k;
+        sizes.push_back(items.sizes[placeable[k]]);
+    }
+    RyanFosterSearch<Real> search(std::move(sizes), capacity, tracker, inner);
+    const auto seed = [&] {
+        auto bins = out.bins;
+        for (auto& bin : bins) {
+            for (auto& i : bin) i = position[i];
+        }
+        search.seed(bins);
+    };
+    seed();
+    while (!out.optimal && !tracker.exhausted() && !inner.exhausted()) {
+        const auto outcome = search.run(static_cast<std::int64_t>(out.bins.size()) - 1);
+        if (outcome == RyanFosterSearch<Real>::Outcome::found) {
+            auto bins = search.bins();
+            for (auto& bin : bins) {
+                for (auto& k : bin) k = placeable[k];
+            }
+            if (bins.size() >= out.bins.size()) break;
+            out.bins = std::move(bins);
+            seed();
+        } else if (outcome == RyanFosterSearch<Real>::Outcome::infeasible) {
             out.lower_bound = std::max(out.lower_bound, static_cast<std::int64_t>(out.bins.size()));
         } else {
             break;
@@ -317,6 +369,18 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
+        }
+        // 1-D: Ryan–Foster branch-and-price on a share of the budget, after the dive (which closes most
+        // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own
+        // dive finds near-perfect packings. Not on budgets whose share would eat into the dive's floor
+        // (60,000 nodes, where the remaining steps keep what they had).
+        const bool room_for_both = static_cast<double>(budget.node_limit) * (1 - branch_and_price_share) >= static_cast<double>(dive_floor_nodes);
+        if (items.d == 1 && room_for_both && placeable.size() <= branch_and_price_max_items && !tracker.exhausted()) {
+            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, branch_and_price_share);
+            if (out.optimal) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
         }
         // 1-D: bin completion bounded by the LP of the residual (branch-and-price over whole bins) on a
         // share of the budget: finds the packing the dive missed, or proves that one bin fewer is
