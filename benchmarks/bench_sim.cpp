@@ -1,6 +1,7 @@
 // Simulator throughput: a week at 1-minute ticks with 100 namespaces (one deployment each, diurnal
 // CPU demand, 1-CPU pods) under the static scaler and under the reactive quota adapter.
 #include <continuum/sim.hpp>
+#include <continuum/sim/adapters/quota_scalers.hpp>
 
 #include <benchmark/benchmark.h>
 

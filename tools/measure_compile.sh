@@ -27,12 +27,13 @@ std_headers=(algorithm array bit charconv chrono cmath concepts cstddef cstdint 
   for h in "${std_headers[@]}"; do echo "#include <$h>"; done
 } > "$work/deps_only.cpp"
 units=(deps_only)
-for h in continuum core forecast capacity packing quota federation policy scalers sim; do
+# sim/adapters: the simulator with the adapters for continuum's scalers (every decision area).
+for h in continuum core forecast capacity packing quota federation policy scalers sim sim/adapters; do
   [ -f "$inc/continuum/$h.hpp" ] || continue
-  [ -z "$before" ] || [ -f "$before/continuum/$h.hpp" ] || continue
-  echo "#include <continuum/$h.hpp>" > "$work/$h.cpp"
-  units+=("$h")
+  echo "#include <continuum/$h.hpp>" > "$work/${h//\//_}.cpp"
+  units+=("${h//\//_}")
 done
+header_of() { local u="$1"; [ "$u" = sim_adapters ] && u=sim/adapters; echo "continuum/$u.hpp"; }
 
 measure() {  # unit [include-dir]: prints "user_seconds peak_kb" of the best (lowest user time) of $repeats runs
   local best="" best_mem="" dir="${2:-$inc}"
@@ -59,7 +60,9 @@ fi
 read -r deps_a _ < <(measure deps_only "$before")
 declare -A b_user b_mem a_user a_mem
 for u in "${units[@]:1}"; do
-  read -r "b_user[$u]" "b_mem[$u]" < <(measure "$u" "$before")
+  if [ -f "$before/$(header_of "$u")" ]; then
+    read -r "b_user[$u]" "b_mem[$u]" < <(measure "$u" "$before")
+  fi
   read -r "a_user[$u]" "a_mem[$u]" < <(measure "$u" "$inc")
 done
 read -r deps_b deps_mem < <(measure deps_only "$inc")
@@ -67,6 +70,10 @@ deps_user=$(awk -v a="$deps_a" -v b="$deps_b" 'BEGIN { print (a < b ? a : b) }')
 printf '%-12s %9s %9s %7s %9s %9s %7s\n' unit "before s" "before MB" ratio "after s" "after MB" ratio
 printf '%-12s %9.2f %9d %7.2f %9.2f %9d %7.2f\n' deps_only "$deps_user" $((deps_mem / 1024)) 1 "$deps_user" $((deps_mem / 1024)) 1
 for u in "${units[@]:1}"; do
-  printf '%-12s %9.2f %9d %7s %9.2f %9d %7s\n' "$u" "${b_user[$u]}" $((b_mem[$u] / 1024)) "$(ratio "${b_user[$u]}" "$deps_user")" \
-    "${a_user[$u]}" $((a_mem[$u] / 1024)) "$(ratio "${a_user[$u]}" "$deps_user")"
+  if [ -n "${b_user[$u]:-}" ]; then
+    printf '%-12s %9.2f %9d %7s' "$u" "${b_user[$u]}" $((b_mem[$u] / 1024)) "$(ratio "${b_user[$u]}" "$deps_user")"
+  else
+    printf '%-12s %9s %9s %7s' "$u" - - -  # not in the before tree
+  fi
+  printf ' %9.2f %9d %7s\n' "${a_user[$u]}" $((a_mem[$u] / 1024)) "$(ratio "${a_user[$u]}" "$deps_user")"
 done

@@ -5,7 +5,7 @@
 #include "common.hpp"
 #include "repr.hpp"
 
-#include <continuum/sim.hpp>
+#include <continuum/sim/adapters.hpp>
 #include <replay/alibaba.hpp>
 #include <replay/seed000.hpp>
 #include <replay/seed001.hpp>

@@ -1,12 +1,9 @@
-// Umbrella header for continuum/sim: the trace-driven simulator, workload shapes, metrics, baseline
-// scalers and adapters for continuum's scalers. The seed papers' experiments replayed with it live in
-// examples/demo/replay/ (the demo's machinery, not a public header).
+// Umbrella header for continuum/sim: the trace-driven simulator, workload shapes, metrics and the
+// baseline scalers (static, Cluster Autoscaler). The adapters that run continuum's own scalers in it
+// include every decision area, so they are in <continuum/sim/adapters.hpp>. The seed papers'
+// experiments replayed with it live in examples/demo/replay/ (the demo's machinery, not a header).
 #pragma once
 
-#include <continuum/sim/adapters/federated.hpp>
-#include <continuum/sim/adapters/hierarchical.hpp>
-#include <continuum/sim/adapters/hpa.hpp>
-#include <continuum/sim/adapters/quota_scalers.hpp>
 #include <continuum/sim/cluster_autoscaler.hpp>
 #include <continuum/sim/decision.hpp>
 #include <continuum/sim/load_profile.hpp>

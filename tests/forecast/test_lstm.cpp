@@ -3,6 +3,7 @@
 // 8-128, 1-3 layers, 1-3 features; float <= 1e-5, double <= 1e-10), batch == single, the
 // Forecaster contract, and no allocation per single-window call.
 #include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/forecast/lstm.hpp>
 #if CONTINUUM_HAVE_NLOHMANN_JSON
 #include <continuum/forecast/lstm_loader.hpp>
@@ -479,3 +480,47 @@ TEST_CASE("forecast is direct for a multi-output head and recursive beyond it") 
 }
 
 #endif  // CONTINUUM_HAVE_NLOHMANN_JSON
+
+TEST_CASE("LstmParametersBox is a value over the weights (copies are deep, == compares them)") {
+    const auto p = one_unit<double>({0, 0, 1, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, 2.0, 1.0, 2);
+    const LstmParametersBox<double> box = p;
+    LstmParametersBox<double> copy = box;
+    CHECK(copy == box);
+    CHECK(&*copy != &*box);
+    CHECK(copy->window == 2);
+    CHECK(copy->head[0].bias(0) == 1.0);
+    auto other = p;
+    other.head[0].bias(0) = 1.5;
+    CHECK_FALSE(LstmParametersBox<double>(other) == box);
+    const LstmParametersBox<double> moved = std::move(copy);
+    CHECK(moved == box);
+    const LstmParametersBox<double> empty;
+    CHECK(empty.empty());
+    CHECK(empty == LstmParametersBox<double>{});
+    CHECK_FALSE(empty == box);
+    CHECK(message_of([&] { (void)empty->window; }) == "lstm model state: parameters: empty (no weights)");
+}
+
+TEST_CASE("an LSTM's ForecasterState goes through the box: state_of, restore_forecaster, with_state") {
+    const auto p = one_unit<double>({0, 0, 1, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, 2.0, 1.0, 2);
+    Lstm<double> model(p, "unit");
+    const std::vector<double> y{0.5, -0.25, 1.0};
+    model.fit(continuum::SeriesView(y));
+    const AnyForecaster any = model;
+    const ForecasterState s = state_of(any);
+    REQUIRE(std::holds_alternative<LstmModelState<double>>(s));
+    const auto& lstm_state = std::get<LstmModelState<double>>(s);
+    CHECK(lstm_state.source == "unit");
+    CHECK(lstm_state.state == model.state());
+    CHECK(lstm_state.parameters == LstmParametersBox<double>(model.parameters()));  // the model fills in identity scaling
+    CHECK(restore_forecaster(s).forecast(3).mean == model.forecast(3).mean);
+    CHECK(with_state(AnyForecaster(Lstm<double>(p, "unit")), s).forecast(3).mean == model.forecast(3).mean);
+    auto retrained = p;
+    retrained.head[0].bias(0) = 1.5;
+    CHECK(contains(message_of([&] { (void)with_state(AnyForecaster(Lstm<double>(retrained, "retrained")), s); }),
+                   "differ from those of the configured model (retrained)"));
+    CHECK(contains(message_of([&] { (void)with_state(AnyForecaster(Naive{}), s); }), "the state is of a lstm model"));
+    const AnyForecaster as_float = Lstm<float>(one_unit<float>({0, 0, 1, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, 2.0, 1.0, 2));
+    CHECK(std::holds_alternative<LstmModelState<float>>(state_of(as_float)));
+    CHECK_FALSE(AnyForecaster(Naive{}).lstm_model_state(nullptr, nullptr));
+}

@@ -39,9 +39,14 @@ def _reached_from(root):
     return reached
 
 
-# What a user includes on its own, not through continuum.hpp: the simulator (the demo's machinery).
+# What a user includes on its own, not through continuum.hpp: the simulator (the demo's machinery;
+# sim/adapters.hpp reaches all of it, sim.hpp is the simulator without the adapters).
 # The LSTM weights loader: needs nlohmann_json (optional) and costs seconds of compile time.
-OPT_IN = {"continuum/sim.hpp": "continuum/sim/", "continuum/forecast/lstm_loader.hpp": "continuum/forecast/lstm_loader.hpp"}
+OPT_IN = {
+    "continuum/sim/adapters.hpp": "continuum/sim/",
+    "continuum/sim.hpp": "continuum/sim.hpp",
+    "continuum/forecast/lstm_loader.hpp": "continuum/forecast/lstm_loader.hpp",
+}
 
 
 def test_umbrella_reaches_every_public_header():
@@ -59,6 +64,15 @@ def test_umbrella_reaches_every_public_header():
     for root, prefix in OPT_IN.items():
         missing = sorted(h for h in opt_in if h.startswith(prefix) and h not in _reached_from(root))
         assert not missing, f"{root} does not reach: {missing}"
+
+
+def test_simulator_alone_does_not_include_the_decision_areas():
+    # <continuum/sim.hpp> is the simulator: its baseline Cluster Autoscaler needs core and packing's
+    # drain rules; the adapters (sim/adapters/), which include every other area, are opt-in.
+    reached = _reached_from("continuum/sim.hpp")
+    heavy = sorted(name for name in reached if name.split("/")[1] in {"forecast", "quota", "federation", "policy", "scalers"})
+    assert not heavy, f"continuum/sim.hpp reaches {heavy}"
+    assert not any(name.startswith("continuum/sim/adapters/") for name in reached)
 
 
 def test_areas_only_include_areas_above_them():

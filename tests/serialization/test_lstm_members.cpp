@@ -55,7 +55,7 @@ TEST_CASE("lstm member: an AnyForecaster holding an LSTM gives a state with its 
     b.fit(SeriesView(std::span<const double>(y).first(30)));
     const auto saved = testing::through_json(fc::state_of(b));
     CHECK(fc::kind_of(saved) == "lstm");
-    CHECK(std::get<fc::LstmModelState<double>>(saved).parameters.window == member_lstm().window());
+    CHECK(std::get<fc::LstmModelState<double>>(saved).parameters->window == member_lstm().window());
     CHECK(serialization::dump(saved).find("\"schema\":\"continuum.LstmModel<double>\"") != std::string::npos);
     // Restored into the configured prototype, and from the state alone (no prototype).
     fc::AnyForecaster into_prototype = fc::with_state(any, saved);

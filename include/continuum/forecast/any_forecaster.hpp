@@ -5,12 +5,16 @@
 
 #include <continuum/forecast/forecaster.hpp>
 
+#include <concepts>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 namespace continuum::forecast {
+
+template <std::floating_point T>
+struct LstmModelState;  // forecast/lstm_model_state.hpp
 
 class AnyForecaster {
 public:
@@ -53,6 +57,13 @@ public:
         return model ? &model->value : nullptr;
     }
 
+    /// When the wrapped model is an Lstm<double> (Lstm<float>): its state with its weights into
+    /// `*as_double` (`*as_float`), and true; false for any other model. state_of(const AnyForecaster&)
+    /// takes an LSTM's state through this, so forecaster_state.hpp needs neither the LSTM nor Eigen.
+    bool lstm_model_state(LstmModelState<double>* as_double, LstmModelState<float>* as_float) const {
+        return impl_ && impl_->lstm_model_state(as_double, as_float);
+    }
+
 private:
     struct Concept {
         virtual ~Concept() = default;
@@ -62,6 +73,7 @@ private:
         virtual std::string name() const = 0;
         virtual void plan_for_horizon(int horizon) = 0;
         virtual std::unique_ptr<Concept> clone() const = 0;
+        virtual bool lstm_model_state(LstmModelState<double>* as_double, LstmModelState<float>* as_float) const = 0;
     };
     template <typename F>
     struct Model final : Concept {
@@ -74,6 +86,18 @@ private:
             if constexpr (requires { value.plan_for_horizon(horizon); }) value.plan_for_horizon(horizon);
         }
         std::unique_ptr<Concept> clone() const override { return std::make_unique<Model>(value); }
+        bool lstm_model_state([[maybe_unused]] LstmModelState<double>* as_double, [[maybe_unused]] LstmModelState<float>* as_float) const override {
+            // An Lstm<T> (forecast/lstm.hpp), where LstmModelState is complete.
+            if constexpr (requires { { value.model_state() } -> std::same_as<LstmModelState<double>>; }) {
+                *as_double = value.model_state();
+                return true;
+            } else if constexpr (requires { { value.model_state() } -> std::same_as<LstmModelState<float>>; }) {
+                *as_float = value.model_state();
+                return true;
+            } else {
+                return false;
+            }
+        }
         F value;
     };
     Concept& get() const {

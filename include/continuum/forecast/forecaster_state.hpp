@@ -8,7 +8,7 @@
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/forecast/linear_regression.hpp>
-#include <continuum/forecast/lstm.hpp>
+#include <continuum/forecast/lstm_model_state.hpp>
 #include <continuum/forecast/moving_average.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/seasonal_median.hpp>
@@ -27,51 +27,6 @@
 #include <fmt/format.h>
 
 namespace continuum::forecast {
-
-namespace detail {
-
-template <typename Matrix>
-bool same_matrix(const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() && std::equal(a.data(), a.data() + a.size(), b.data());
-}
-inline bool same_scaling(const Scaling& a, const Scaling& b) { return a.kind == b.kind && a.center == b.center && a.width == b.width; }
-
-/// Equal weights, head, window, scaling, target feature and step.
-template <std::floating_point T>
-bool same_parameters(const LstmParameters<T>& a, const LstmParameters<T>& b) {
-    if (a.layers.size() != b.layers.size() || a.head.size() != b.head.size()) return false;
-    for (std::size_t i = 0; i < a.layers.size(); ++i) {
-        const auto &x = a.layers[i], &y = b.layers[i];
-        if (!same_matrix(x.weight_ih, y.weight_ih) || !same_matrix(x.weight_hh, y.weight_hh) || !same_matrix(x.bias_ih, y.bias_ih) ||
-            !same_matrix(x.bias_hh, y.bias_hh)) {
-            return false;
-        }
-    }
-    for (std::size_t i = 0; i < a.head.size(); ++i) {
-        const auto &x = a.head[i], &y = b.head[i];
-        if (!same_matrix(x.weight, y.weight) || !same_matrix(x.bias, y.bias) || x.relu_after != y.relu_after || x.name != y.name) return false;
-    }
-    return a.window == b.window && same_scaling(a.input_scaling, b.input_scaling) && same_scaling(a.output_scaling, b.output_scaling) &&
-           a.target_feature == b.target_feature && a.step == b.step;
-}
-
-}  // namespace detail
-
-/// An LSTM's state as a member of a ForecasterState: unlike the other models its configuration
-/// (weights, head, window, scaling) cannot be rebuilt from a few numbers, so it travels with the
-/// state (a Portfolio member or an AnyForecaster is restored from the state alone), with the
-/// observation window and the name of the weights' source.
-template <std::floating_point T>
-struct LstmModelState {
-    using Scalar = T;
-    LstmParameters<T> parameters;
-    LstmState<T> state;
-    std::string source = "lstm";
-
-    friend bool operator==(const LstmModelState& a, const LstmModelState& b) {
-        return a.state == b.state && a.source == b.source && detail::same_parameters(a.parameters, b.parameters);
-    }
-};
 
 /// The state of one built-in model, configuration included (season length, window, spec, fixed α,
 /// an LSTM's weights).
@@ -120,8 +75,12 @@ template <typename = void>  // a template, so the states of every model are inst
     if (const auto* m = model.target<MovingAverage>()) return m->state();
     if (const auto* m = model.target<LinearRegression>()) return m->state();
     if (const auto* m = model.target<HoltWinters<double>>()) return m->state();
-    if (const auto* m = model.target<Lstm<double>>()) return LstmModelState<double>{m->parameters(), m->state(), m->source()};
-    if (const auto* m = model.target<Lstm<float>>()) return LstmModelState<float>{m->parameters(), m->state(), m->source()};
+    LstmModelState<double> lstm_double;
+    LstmModelState<float> lstm_float;
+    if (model.lstm_model_state(&lstm_double, &lstm_float)) {
+        if (!lstm_double.parameters.empty()) return lstm_double;
+        return lstm_float;
+    }
     throw InvalidArgument(fmt::format("forecaster state: {} is not a built-in forecaster (naive, drift, ses, seasonal naive or median, "
                                       "moving average, linear regression, Holt-Winters, LSTM); its state cannot be taken",
                                       model.name()));
@@ -143,7 +102,7 @@ template <typename = void>  // as state_of(const AnyForecaster&)
             else if constexpr (std::is_same_v<S, MovingAverageState>) return MovingAverage::restore(s.window, s);
             else if constexpr (std::is_same_v<S, LinearRegressionState>) return LinearRegression::restore(s.window, s);
             else if constexpr (std::is_same_v<S, HoltWintersState<double>>) return HoltWinters<double>::restore(s, holt_winters);
-            else return Lstm<typename S::Scalar>::restore(s.parameters, s.state, s.source);
+            else return s.parameters.restore(s.state, s.source);
         },
         state);
 }
@@ -175,14 +134,9 @@ template <typename = void>  // as state_of(const AnyForecaster&)
             else if constexpr (std::is_same_v<S, LinearRegressionState>) return from(prototype.target<LinearRegression>());
             else if constexpr (std::is_same_v<S, HoltWintersState<double>>) return from(prototype.target<HoltWinters<double>>());
             else {
-                // An LSTM: the configured model's weights must be the state's (another model's window means nothing to it).
-                const auto* configured = prototype.target<Lstm<typename S::Scalar>>();
-                if (!configured) return unconfigured();
-                if (!detail::same_parameters(configured->parameters(), s.parameters)) {
-                    throw InvalidArgument(fmt::format("lstm restore: state.parameters (weights, head, window, scaling) differ from those of the configured model ({})",
-                                                      configured->source()));
-                }
-                return configured->with_state(s.state);
+                // An LSTM: the configured model's weights must be the state's (checked by the box).
+                if (auto restored = s.parameters.with_state(prototype, s.state)) return std::move(*restored);
+                return unconfigured();
             }
         },
         state);

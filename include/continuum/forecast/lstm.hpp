@@ -10,6 +10,7 @@
 #include <continuum/forecast/detail/lstm_cell.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
+#include <continuum/forecast/lstm_model_state.hpp>  // LstmState, LstmModelState
 
 #include <Eigen/Core>
 
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -121,16 +123,6 @@ struct LstmParameters {
 template <std::floating_point T>
 class Lstm;
 
-/// What an Lstm remembers besides its parameters (weights, head and scaling: its configuration):
-/// the last window of raw observations fit() and update() gave it.
-template <std::floating_point T>
-struct LstmState {
-    std::vector<T> window;  ///< window() x features() raw values, oldest first
-    bool fitted = false;
-
-    friend bool operator==(const LstmState&, const LstmState&) = default;
-};
-
 /// Scratch buffers for Lstm inference, sized at construction (single window) and grown on the
 /// first batch call. One per thread: Lstm's const predict functions are thread-safe when each
 /// thread passes its own workspace.
@@ -209,6 +201,8 @@ public:
     [[nodiscard]] std::size_t target_feature() const { return parameters_.target_feature; }
     [[nodiscard]] const LstmParameters<T>& parameters() const { return parameters_; }
     [[nodiscard]] const std::string& source() const { return source_; }
+    /// The state with the parameters it cannot be restored without (a ForecasterState member).
+    [[nodiscard]] LstmModelState<T> model_state() const { return {parameters_, state(), source_}; }
 
     /// A workspace sized for single-window calls (batch calls grow it once).
     [[nodiscard]] LstmWorkspace<T> make_workspace() const {
@@ -586,5 +580,58 @@ private:
 
 static_assert(Forecaster<Lstm<float>>);
 static_assert(Forecaster<Lstm<double>>);
+
+namespace detail {
+
+template <typename Matrix>
+bool same_matrix(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && std::equal(a.data(), a.data() + a.size(), b.data());
+}
+inline bool same_scaling(const Scaling& a, const Scaling& b) { return a.kind == b.kind && a.center == b.center && a.width == b.width; }
+
+/// Equal weights, head, window, scaling, target feature and step.
+template <std::floating_point T>
+bool same_parameters(const LstmParameters<T>& a, const LstmParameters<T>& b) {
+    if (a.layers.size() != b.layers.size() || a.head.size() != b.head.size()) return false;
+    for (std::size_t i = 0; i < a.layers.size(); ++i) {
+        const auto &x = a.layers[i], &y = b.layers[i];
+        if (!same_matrix(x.weight_ih, y.weight_ih) || !same_matrix(x.weight_hh, y.weight_hh) || !same_matrix(x.bias_ih, y.bias_ih) ||
+            !same_matrix(x.bias_hh, y.bias_hh)) {
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < a.head.size(); ++i) {
+        const auto &x = a.head[i], &y = b.head[i];
+        if (!same_matrix(x.weight, y.weight) || !same_matrix(x.bias, y.bias) || x.relu_after != y.relu_after || x.name != y.name) return false;
+    }
+    return a.window == b.window && same_scaling(a.input_scaling, b.input_scaling) && same_scaling(a.output_scaling, b.output_scaling) &&
+           a.target_feature == b.target_feature && a.step == b.step;
+}
+
+/// What LstmParametersBox<T> (forecast/lstm_model_state.hpp) does with the parameters it holds.
+template <std::floating_point T>
+const LstmParametersOperations<T>& lstm_parameters_operations() {
+    static constexpr LstmParametersOperations<T> operations{
+        [](const LstmParameters<T>& p) { return new LstmParameters<T>(p); },
+        [](LstmParameters<T>* p) noexcept { delete p; },
+        [](const LstmParameters<T>& a, const LstmParameters<T>& b) { return same_parameters(a, b); },
+        [](const LstmParameters<T>& p, const LstmState<T>& state, const std::string& source) -> AnyForecaster {
+            return Lstm<T>::restore(p, state, source);
+        },
+        [](const AnyForecaster& prototype, const LstmParameters<T>& p, const LstmState<T>& state) -> std::optional<AnyForecaster> {
+            // The configured model's weights must be the state's (another model's window means nothing to it).
+            const auto* configured = prototype.target<Lstm<T>>();
+            if (!configured) return std::nullopt;
+            if (!same_parameters(configured->parameters(), p)) {
+                throw InvalidArgument(fmt::format("lstm restore: state.parameters (weights, head, window, scaling) differ from those of the configured model ({})",
+                                                  configured->source()));
+            }
+            return AnyForecaster(configured->with_state(state));
+        },
+    };
+    return operations;
+}
+
+}  // namespace detail
 
 }  // namespace continuum::forecast

@@ -365,7 +365,7 @@ struct Schema<forecast::LstmModelState<T>> {
     static constexpr std::string_view name = std::is_same_v<T, double> ? "continuum.LstmModel<double>" : "continuum.LstmModel";
     static constexpr int version = 1;
     static Json write(const forecast::LstmModelState<T>& s) {
-        return {{"parameters", to_json(s.parameters)}, {"state", to_json(s.state)}, {"source", s.source}};
+        return {{"parameters", to_json(*s.parameters)}, {"state", to_json(s.state)}, {"source", s.source}};
     }
     static forecast::LstmModelState<T> read(const detail::Reader& r) {
         return {from_json<forecast::LstmParameters<T>>(r["parameters"]), from_json<forecast::LstmState<T>>(r["state"]), r["source"].string()};
