@@ -145,6 +145,18 @@ py::object result_to_python(const Member& value) {
         return py::cast(value);
     }
 }
+/// The getter of a result field, typed (so the stub says what it returns): the member by value, a
+/// Duration as float seconds.
+template <typename Class, typename Member>
+auto result_getter(Member Class::*member) {
+    return [member](const Class& self) -> typename result_python<Member>::type {
+        if constexpr (std::is_same_v<Member, Duration>) {
+            return to_seconds(self.*member);
+        } else {
+            return self.*member;
+        }
+    };
+}
 template <typename Member>
 Member result_from_python(const py::handle& value, const std::string& argument) {
     if constexpr (std::is_same_v<Member, Duration>) {
@@ -164,10 +176,7 @@ Member result_from_python(const py::handle& value, const std::string& argument) 
 template <typename Class, typename... Options, typename... Members>
 py::class_<Class, Options...> def_result(py::class_<Class, Options...> cls, ResultField<Class, Members>... fields) {
     const auto type = py::cast<std::string>(cls.attr("__name__"));
-    (cls.def_property_readonly(fields.name, [member = fields.member](const py::object& self) {
-        return detail::result_to_python(py::cast<const Class&>(self).*member);
-    }),
-     ...);
+    (cls.def_property_readonly(fields.name, detail::result_getter(fields.member)), ...);
     const Class defaults{};
     cls.def(py::init([type, fields...](const FieldValue<typename detail::result_python<Members>::type>&... values) {
                 Class out{};
