@@ -311,7 +311,6 @@ inline PyObject* checked_dispatcher(PyObject* self, PyObject* args, PyObject* kw
     if (PyErr_Occurred() != nullptr) return nullptr;
     PyObject* result = Dispatcher::dispatcher(self, args, kwargs);
     if (result != nullptr || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
-    const auto* overloads = reinterpret_cast<const py::detail::function_record*>(PyCapsule_GetPointer(self, py::detail::get_function_record_capsule_name()));
     PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
     PyErr_Fetch(&type, &value, &traceback);
     const auto error = py::reinterpret_steal<py::object>(value);
@@ -319,10 +318,10 @@ inline PyObject* checked_dispatcher(PyObject* self, PyObject* args, PyObject* kw
     const auto error_traceback = py::reinterpret_steal<py::object>(traceback);
     try {
         const auto message = py::cast<std::string>(py::str(error));
-        const std::string own = std::string(overloads->name) + "(): incompatible ";
+        const std::string own = std::string(head->name) + "(): incompatible ";
         if (message.rfind(own, 0) == 0) {
-            if (auto why = wrong_argument(overloads, args, kwargs); !why.empty()) {
-                PyErr_SetString(invalid_argument_type(), (callable_name(*overloads) + ": " + why).c_str());
+            if (auto why = wrong_argument(head, args, kwargs); !why.empty()) {
+                PyErr_SetString(invalid_argument_type(), (callable_name(*head) + ": " + why).c_str());
                 return nullptr;
             }
         }
