@@ -10,6 +10,7 @@
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -72,8 +73,8 @@ namespace detail {
 /// "resuming all 3 waiting nodes still leaves {cpu: 6} missing", or "there is no waiting node to resume".
 inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& still_missing) {
     if (pool_size == 0) return "there is no waiting node to resume";
-    return fmt::format("resuming {} waiting node{} still leaves {} missing", pool_size == 1 ? "the only" : fmt::format("all {}", pool_size),
-                       pool_size == 1 ? "" : "s", still_missing);
+    return continuum::detail::message("resuming {} waiting node{} still leaves {} missing", pool_size == 1 ? "the only" : continuum::detail::message("all {}", pool_size),
+                                      pool_size == 1 ? "" : "s", still_missing);
 }
 }  // namespace detail
 
@@ -158,8 +159,8 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
 
     if (!shortfall.fits_in(contributing_total)) {
         fill(contributing);
-        plan.reason = fmt::format("the whole waiting pool cannot cover the shortfall {}: activating all {} still leaves {} missing",
-                                  shortfall, continuum::detail::counted(std::ssize(plan.nodes), "contributing node"), plan.still_missing);
+        plan.reason = continuum::detail::message("the whole waiting pool cannot cover the shortfall {}: activating all {} still leaves {} missing",
+                                                 shortfall, continuum::detail::counted(std::ssize(plan.nodes), "contributing node"), plan.still_missing);
         return plan;
     }
 
@@ -225,7 +226,7 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
             optimal = search.run(best, best_set);
             method = optimal ? "exact" : "branch and bound, budget exhausted";
         } else {
-            method = fmt::format("greedy ({} node kinds > {} searched exactly)", kinds, exact_activation_kinds);
+            method = continuum::detail::message("greedy ({} node kinds > {} searched exactly)", kinds, exact_activation_kinds);
         }
     }
     std::vector<std::size_t> chosen;
@@ -233,9 +234,9 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
     for (std::size_t position : best_set) chosen.push_back(problem.node[position]);
     fill(std::move(chosen));
     plan.optimal = optimal;
-    plan.reason = fmt::format("activate {} [{}] ({}, {}{}) bringing {} for a shortfall of {}; cost {}, resume latency {} s",
-                              continuum::detail::counted(std::ssize(plan.nodes), "waiting node"), fmt::join(plan.names, ", "), to_string(objective), method,
-                              optimal ? ", optimal" : "", plan.activated_capacity, shortfall, plan.cost, to_seconds(plan.resume_latency));
+    plan.reason = continuum::detail::message("activate {} [{}] ({}, {}{}) bringing {} for a shortfall of {}; cost {}, resume latency {} s",
+                                             continuum::detail::counted(std::ssize(plan.nodes), "waiting node"), fmt::join(plan.names, ", "), to_string(objective), method,
+                                             optimal ? ", optimal" : "", plan.activated_capacity, shortfall, plan.cost, to_seconds(plan.resume_latency));
     return plan;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <continuum/capacity/shortfall.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -25,14 +26,14 @@ namespace continuum::capacity {
     detail::require_non_negative(node_capacity, "required_nodes: node_capacity");
     if (shortfall.empty()) return 0;
     if (node_capacity.empty()) {
-        throw InvalidArgument(fmt::format("required_nodes: node_capacity is empty (every resource 0) but the shortfall is {}", shortfall));
+        throw InvalidArgument(continuum::detail::message("required_nodes: node_capacity is empty (every resource 0) but the shortfall is {}", shortfall));
     }
     std::int64_t count = 0;
     for (const auto& [name, missing] : shortfall) {
         const std::int64_t per_node = node_capacity.get(name);
         if (per_node == 0) {
-            throw Infeasible(fmt::format("required_nodes: the shortfall needs {} {} but node_capacity provides no \"{}\"",
-                                         format_resource(name, missing), name, name));
+            throw Infeasible(continuum::detail::message("required_nodes: the shortfall needs {} {} but node_capacity provides no \"{}\"",
+                                                        format_resource(name, missing), name, name));
         }
         const std::int64_t nodes = missing / per_node + (missing % per_node != 0 ? 1 : 0);
         if (nodes > count) count = nodes;

@@ -4,6 +4,7 @@
 // Resources are vectors, so the difference is taken per resource and only its positive part kept.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -18,8 +19,8 @@ namespace detail {
 inline void require_non_negative(const Resources& resources, std::string_view argument) {
     for (const auto& [name, value] : resources) {
         if (value < 0) {
-            throw InvalidArgument(fmt::format("{}: resource \"{}\" must be >= 0, got {} ({} canonical units)", argument, name,
-                                              format_resource(name, value), value));
+            throw InvalidArgument(continuum::detail::message("{}: resource \"{}\" must be >= 0, got {} ({} canonical units)", argument, name,
+                                                             format_resource(name, value), value));
         }
     }
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <continuum/capacity/shortfall.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -34,20 +35,20 @@ inline void validate_pool(std::span<const WaitingNode> pool) {
     names.reserve(pool.size());
     for (std::size_t i = 0; i < pool.size(); ++i) {
         const WaitingNode& node = pool[i];
-        if (node.name.empty()) throw InvalidArgument(fmt::format("waiting pool: node [{}] has an empty name", i));
+        if (node.name.empty()) throw InvalidArgument(continuum::detail::message("waiting pool: node [{}] has an empty name", i));
         if (!names.insert(node.name).second) {
-            throw InvalidArgument(fmt::format("waiting pool: node name \"{}\" appears twice (second at [{}])", node.name, i));
+            throw InvalidArgument(continuum::detail::message("waiting pool: node name \"{}\" appears twice (second at [{}])", node.name, i));
         }
-        detail::require_non_negative(node.capacity, fmt::format("waiting pool: node [{}] \"{}\" capacity", i, node.name));
+        detail::require_non_negative(node.capacity, continuum::detail::message("waiting pool: node [{}] \"{}\" capacity", i, node.name));
         if (node.capacity.empty()) {
-            throw InvalidArgument(fmt::format("waiting pool: node [{}] \"{}\" has no capacity (every resource is 0)", i, node.name));
+            throw InvalidArgument(continuum::detail::message("waiting pool: node [{}] \"{}\" has no capacity (every resource is 0)", i, node.name));
         }
         if (node.resume_latency.count() < 0) {
-            throw InvalidArgument(fmt::format("waiting pool: node [{}] \"{}\" resume_latency must be >= 0 ms, got {} ms", i, node.name,
-                                              node.resume_latency.count()));
+            throw InvalidArgument(continuum::detail::message("waiting pool: node [{}] \"{}\" resume_latency must be >= 0 ms, got {} ms", i, node.name,
+                                                             node.resume_latency.count()));
         }
         if (!std::isfinite(node.cost) || node.cost < 0.0) {
-            throw InvalidArgument(fmt::format("waiting pool: node [{}] \"{}\" cost must be finite and >= 0, got {}", i, node.name, node.cost));
+            throw InvalidArgument(continuum::detail::message("waiting pool: node [{}] \"{}\" cost must be finite and >= 0, got {}", i, node.name, node.cost));
         }
     }
 }

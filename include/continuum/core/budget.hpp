@@ -3,6 +3,7 @@
 // enforce a caller's deadline is the one place continuum looks at a clock (DESIGN.md).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 
@@ -24,9 +25,9 @@ struct Budget {
 
     /// \throws InvalidArgument when node_limit < 1 or time_limit is negative.
     void validate() const {
-        if (node_limit < 1) throw InvalidArgument(fmt::format("budget.node_limit must be >= 1, got {}", node_limit));
+        if (node_limit < 1) throw InvalidArgument(continuum::detail::message("budget.node_limit must be >= 1, got {}", node_limit));
         if (time_limit && time_limit->count() < 0) {
-            throw InvalidArgument(fmt::format("budget.time_limit must be >= 0 ms, got {} ms", time_limit->count()));
+            throw InvalidArgument(continuum::detail::message("budget.time_limit must be >= 0 ms, got {} ms", time_limit->count()));
         }
     }
 };

@@ -5,6 +5,7 @@
 // int64 mantissa times a power of ten; a value that needs more digits is an error, never rounded.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 
 #include <array>
@@ -173,7 +174,7 @@ public:
         if (shift >= 0) {
             std::int64_t out = 0;
             if (!detail::multiply_by_power_of_ten(mantissa_, shift, out)) {
-                throw InvalidArgument(fmt::format("quantity {} does not fit in int64 at scale 10^{}", to_string(), scale_exponent));
+                throw InvalidArgument(continuum::detail::message("quantity {} does not fit in int64 at scale 10^{}", to_string(), scale_exponent));
             }
             return out;
         }
@@ -266,7 +267,7 @@ private:
     }
     static std::int64_t negated(std::int64_t value, const Quantity& operand) {
         if (value == std::numeric_limits<std::int64_t>::min()) {
-            throw InvalidArgument(fmt::format("quantity -({}) = 2^63 x 10^{} has no int64 mantissa", operand.to_string(), operand.exponent_));
+            throw InvalidArgument(continuum::detail::message("quantity -({}) = 2^63 x 10^{} has no int64 mantissa", operand.to_string(), operand.exponent_));
         }
         return -value;
     }

@@ -4,6 +4,7 @@
 // through Resources::from_forecast / from_cores, which round up. Arithmetic is overflow-checked.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/quantity.hpp>
 
@@ -77,7 +78,7 @@ public:
     static Resources from_units(std::initializer_list<std::pair<std::string_view, std::int64_t>> units) {
         Resources out;
         for (const auto& [name, value] : units) {
-            if (out.contains(name)) throw InvalidArgument(fmt::format("resources: duplicate resource name \"{}\"", name));
+            if (out.contains(name)) throw InvalidArgument(continuum::detail::message("resources: duplicate resource name \"{}\"", name));
             out.set(name, value);
         }
         return out;
@@ -99,12 +100,12 @@ public:
     /// \throws InvalidArgument for NaN, infinity, negative or out-of-range values.
     static std::int64_t round_up_to_canonical(std::string_view name, double value) {
         if (!std::isfinite(value) || value < 0.0) {
-            throw InvalidArgument(fmt::format("forecast for resource \"{}\" must be finite and >= 0, got {}", name, value));
+            throw InvalidArgument(continuum::detail::message("forecast for resource \"{}\" must be finite and >= 0, got {}", name, value));
         }
         try {
-            return Quantity::parse(fmt::format("{}", value)).scaled_value(canonical_scale(name));
+            return Quantity::parse(continuum::detail::message("{}", value)).scaled_value(canonical_scale(name));
         } catch (const InvalidArgument&) {
-            throw InvalidArgument(fmt::format("forecast for resource \"{}\" = {} does not fit in int64 canonical units", name, value));
+            throw InvalidArgument(continuum::detail::message("forecast for resource \"{}\" = {} does not fit in int64 canonical units", name, value));
         }
     }
 
@@ -211,15 +212,15 @@ public:
 
 private:
     void add_parsed(std::string_view name, std::string_view text) {
-        if (name.empty()) throw InvalidArgument(fmt::format("resources: empty resource name for quantity \"{}\"", text));
-        if (contains(name)) throw InvalidArgument(fmt::format("resources: duplicate resource name \"{}\"", name));
+        if (name.empty()) throw InvalidArgument(continuum::detail::message("resources: empty resource name for quantity \"{}\"", text));
+        if (contains(name)) throw InvalidArgument(continuum::detail::message("resources: duplicate resource name \"{}\"", name));
         std::int64_t value = 0;
         try {
             value = Quantity::parse(text).scaled_value(canonical_scale(name));
         } catch (const ParseError& e) {
-            throw ParseError(fmt::format("resource \"{}\": {}", name, e.what()));
+            throw ParseError(continuum::detail::message("resource \"{}\": {}", name, e.what()));
         } catch (const InvalidArgument& e) {
-            throw InvalidArgument(fmt::format("resource \"{}\": {}", name, e.what()));
+            throw InvalidArgument(continuum::detail::message("resource \"{}\": {}", name, e.what()));
         }
         set(name, value);
     }
@@ -230,7 +231,7 @@ private:
         return std::lower_bound(entries_.begin(), entries_.end(), name, [](const Entry& e, std::string_view n) { return e.first < n; });
     }
     static InvalidArgument overflow_error(std::string_view name) {
-        return InvalidArgument(fmt::format("resources: arithmetic on \"{}\" overflows int64", name));
+        return InvalidArgument(continuum::detail::message("resources: arithmetic on \"{}\" overflows int64", name));
     }
     static std::int64_t checked_add(std::string_view name, std::int64_t a, std::int64_t b) {
         std::int64_t out = 0;
@@ -275,9 +276,9 @@ inline std::int64_t ceil_div(const Resources& demand, const Resources& unit) {
     for (const auto& [name, value] : demand) {
         if (value <= 0) continue;
         const std::int64_t per_unit = unit.get(name);
-        if (per_unit < 0) throw InvalidArgument(fmt::format("ceil_div: unit has negative {} = {}", name, per_unit));
+        if (per_unit < 0) throw InvalidArgument(continuum::detail::message("ceil_div: unit has negative {} = {}", name, per_unit));
         if (per_unit == 0) {
-            throw Infeasible(fmt::format("ceil_div: demand needs {} {} but the unit provides none", format_resource(name, value), name));
+            throw Infeasible(continuum::detail::message("ceil_div: demand needs {} {} but the unit provides none", format_resource(name, value), name));
         }
         count = std::max(count, value / per_unit + (value % per_unit != 0 ? 1 : 0));
     }
@@ -292,7 +293,7 @@ inline double dominant_share(const Resources& demand, const Resources& capacity)
     for (const auto& [name, value] : demand) {
         if (value <= 0) continue;
         const std::int64_t cap = capacity.get(name);
-        if (cap <= 0) throw Infeasible(fmt::format("dominant_share: demand has {} {} but capacity has none", format_resource(name, value), name));
+        if (cap <= 0) throw Infeasible(continuum::detail::message("dominant_share: demand has {} {} but capacity has none", format_resource(name, value), name));
         share = std::max(share, static_cast<double>(value) / static_cast<double>(cap));
     }
     return share;

@@ -2,6 +2,7 @@
 // so every forecaster and metric downstream can trust it without re-checking; Series owns its data.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 
@@ -22,7 +23,7 @@ namespace detail {
 inline void require_finite(std::span<const double> values, std::string_view argument) {
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (!std::isfinite(values[i])) {
-            throw InvalidArgument(fmt::format("{}[{}] = {} is not finite", argument, i, values[i]));
+            throw InvalidArgument(continuum::detail::message("{}[{}] = {} is not finite", argument, i, values[i]));
         }
     }
 }
@@ -37,7 +38,7 @@ public:
                         std::string_view argument = "series")
         : values_(values), step_(step) {
         detail::require_finite(values, argument);
-        if (step.count() <= 0) throw InvalidArgument(fmt::format("{}: step must be positive, got {} ms", argument, step.count()));
+        if (step.count() <= 0) throw InvalidArgument(continuum::detail::message("{}: step must be positive, got {} ms", argument, step.count()));
     }
 
     [[nodiscard]] std::span<const double> values() const { return values_; }
@@ -56,7 +57,7 @@ public:
     /// Observations [first, first + count).
     [[nodiscard]] SeriesView slice(std::size_t first, std::size_t count) const {
         if (first > values_.size() || count > values_.size() - first) {
-            throw InvalidArgument(fmt::format("series slice [{}, {}) out of range for {} values", first, first + count, values_.size()));
+            throw InvalidArgument(continuum::detail::message("series slice [{}, {}) out of range for {} values", first, first + count, values_.size()));
         }
         return SeriesView(values_.subspan(first, count), step_, trusted{});
     }
@@ -89,7 +90,7 @@ public:
 
     /// Appends one observation. \throws InvalidArgument when it is not finite.
     void push_back(double value) {
-        if (!std::isfinite(value)) throw InvalidArgument(fmt::format("series: appended value {} is not finite", value));
+        if (!std::isfinite(value)) throw InvalidArgument(continuum::detail::message("series: appended value {} is not finite", value));
         values_.push_back(value);
     }
 
@@ -105,7 +106,7 @@ struct fmt::formatter<continuum::SeriesView> : fmt::formatter<std::string_view> 
     template <typename FormatContext>
     auto format(const continuum::SeriesView& series, FormatContext& ctx) const {
         return fmt::formatter<std::string_view>::format(
-            fmt::format("Series(n={}, step={}s)", series.size(), continuum::to_seconds(series.step())), ctx);
+            continuum::detail::message("Series(n={}, step={}s)", series.size(), continuum::to_seconds(series.step())), ctx);
     }
 };
 

@@ -6,6 +6,7 @@
 // the arithmetic of their per-offer cost, so both paths give bit-identical scores.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -231,13 +232,13 @@ public:
     }
     [[nodiscard]] std::string name() const {
         std::string out;
-        std::apply([&](const auto&... t) { ((out += (out.empty() ? "" : "+") + fmt::format("{}*{}", t.weight, t.model.name())), ...); }, terms_);
+        std::apply([&](const auto&... t) { ((out += (out.empty() ? "" : "+") + continuum::detail::message("{}*{}", t.weight, t.model.name())), ...); }, terms_);
         return out;
     }
 
 private:
     static void check_weight(double w) {
-        if (!std::isfinite(w) || w < 0.0) throw InvalidArgument(fmt::format("weighted cost: weight must be finite and >= 0, got {}", w));
+        if (!std::isfinite(w) || w < 0.0) throw InvalidArgument(continuum::detail::message("weighted cost: weight must be finite and >= 0, got {}", w));
     }
     // 0 x infinity is 0: a zero-weight term never makes an offer unpriceable.
     static double term(double weight, double value) { return weight == 0.0 ? 0.0 : weight * value; }
@@ -294,7 +295,7 @@ public:
     /// \throws InvalidArgument on a negative or non-finite weight.
     explicit WeightedSum(std::vector<std::pair<double, AnyCostModel>> terms) : terms_(std::move(terms)) {
         for (const auto& [w, m] : terms_) {
-            if (!std::isfinite(w) || w < 0.0) throw InvalidArgument(fmt::format("weighted sum: weight of {} must be finite and >= 0, got {}", m.name(), w));
+            if (!std::isfinite(w) || w < 0.0) throw InvalidArgument(continuum::detail::message("weighted sum: weight of {} must be finite and >= 0, got {}", m.name(), w));
         }
     }
     [[nodiscard]] double cost(const Offer& offer, const Resources& request) const {
@@ -317,7 +318,7 @@ public:
     }
     [[nodiscard]] std::string name() const {
         std::string out;
-        for (const auto& [w, m] : terms_) out += (out.empty() ? "" : "+") + fmt::format("{}*{}", w, m.name());
+        for (const auto& [w, m] : terms_) out += (out.empty() ? "" : "+") + continuum::detail::message("{}*{}", w, m.name());
         return out.empty() ? "zero" : out;
     }
 

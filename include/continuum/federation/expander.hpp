@@ -5,6 +5,7 @@
 // priority_config.hpp; chains: expander_chain.hpp. Filters return the kept indices in input order.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/detail/labels.hpp>
@@ -81,23 +82,23 @@ struct ExpansionOption {
     ///         negative amounts, an invalid label, a taint without key or with an unknown effect.
     void validate() const {
         if (node_group.empty()) throw InvalidArgument("expansion option: node_group must not be empty");
-        if (node_count < 0) throw InvalidArgument(fmt::format("expansion option {}: node_count must be >= 0, got {}", node_group, node_count));
-        if (node_capacity.any_negative()) throw InvalidArgument(fmt::format("expansion option {}: negative node capacity {}", node_group, node_capacity));
-        if (node_allocatable.any_negative()) throw InvalidArgument(fmt::format("expansion option {}: negative node allocatable {}", node_group, node_allocatable));
+        if (node_count < 0) throw InvalidArgument(continuum::detail::message("expansion option {}: node_count must be >= 0, got {}", node_group, node_count));
+        if (node_capacity.any_negative()) throw InvalidArgument(continuum::detail::message("expansion option {}: negative node capacity {}", node_group, node_capacity));
+        if (node_allocatable.any_negative()) throw InvalidArgument(continuum::detail::message("expansion option {}: negative node allocatable {}", node_group, node_allocatable));
         for (const auto& [key, value] : node_labels) {
-            if (!detail::is_label_key(key)) throw InvalidArgument(fmt::format("expansion option {}: invalid node label key \"{}\"", node_group, key));
-            if (!detail::is_label_value(value)) throw InvalidArgument(fmt::format("expansion option {}: invalid value \"{}\" for node label {}", node_group, value, key));
+            if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("expansion option {}: invalid node label key \"{}\"", node_group, key));
+            if (!detail::is_label_value(value)) throw InvalidArgument(continuum::detail::message("expansion option {}: invalid value \"{}\" for node label {}", node_group, value, key));
         }
         for (std::size_t i = 0; i < node_taints.size(); ++i) {
             const auto& taint = node_taints[i];
-            if (!detail::is_label_key(taint.key)) throw InvalidArgument(fmt::format("expansion option {}: node_taints[{}] has an invalid key \"{}\"", node_group, i, taint.key));
+            if (!detail::is_label_key(taint.key)) throw InvalidArgument(continuum::detail::message("expansion option {}: node_taints[{}] has an invalid key \"{}\"", node_group, i, taint.key));
             if (taint.effect != "NoSchedule" && taint.effect != "PreferNoSchedule" && taint.effect != "NoExecute") {
-                throw InvalidArgument(fmt::format("expansion option {}: node_taints[{}] effect must be NoSchedule, PreferNoSchedule or NoExecute, got \"{}\"",
-                                                  node_group, i, taint.effect));
+                throw InvalidArgument(continuum::detail::message("expansion option {}: node_taints[{}] effect must be NoSchedule, PreferNoSchedule or NoExecute, got \"{}\"",
+                                                                 node_group, i, taint.effect));
             }
         }
         for (std::size_t i = 0; i < pods.size(); ++i) {
-            if (pods[i].requests.any_negative()) throw InvalidArgument(fmt::format("expansion option {}: pods[{}] has a negative request {}", node_group, i, pods[i].requests));
+            if (pods[i].requests.any_negative()) throw InvalidArgument(continuum::detail::message("expansion option {}: pods[{}] has a negative request {}", node_group, i, pods[i].requests));
         }
     }
 };
@@ -177,7 +178,7 @@ std::vector<std::size_t> keep_minimum(std::span<const std::size_t> among, const 
 /// \throws InvalidArgument when an index in `among` is out of range.
 inline std::vector<std::size_t> random_option(std::span<const ExpansionOption> options, std::span<const std::size_t> among, std::uint64_t seed) {
     for (const auto i : among) {
-        if (i >= options.size()) throw InvalidArgument(fmt::format("expander: option index {} out of range for {} options", i, options.size()));
+        if (i >= options.size()) throw InvalidArgument(continuum::detail::message("expander: option index {} out of range for {} options", i, options.size()));
     }
     if (among.empty()) return {};
     return {among[detail::seeded_index(seed, among.size())]};

@@ -4,6 +4,7 @@
 // strategy you pass). Stages are built-ins named as CA's flag values or your own filters.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/federation/expander.hpp>
 #include <continuum/federation/price_expander.hpp>
@@ -113,7 +114,7 @@ private:
     FilterResult checked(FilterResult result, std::span<const std::size_t> among) const {
         for (const auto i : result.kept) {
             if (std::find(among.begin(), among.end(), i) == among.end()) {
-                throw InvalidArgument(fmt::format("expander filter {} returned option index {}, which was not among its candidates", name_, i));
+                throw InvalidArgument(continuum::detail::message("expander filter {} returned option index {}, which was not among its candidates", name_, i));
             }
         }
         return result;
@@ -147,7 +148,7 @@ public:
         }
         const std::optional<std::size_t> chosen = strategy_(options, among);
         if (chosen && std::find(among.begin(), among.end(), *chosen) == among.end()) {
-            throw InvalidArgument(fmt::format("expander strategy {} chose option index {}, which was not among its candidates", name_, *chosen));
+            throw InvalidArgument(continuum::detail::message("expander strategy {} chose option index {}, which was not among its candidates", name_, *chosen));
         }
         return chosen;
     }
@@ -180,11 +181,11 @@ public:
         for (std::size_t i = 0; i < stages_.size(); ++i) {
             for (std::size_t j = 0; j < i; ++j) {
                 if (stages_[j].name() == stages_[i].name()) {
-                    throw InvalidArgument(fmt::format("expander {} was specified more than once in \"{}\"", stages_[i].name(), to_string()));
+                    throw InvalidArgument(continuum::detail::message("expander {} was specified more than once in \"{}\"", stages_[i].name(), to_string()));
                 }
             }
             if (stages_[i].kind() == ExpanderKind::random && i + 1 != stages_.size()) {
-                throw InvalidArgument(fmt::format("expander random returns a single option and must come last in \"{}\"", to_string()));
+                throw InvalidArgument(continuum::detail::message("expander random returns a single option and must come last in \"{}\"", to_string()));
             }
         }
     }
@@ -214,7 +215,7 @@ public:
                 }
             }
             if (!known) {
-                throw ParseError(fmt::format("expander \"{}\" in \"{}\" is not one of random, most-pods, least-nodes, least-waste, price, priority", name, flag));
+                throw ParseError(continuum::detail::message("expander \"{}\" in \"{}\" is not one of random, most-pods, least-nodes, least-waste, price, priority", name, flag));
             }
             if (comma == flag.size()) break;
             pos = comma + 1;
@@ -236,7 +237,7 @@ public:
     [[nodiscard]] std::string to_string() const {
         std::vector<std::string_view> names;
         for (const auto& stage : stages_) names.push_back(stage.name());
-        return fmt::format("{}", fmt::join(names, ","));
+        return continuum::detail::message("{}", fmt::join(names, ","));
     }
 
     /// Runs the chain. Stages apply in order, each to the previous tie set; as soon as one option is
@@ -255,7 +256,7 @@ public:
             tied = std::move(result.kept);
             out.warnings.insert(out.warnings.end(), std::make_move_iterator(result.warnings.begin()), std::make_move_iterator(result.warnings.end()));
             out.stages.push_back(tied);
-            log.push_back(fmt::format("{} kept {}", stage.name(), names(options, tied)));
+            log.push_back(continuum::detail::message("{} kept {}", stage.name(), names(options, tied)));
             if (stage.kind() == ExpanderKind::random) out.random_tie_break = tied.size() == 1;
             if (tied.size() <= 1) {  // one left: chosen; none left: CA's fallback gets nothing to pick
                 decided = true;
@@ -266,13 +267,13 @@ public:
             const auto chosen = fallback_.pick(options, tied, seed);
             out.fallback_used = true;
             out.random_tie_break = fallback_.is_random() && chosen.has_value();
-            log.push_back(fallback_.is_random() ? fmt::format("random fallback (seed {}) chose {}", seed, chosen ? options[*chosen].node_group : "nothing")
-                                                : fmt::format("fallback {} chose {}", fallback_.name(), chosen ? options[*chosen].node_group : "nothing"));
+            log.push_back(fallback_.is_random() ? continuum::detail::message("random fallback (seed {}) chose {}", seed, chosen ? options[*chosen].node_group : "nothing")
+                                                : continuum::detail::message("fallback {} chose {}", fallback_.name(), chosen ? options[*chosen].node_group : "nothing"));
             tied = chosen ? std::vector<std::size_t>{*chosen} : std::vector<std::size_t>{};
         }
         if (!tied.empty()) out.best = tied.front();
-        out.reason = options.empty() ? "no expansion options" : tied.empty() ? fmt::format("no option qualifies: {}", fmt::join(log, "; "))
-                                                                               : fmt::format("{}: {}", options[tied.front()].node_group, fmt::join(log, "; "));
+        out.reason = options.empty() ? "no expansion options" : tied.empty() ? continuum::detail::message("no option qualifies: {}", fmt::join(log, "; "))
+                                                                               : continuum::detail::message("{}: {}", options[tied.front()].node_group, fmt::join(log, "; "));
         return out;
     }
 
@@ -280,7 +281,7 @@ private:
     static std::string names(std::span<const ExpansionOption> options, const std::vector<std::size_t>& indices) {
         std::vector<std::string_view> out;
         for (const auto i : indices) out.push_back(options[i].node_group);
-        return fmt::format("[{}]", fmt::join(out, ", "));
+        return continuum::detail::message("[{}]", fmt::join(out, ", "));
     }
 
     std::vector<ExpanderStage> stages_;

@@ -6,6 +6,7 @@
 // broker keeps every reservation (serialization/federation.hpp writes it as JSON).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -86,30 +87,30 @@ public:
         std::map<std::string, Provider, std::less<>> providers;
         for (std::size_t i = 0; i < state.providers.size(); ++i) {
             const auto& p = state.providers[i];
-            if (p.cluster_id.empty()) throw InvalidArgument(fmt::format("ledger restore: providers[{}].cluster_id is empty", i));
-            if (p.capacity.any_negative()) throw InvalidArgument(fmt::format("ledger restore: providers[{}].capacity has a negative amount: {}", i, p.capacity));
+            if (p.cluster_id.empty()) throw InvalidArgument(continuum::detail::message("ledger restore: providers[{}].cluster_id is empty", i));
+            if (p.capacity.any_negative()) throw InvalidArgument(continuum::detail::message("ledger restore: providers[{}].capacity has a negative amount: {}", i, p.capacity));
             if (!providers.emplace(p.cluster_id, Provider{p.capacity, {}}).second) {
-                throw InvalidArgument(fmt::format("ledger restore: providers[{}].cluster_id \"{}\" appears twice", i, p.cluster_id));
+                throw InvalidArgument(continuum::detail::message("ledger restore: providers[{}].cluster_id \"{}\" appears twice", i, p.cluster_id));
             }
         }
         std::map<ReservationId, Reservation> reservations;
         for (std::size_t i = 0; i < state.reservations.size(); ++i) {
             const auto& r = state.reservations[i];
             if (r.id == 0 || r.id > state.last_id) {
-                throw InvalidArgument(fmt::format("ledger restore: reservations[{}].id = {} is not in [1, last_id = {}]", i, r.id, state.last_id));
+                throw InvalidArgument(continuum::detail::message("ledger restore: reservations[{}].id = {} is not in [1, last_id = {}]", i, r.id, state.last_id));
             }
-            if (r.consumer.empty()) throw InvalidArgument(fmt::format("ledger restore: reservations[{}].consumer is empty", i));
+            if (r.consumer.empty()) throw InvalidArgument(continuum::detail::message("ledger restore: reservations[{}].consumer is empty", i));
             if (r.amount.any_negative() || r.amount.empty()) {
-                throw InvalidArgument(fmt::format("ledger restore: reservations[{}].amount must be positive, got {}", i, r.amount));
+                throw InvalidArgument(continuum::detail::message("ledger restore: reservations[{}].amount must be positive, got {}", i, r.amount));
             }
             const auto p = providers.find(r.cluster_id);
-            if (p == providers.end()) throw InvalidArgument(fmt::format("ledger restore: reservations[{}].cluster_id \"{}\" is not a provider", i, r.cluster_id));
+            if (p == providers.end()) throw InvalidArgument(continuum::detail::message("ledger restore: reservations[{}].cluster_id \"{}\" is not a provider", i, r.cluster_id));
             p->second.held += r.amount;
-            if (!reservations.emplace(r.id, r).second) throw InvalidArgument(fmt::format("ledger restore: reservations[{}].id = {} appears twice", i, r.id));
+            if (!reservations.emplace(r.id, r).second) throw InvalidArgument(continuum::detail::message("ledger restore: reservations[{}].id = {} appears twice", i, r.id));
         }
         for (const auto& [id, p] : providers) {
             if (!p.held.fits_in(p.capacity)) {
-                throw InvalidArgument(fmt::format("ledger restore: the reservations of provider {} hold {}, beyond its capacity {}", id, p.held, p.capacity));
+                throw InvalidArgument(continuum::detail::message("ledger restore: the reservations of provider {} hold {}, beyond its capacity {}", id, p.held, p.capacity));
             }
         }
         providers_ = std::move(providers);
@@ -125,12 +126,12 @@ public:
         validate_offers(offers);
         for (const auto& o : offers) {
             const bool found = std::any_of(state.providers.begin(), state.providers.end(), [&](const LedgerProvider& p) { return p.cluster_id == o.cluster_id; });
-            if (!found) throw InvalidArgument(fmt::format("ledger restore: state.providers lacks offer \"{}\" of the configuration", o.cluster_id));
+            if (!found) throw InvalidArgument(continuum::detail::message("ledger restore: state.providers lacks offer \"{}\" of the configuration", o.cluster_id));
         }
         for (std::size_t i = 0; i < state.providers.size(); ++i) {
             const bool found = std::any_of(offers.begin(), offers.end(), [&](const Offer& o) { return o.cluster_id == state.providers[i].cluster_id; });
             if (!found) {
-                throw InvalidArgument(fmt::format("ledger restore: state.providers[{}] \"{}\" is not one of the configuration's offers", i, state.providers[i].cluster_id));
+                throw InvalidArgument(continuum::detail::message("ledger restore: state.providers[{}] \"{}\" is not one of the configuration's offers", i, state.providers[i].cluster_id));
             }
         }
         return Ledger(state);
@@ -150,11 +151,11 @@ public:
     /// \throws InvalidArgument on an empty id, a negative amount, or a capacity below what is already held.
     void set_capacity(std::string_view cluster_id, const Resources& capacity) {
         if (cluster_id.empty()) throw InvalidArgument("ledger: cluster_id must not be empty");
-        if (capacity.any_negative()) throw InvalidArgument(fmt::format("ledger: capacity of {} has a negative amount: {}", cluster_id, capacity));
+        if (capacity.any_negative()) throw InvalidArgument(continuum::detail::message("ledger: capacity of {} has a negative amount: {}", cluster_id, capacity));
         const std::lock_guard lock(mutex_);
         auto& provider = providers_[std::string(cluster_id)];
         if (!provider.held.fits_in(capacity)) {
-            throw InvalidArgument(fmt::format("ledger: capacity {} of {} is below what is held, {}", capacity, cluster_id, provider.held));
+            throw InvalidArgument(continuum::detail::message("ledger: capacity {} of {} is below what is held, {}", capacity, cluster_id, provider.held));
         }
         provider.capacity = capacity;
     }
@@ -177,7 +178,7 @@ public:
     /// As try_reserve. \throws Infeasible naming what is free when the amount does not fit.
     ReservationId reserve(std::string_view consumer, std::string_view cluster_id, const Resources& amount, std::optional<Time> expires_at = std::nullopt) {
         if (auto id = try_reserve(consumer, cluster_id, amount, expires_at)) return *id;
-        throw Infeasible(fmt::format("ledger: {} cannot reserve {} of {}: only {} is free", consumer, amount, cluster_id, available(cluster_id)));
+        throw Infeasible(continuum::detail::message("ledger: {} cannot reserve {} of {}: only {} is free", consumer, amount, cluster_id, available(cluster_id)));
     }
 
     /// Marks a reservation as in use. \throws InvalidArgument for an unknown (or released) id.
@@ -251,8 +252,8 @@ public:
         for (const auto& [id, p] : providers_) {
             const auto it = sums.find(id);
             const Resources sum = it == sums.end() ? Resources{} : it->second;
-            if (!(sum == p.held)) return fmt::format("{}: held {} but reservations sum to {}", id, p.held, sum);
-            if (!p.held.fits_in(p.capacity)) return fmt::format("{}: held {} exceeds capacity {}", id, p.held, p.capacity);
+            if (!(sum == p.held)) return continuum::detail::message("{}: held {} but reservations sum to {}", id, p.held, sum);
+            if (!p.held.fits_in(p.capacity)) return continuum::detail::message("{}: held {} exceeds capacity {}", id, p.held, p.capacity);
         }
         return {};
     }
@@ -265,21 +266,21 @@ private:
 
     static void check_amount(std::string_view consumer, const Resources& amount) {
         if (consumer.empty()) throw InvalidArgument("ledger: consumer must not be empty");
-        if (amount.any_negative() || amount.empty()) throw InvalidArgument(fmt::format("ledger: {} must reserve a positive amount, got {}", consumer, amount));
+        if (amount.any_negative() || amount.empty()) throw InvalidArgument(continuum::detail::message("ledger: {} must reserve a positive amount, got {}", consumer, amount));
     }
     Provider& provider_locked(std::string_view cluster_id) {
         const auto it = providers_.find(cluster_id);
-        if (it == providers_.end()) throw InvalidArgument(fmt::format("ledger: unknown provider \"{}\"", cluster_id));
+        if (it == providers_.end()) throw InvalidArgument(continuum::detail::message("ledger: unknown provider \"{}\"", cluster_id));
         return it->second;
     }
     [[nodiscard]] const Provider& provider_locked(std::string_view cluster_id) const {
         const auto it = providers_.find(cluster_id);
-        if (it == providers_.end()) throw InvalidArgument(fmt::format("ledger: unknown provider \"{}\"", cluster_id));
+        if (it == providers_.end()) throw InvalidArgument(continuum::detail::message("ledger: unknown provider \"{}\"", cluster_id));
         return it->second;
     }
     Reservation& reservation_locked(ReservationId id) {
         const auto it = reservations_.find(id);
-        if (it == reservations_.end()) throw InvalidArgument(fmt::format("ledger: unknown or released reservation {}", id));
+        if (it == reservations_.end()) throw InvalidArgument(continuum::detail::message("ledger: unknown or released reservation {}", id));
         return it->second;
     }
 

@@ -4,6 +4,7 @@
 // figures (seed 003 measures energy per site). Prices are per unit of time of the host's choosing.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/selector.hpp>
@@ -98,22 +99,22 @@ struct Offer {
     void validate() const {
         if (cluster_id.empty()) throw InvalidArgument("offer: cluster_id must not be empty");
         for (const auto& [key, value] : labels) {
-            if (!detail::is_label_key(key)) throw InvalidArgument(fmt::format("offer {}: invalid label key \"{}\"", cluster_id, key));
-            if (!detail::is_label_value(value)) throw InvalidArgument(fmt::format("offer {}: invalid value \"{}\" for label {}", cluster_id, value, key));
+            if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("offer {}: invalid label key \"{}\"", cluster_id, key));
+            if (!detail::is_label_value(value)) throw InvalidArgument(continuum::detail::message("offer {}: invalid value \"{}\" for label {}", cluster_id, value, key));
         }
-        if (capacity.any_negative()) throw InvalidArgument(fmt::format("offer {}: capacity has a negative amount: {}", cluster_id, capacity));
+        if (capacity.any_negative()) throw InvalidArgument(continuum::detail::message("offer {}: capacity has a negative amount: {}", cluster_id, capacity));
         if (capacity.cpu_millis() <= 0 || capacity.memory_bytes() <= 0) {
-            throw InvalidArgument(fmt::format("offer {}: capacity must have cpu > 0 and memory > 0, got {}", cluster_id, capacity));
+            throw InvalidArgument(continuum::detail::message("offer {}: capacity must have cpu > 0 and memory > 0, got {}", cluster_id, capacity));
         }
-        if (max_nodes < 1) throw InvalidArgument(fmt::format("offer {}: max_nodes must be >= 1, got {}", cluster_id, max_nodes));
-        if (!std::isfinite(node_price) || node_price < 0.0) throw InvalidArgument(fmt::format("offer {}: node_price must be finite and >= 0, got {}", cluster_id, node_price));
+        if (max_nodes < 1) throw InvalidArgument(continuum::detail::message("offer {}: max_nodes must be >= 1, got {}", cluster_id, max_nodes));
+        if (!std::isfinite(node_price) || node_price < 0.0) throw InvalidArgument(continuum::detail::message("offer {}: node_price must be finite and >= 0, got {}", cluster_id, node_price));
         for (const auto& [name, price] : unit_prices) {
-            if (name.empty()) throw InvalidArgument(fmt::format("offer {}: unit price with an empty resource name", cluster_id));
-            if (!std::isfinite(price) || price < 0.0) throw InvalidArgument(fmt::format("offer {}: unit price of {} must be finite and >= 0, got {}", cluster_id, name, price));
+            if (name.empty()) throw InvalidArgument(continuum::detail::message("offer {}: unit price with an empty resource name", cluster_id));
+            if (!std::isfinite(price) || price < 0.0) throw InvalidArgument(continuum::detail::message("offer {}: unit price of {} must be finite and >= 0, got {}", cluster_id, name, price));
         }
         const auto check = [&](const std::optional<double>& figure, std::string_view field) {
             if (figure && (!std::isfinite(*figure) || *figure < 0.0)) {
-                throw InvalidArgument(fmt::format("offer {}: {} must be finite and >= 0, got {}", cluster_id, field, *figure));
+                throw InvalidArgument(continuum::detail::message("offer {}: {} must be finite and >= 0, got {}", cluster_id, field, *figure));
             }
         };
         check(latency_ms, "latency_ms");
@@ -150,11 +151,11 @@ inline void validate_offers(std::span<const Offer> offers) {
         try {
             offers[i].validate();
         } catch (const InvalidArgument& e) {
-            throw InvalidArgument(fmt::format("offers[{}]: {}", i, e.what()));
+            throw InvalidArgument(continuum::detail::message("offers[{}]: {}", i, e.what()));
         }
     }
     if (const auto dup = detail::first_duplicate_cluster_id(offers)) {
-        throw InvalidArgument(fmt::format("offers[{}]: duplicate cluster_id \"{}\"", *dup, offers[*dup].cluster_id));
+        throw InvalidArgument(continuum::detail::message("offers[{}]: duplicate cluster_id \"{}\"", *dup, offers[*dup].cluster_id));
     }
 }
 

@@ -6,6 +6,7 @@
 // (whole-node price, cluster id) instead of string comparisons.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -156,7 +157,7 @@ public:
     [[nodiscard]] std::span<const Offer> offers() const { return offers_; }
     /// \throws InvalidArgument when `row` is out of range.
     [[nodiscard]] const Offer& offer(std::size_t row) const {
-        if (row >= offers_.size()) throw InvalidArgument(fmt::format("offer catalogue: row {} out of range for {} offers", row, offers_.size()));
+        if (row >= offers_.size()) throw InvalidArgument(continuum::detail::message("offer catalogue: row {} out of range for {} offers", row, offers_.size()));
         return offers_[row];
     }
 
@@ -292,7 +293,7 @@ private:
     void build(bool with_tie_order) {
         const std::size_t n = offers_.size();
         if (n >= std::numeric_limits<std::uint32_t>::max()) {
-            throw InvalidArgument(fmt::format("offer catalogue: at most {} offers, got {}", std::numeric_limits<std::uint32_t>::max() - 1, n));
+            throw InvalidArgument(continuum::detail::message("offer catalogue: at most {} offers, got {}", std::numeric_limits<std::uint32_t>::max() - 1, n));
         }
         // cpu, memory and nvidia.com/gpu first, so that their ids are fixed.
         for (const auto name : {resource_names::cpu, resource_names::memory, resource_names::gpu}) {
@@ -373,7 +374,7 @@ private:
                 try {
                     o.validate();
                 } catch (const InvalidArgument& e) {
-                    throw InvalidArgument(fmt::format("offers[{}]: {}", i, e.what()));
+                    throw InvalidArgument(continuum::detail::message("offers[{}]: {}", i, e.what()));
                 }
             }
             node_price_[i] = o.node_price;
@@ -386,7 +387,7 @@ private:
         for (auto& c : unit_price_) c.finish(n, 0.0);
         for (auto& c : label_) c.finish(n, -1);
         if (const auto dup = detail::first_duplicate_cluster_id(offers_)) {
-            throw InvalidArgument(fmt::format("offers[{}]: duplicate cluster_id \"{}\"", *dup, offers_[*dup].cluster_id));
+            throw InvalidArgument(continuum::detail::message("offers[{}]: duplicate cluster_id \"{}\"", *dup, offers_[*dup].cluster_id));
         }
         if (with_tie_order) {
             std::vector<std::uint32_t> order(n);

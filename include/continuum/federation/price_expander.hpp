@@ -5,6 +5,7 @@
 // As in CA, an option whose node or pod price cannot be computed is skipped, with a warning.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/expander.hpp>
@@ -39,7 +40,7 @@ struct PricingModel {
     /// \throws InvalidArgument on a negative or non-finite rate.
     static PricingModel linear(double per_core, double per_gib, double per_gpu = 0.0) {
         for (const double rate : {per_core, per_gib, per_gpu}) {
-            if (!std::isfinite(rate) || rate < 0.0) throw InvalidArgument(fmt::format("pricing model: rates must be finite and >= 0, got {}", rate));
+            if (!std::isfinite(rate) || rate < 0.0) throw InvalidArgument(continuum::detail::message("pricing model: rates must be finite and >= 0, got {}", rate));
         }
         auto price = [per_core, per_gib, per_gpu](const Resources& r) {
             return per_core * static_cast<double>(r.cpu_millis()) / 1000.0 + per_gib * static_cast<double>(r.memory_bytes()) / static_cast<double>(std::int64_t{1} << 30) +
@@ -63,7 +64,7 @@ inline ExpansionPod stabilization_pod() { return {"stabilize", Resources::from_u
 /// (1 CPU / 3750 MiB up to 2 nodes, 2 / 7500 up to 6, 4 / 15000 to 20, 8 / 30000 to 60,
 /// 16 / 60000 to 200, 32 / 120000 beyond). \throws InvalidArgument on a negative count.
 inline Resources preferred_node(std::int64_t cluster_node_count) {
-    if (cluster_node_count < 0) throw InvalidArgument(fmt::format("preferred node: cluster_node_count must be >= 0, got {}", cluster_node_count));
+    if (cluster_node_count < 0) throw InvalidArgument(continuum::detail::message("preferred node: cluster_node_count must be >= 0, got {}", cluster_node_count));
     const std::int64_t mib = 1024 * 1024;
     std::int64_t cores = 32;
     std::int64_t memory_mib = 120000;
@@ -85,7 +86,7 @@ inline Resources preferred_node(std::int64_t cluster_node_count) {
 /// \throws InvalidArgument when either cpu is not positive.
 inline double node_unfitness(std::int64_t preferred_cpu_millis, std::int64_t node_cpu_millis) {
     if (preferred_cpu_millis <= 0 || node_cpu_millis <= 0) {
-        throw InvalidArgument(fmt::format("node unfitness: cpu must be > 0, got preferred {}m and node {}m", preferred_cpu_millis, node_cpu_millis));
+        throw InvalidArgument(continuum::detail::message("node unfitness: cpu must be > 0, got preferred {}m and node {}m", preferred_cpu_millis, node_cpu_millis));
     }
     const double p = static_cast<double>(preferred_cpu_millis);
     const double n = static_cast<double>(node_cpu_millis);
@@ -124,16 +125,16 @@ struct PriceScore {
 
     /// CA's debug line (price.go), or the reason the option was skipped.
     [[nodiscard]] std::string to_string() const {
-        if (!scored) return fmt::format("skipped: {}", warnings.empty() ? std::string("no score") : warnings.back());
-        return fmt::format("all_nodes_price={:.6f} pods_price={:.6f} stabilized_ratio={:.6f} unfitness={:.6f} suppressed={:.6f} final_score={:.6f}",
-                           total_node_price, total_pod_price, price_sub_score, unfitness, suppressed_unfitness, score);
+        if (!scored) return continuum::detail::message("skipped: {}", warnings.empty() ? std::string("no score") : warnings.back());
+        return continuum::detail::message("all_nodes_price={:.6f} pods_price={:.6f} stabilized_ratio={:.6f} unfitness={:.6f} suppressed={:.6f} final_score={:.6f}",
+                                          total_node_price, total_pod_price, price_sub_score, unfitness, suppressed_unfitness, score);
     }
 };
 
 namespace detail {
 inline std::optional<double> checked_price(std::optional<double> value, std::string_view what, std::string_view group) {
     if (value && (!std::isfinite(*value) || *value < 0.0)) {
-        throw InvalidArgument(fmt::format("price expander: {} for {} must be finite and >= 0, got {}", what, group, *value));
+        throw InvalidArgument(continuum::detail::message("price expander: {} for {} must be finite and >= 0, got {}", what, group, *value));
     }
     return value;
 }
@@ -154,14 +155,14 @@ inline PriceScore price_score_with(const ExpansionOption& option, const PriceCon
     s.stabilization_price = stabilization;
     const auto node_price = checked_price(context.pricing.node_price(option), "node price", option.node_group);
     if (!node_price) {
-        s.warnings.push_back(fmt::format("Failed to calculate node price for {}", option.node_group));
+        s.warnings.push_back(continuum::detail::message("Failed to calculate node price for {}", option.node_group));
         return s;
     }
     s.total_node_price = *node_price * static_cast<double>(option.node_count);
     for (const auto& pod : option.pods) {
         const auto pod_price = checked_price(context.pricing.pod_price(pod), "pod price", option.node_group);
         if (!pod_price) {
-            s.warnings.push_back(fmt::format("Failed to calculate pod price for {}/{}", pod.namespace_name, pod.name));
+            s.warnings.push_back(continuum::detail::message("Failed to calculate pod price for {}/{}", pod.namespace_name, pod.name));
             return s;
         }
         s.total_pod_price += *pod_price;
@@ -170,7 +171,7 @@ inline PriceScore price_score_with(const ExpansionOption& option, const PriceCon
     // +inf), 0/0 is NaN, which CA compares order-dependently; continuum skips it with a warning.
     s.price_sub_score = (s.total_node_price + s.stabilization_price) / (s.total_pod_price + s.stabilization_price);
     if (std::isnan(s.price_sub_score)) {
-        s.warnings.push_back(fmt::format("Price of {} is 0/0 (no node, pod or stabilisation price): skipped", option.node_group));
+        s.warnings.push_back(continuum::detail::message("Price of {} is 0/0 (no node, pod or stabilisation price): skipped", option.node_group));
         return s;
     }
     s.unfitness = node_unfitness(preferred_cpu, option.node_capacity.cpu_millis());

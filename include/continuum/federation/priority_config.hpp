@@ -4,6 +4,7 @@
 // the syntax Go's regexp implements). Optional: link continuum::priority_config (yaml-cpp, RE2).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/federation/expander.hpp>
 
@@ -48,7 +49,7 @@ public:
             for (const auto& pattern : list) {
                 auto re = std::make_shared<const RE2>(pattern, options);
                 if (!re->ok()) {
-                    throw ParseError(fmt::format("priority expander: can't compile regexp rule for priority {} and rule \"{}\": {}", priority, pattern, re->error()));
+                    throw ParseError(continuum::detail::message("priority expander: can't compile regexp rule for priority {} and rule \"{}\": {}", priority, pattern, re->error()));
                 }
                 compiled_.emplace_back(priority, std::move(re));
             }
@@ -69,11 +70,11 @@ public:
         try {
             root = YAML::Load(std::string(yaml));
         } catch (const YAML::Exception& e) {
-            throw ParseError(fmt::format("priority expander: can't parse YAML with priorities in the configmap: {}", e.what()));
+            throw ParseError(continuum::detail::message("priority expander: can't parse YAML with priorities in the configmap: {}", e.what()));
         }
         std::map<std::int64_t, std::vector<std::string>> tiers;
         if (root.IsNull()) return PriorityTiers(std::move(tiers));
-        if (!root.IsMap()) throw ParseError(fmt::format("priority expander: the configuration must be a mapping of priority to patterns, got {}", describe(root)));
+        if (!root.IsMap()) throw ParseError(continuum::detail::message("priority expander: the configuration must be a mapping of priority to patterns, got {}", describe(root)));
         for (const auto& entry : root) {
             const YAML::Node& key = entry.first;
             const YAML::Node& value = entry.second;
@@ -81,7 +82,7 @@ public:
             // yaml.v2 resolves only plain (or !!int-tagged) scalars to integers: a quoted "10" is a string and fails.
             const bool integer_tag = key.Tag() == "?" || key.Tag() == "tag:yaml.org,2002:int";
             if (!key.IsScalar() || !integer_tag || !YAML::convert<std::int64_t>::decode(key, priority)) {
-                throw ParseError(fmt::format("priority expander: {}: priority \"{}\" is not an integer", where(key), key.IsScalar() ? key.Scalar() : describe(key)));
+                throw ParseError(continuum::detail::message("priority expander: {}: priority \"{}\" is not an integer", where(key), key.IsScalar() ? key.Scalar() : describe(key)));
             }
             std::vector<std::string> patterns;
             if (value.IsSequence()) {
@@ -91,11 +92,11 @@ public:
                     } else if (item.IsScalar()) {
                         patterns.push_back(item.Scalar());
                     } else {
-                        throw ParseError(fmt::format("priority expander: {}: a pattern of priority {} must be a string, got {}", where(item), priority, describe(item)));
+                        throw ParseError(continuum::detail::message("priority expander: {}: a pattern of priority {} must be a string, got {}", where(item), priority, describe(item)));
                     }
                 }
             } else if (!value.IsNull()) {
-                throw ParseError(fmt::format("priority expander: {}: priority {} must map to a list of patterns, got {}", where(value), priority, describe(value)));
+                throw ParseError(continuum::detail::message("priority expander: {}: priority {} must map to a list of patterns, got {}", where(value), priority, describe(value)));
             }
             tiers[priority] = std::move(patterns);
         }
@@ -127,9 +128,9 @@ public:
         if (among.empty()) return out;
         if (!configured_) {
             out.kept.assign(among.begin(), among.end());
-            out.warnings.push_back(fmt::format("Warning PriorityConfigMapInvalid Wrong configuration for priority expander: priority configuration in {} "
-                                               "configmap is empty; please provide valid configuration. Ignoring update.",
-                                               priority_expander::config_map_name));
+            out.warnings.push_back(continuum::detail::message("Warning PriorityConfigMapInvalid Wrong configuration for priority expander: priority configuration in {} "
+                                                              "configmap is empty; please provide valid configuration. Ignoring update.",
+                                                              priority_expander::config_map_name));
             return out;
         }
         std::int64_t max_priority = -1;
@@ -137,8 +138,8 @@ public:
             const std::string& id = options[i].node_group;
             const auto match = highest_match(id);
             if (!match) {
-                out.warnings.push_back(fmt::format("Warning PriorityConfigMapNotMatchedGroup Priority expander: node group {} not found in priority expander "
-                                                   "configuration. The group won't be used.", id));
+                out.warnings.push_back(continuum::detail::message("Warning PriorityConfigMapNotMatchedGroup Priority expander: node group {} not found in priority expander "
+                                                                  "configuration. The group won't be used.", id));
                 continue;
             }
             if (*match < max_priority) continue;
@@ -159,13 +160,13 @@ public:
 private:
     static std::string where(const YAML::Node& node) {
         const auto mark = node.Mark();
-        return mark.is_null() ? std::string("configuration") : fmt::format("line {}", mark.line + 1);
+        return mark.is_null() ? std::string("configuration") : continuum::detail::message("line {}", mark.line + 1);
     }
     static std::string describe(const YAML::Node& node) {
         switch (node.Type()) {
             case YAML::NodeType::Map: return "a mapping";
             case YAML::NodeType::Sequence: return "a list";
-            case YAML::NodeType::Scalar: return fmt::format("the scalar \"{}\"", node.Scalar());
+            case YAML::NodeType::Scalar: return continuum::detail::message("the scalar \"{}\"", node.Scalar());
             case YAML::NodeType::Null: return "null";
             case YAML::NodeType::Undefined: return "nothing";
         }

@@ -7,6 +7,7 @@
 // top k only sorts those k (O(n + k log k)).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/cost_model.hpp>
@@ -47,8 +48,8 @@ struct OfferRequirements {
     /// \throws InvalidArgument on an invalid selector, a negative request or min_gpus < 0.
     void validate() const {
         selector.validate();
-        if (request.any_negative()) throw InvalidArgument(fmt::format("offer requirements: request has a negative amount: {}", request));
-        if (min_gpus < 0) throw InvalidArgument(fmt::format("offer requirements: min_gpus must be >= 0, got {}", min_gpus));
+        if (request.any_negative()) throw InvalidArgument(continuum::detail::message("offer requirements: request has a negative amount: {}", request));
+        if (min_gpus < 0) throw InvalidArgument(continuum::detail::message("offer requirements: min_gpus must be >= 0, got {}", min_gpus));
     }
 };
 
@@ -102,14 +103,14 @@ struct Recommendation {
     /// were ranked. \throws InvalidArgument when entry.offer_index is out of range for `offers`.
     [[nodiscard]] std::string reason(const ScoredOffer& entry, std::span<const Offer> offers) const {
         if (entry.offer_index >= offers.size()) {
-            throw InvalidArgument(fmt::format("recommendation: offer index {} out of range for {} offers", entry.offer_index, offers.size()));
+            throw InvalidArgument(continuum::detail::message("recommendation: offer index {} out of range for {} offers", entry.offer_index, offers.size()));
         }
         const Offer& offer = offers[entry.offer_index];
         switch (entry.verdict) {
             case Verdict::ranked: {
                 std::size_t position = 0;
                 while (position < ranked.size() && ranked[position].offer_index != entry.offer_index) ++position;
-                std::string text = fmt::format("rank {} of {}: {} cost {:.6g}", position + 1, std::max(eligible, ranked.size()), cost_model, entry.score);
+                std::string text = continuum::detail::message("rank {} of {}: {} cost {:.6g}", position + 1, std::max(eligible, ranked.size()), cost_model, entry.score);
                 const bool tied_before = position > 0 && position < ranked.size() && ranked[position - 1].score == entry.score;
                 const bool tied_after = position + 1 < ranked.size() && ranked[position + 1].score == entry.score;
                 if (tied_before || tied_after) text += " (tied on cost; ordered by whole-node price, then cluster id)";
@@ -118,14 +119,14 @@ struct Recommendation {
             case Verdict::unreachable: return "behind a NAT and the requirements forbid NAT";
             case Verdict::wrong_arch: {
                 const auto arch = offer.label(label_keys::arch);
-                return fmt::format("arch is {}, required {}", arch.empty() ? "unknown (no kubernetes.io/arch label)" : arch, requirements.arch);
+                return continuum::detail::message("arch is {}, required {}", arch.empty() ? "unknown (no kubernetes.io/arch label)" : arch, requirements.arch);
             }
             case Verdict::insufficient_gpus:
-                return fmt::format("{} GPUs per node, required {}", offer.capacity.gpus(), requirements.min_gpus);
+                return continuum::detail::message("{} GPUs per node, required {}", offer.capacity.gpus(), requirements.min_gpus);
             case Verdict::selector_mismatch: return "labels fail the selector: " + requirements.selector.explain_mismatch(offer.labels);
             case Verdict::insufficient_capacity:
-                return fmt::format("request {} does not fit one node of capacity {}", requirements.request, offer.capacity);
-            case Verdict::unpriceable: return fmt::format("cost model {} cannot price this offer (a figure it needs is missing)", cost_model);
+                return continuum::detail::message("request {} does not fit one node of capacity {}", requirements.request, offer.capacity);
+            case Verdict::unpriceable: return continuum::detail::message("cost model {} cannot price this offer (a figure it needs is missing)", cost_model);
         }
         return {};
     }
@@ -223,8 +224,8 @@ public:
         for (std::size_t j = 0; j < rows.size(); ++j) {
             if (!priced) score[j] = static_cast<double>(model_.cost(catalogue.offers()[rows[j]], requirements.request));
             if (std::isnan(score[j]) || score[j] < 0.0) {
-                throw InvalidArgument(fmt::format("cost model {} returned {} for offer {} (must be >= 0, or +inf when it cannot price)", out.cost_model, score[j],
-                                                  catalogue.offers()[rows[j]].cluster_id));
+                throw InvalidArgument(continuum::detail::message("cost model {} returned {} for offer {} (must be >= 0, or +inf when it cannot price)", out.cost_model, score[j],
+                                                                 catalogue.offers()[rows[j]].cluster_id));
             }
         }
 

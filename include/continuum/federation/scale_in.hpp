@@ -7,6 +7,7 @@
 #pragma once
 
 #include <continuum/core/detail/counted.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -42,10 +43,10 @@ struct ScaleInOptions {
     /// \throws InvalidArgument on a threshold outside [0, 1], a negative duration or a zero limit.
     void validate() const {
         for (const double t : {utilization_threshold, gpu_utilization_threshold}) {
-            if (!std::isfinite(t) || t < 0.0 || t > 1.0) throw InvalidArgument(fmt::format("scale-in: utilization thresholds must be in [0, 1], got {}", t));
+            if (!std::isfinite(t) || t < 0.0 || t > 1.0) throw InvalidArgument(continuum::detail::message("scale-in: utilization thresholds must be in [0, 1], got {}", t));
         }
-        if (unneeded_time.count() < 0) throw InvalidArgument(fmt::format("scale-in: unneeded_time must be >= 0, got {} ms", unneeded_time.count()));
-        if (delay_after_add.count() < 0) throw InvalidArgument(fmt::format("scale-in: delay_after_add must be >= 0, got {} ms", delay_after_add.count()));
+        if (unneeded_time.count() < 0) throw InvalidArgument(continuum::detail::message("scale-in: unneeded_time must be >= 0, got {} ms", unneeded_time.count()));
+        if (delay_after_add.count() < 0) throw InvalidArgument(continuum::detail::message("scale-in: delay_after_add must be >= 0, got {} ms", delay_after_add.count()));
         if (max_nodes_per_decision == 0) throw InvalidArgument("scale-in: max_nodes_per_decision must be >= 1");
     }
 };
@@ -105,7 +106,7 @@ inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t
             blocker = std::move(why);
             return false;
         };
-        if (!pod.movable) return fail(fmt::format("pod {} is not movable", pod.name));
+        if (!pod.movable) return fail(continuum::detail::message("pod {} is not movable", pod.name));
         const Resources item = with_pod_slot(pod.request);
         bool moved = false;
         for (const auto d : destinations) {
@@ -115,7 +116,7 @@ inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t
             moved = true;
             break;
         }
-        if (!moved) return fail(fmt::format("pod {} (request {}) fits on no other node", pod.name, pod.request));
+        if (!moved) return fail(continuum::detail::message("pod {} (request {}) fits on no other node", pod.name, pod.request));
     }
     for (std::size_t k = 0; k < taken.size(); ++k) {
         moves.push_back({source.pods[order[k]].name, source.name, nodes[taken[k].first].name});
@@ -152,8 +153,8 @@ inline bool within_budgets(const VirtualNode& node, std::span<const packing::Wor
     for (const auto& w : budgets) {
         const auto it = evicted.find(w.name);
         if (it != evicted.end() && it->second > allowed[w.name]) {
-            blocker = fmt::format("evicting {} of {} exceeds its budget: {} allowed by {} ({} desired, {} ready)", continuum::detail::counted(it->second, "pod"),
-                                  w.name, continuum::detail::counted(allowed[w.name], "disruption"), w.budget.to_string(), w.desired, w.healthy);
+            blocker = continuum::detail::message("evicting {} of {} exceeds its budget: {} allowed by {} ({} desired, {} ready)", continuum::detail::counted(it->second, "pod"),
+                                                 w.name, continuum::detail::counted(allowed[w.name], "disruption"), w.budget.to_string(), w.desired, w.healthy);
             return false;
         }
     }
@@ -190,7 +191,7 @@ public:
         for (const auto& [node, since] : state.unneeded_since) {
             if (node.empty()) throw InvalidArgument("scale-in restore: state.unneeded_since has an empty node name");
             if (!state.last_decision || since > *state.last_decision) {
-                throw InvalidArgument(fmt::format("scale-in restore: state.unneeded_since[\"{}\"] = {} ms is not before state.last_decision", node, since.count()));
+                throw InvalidArgument(continuum::detail::message("scale-in restore: state.unneeded_since[\"{}\"] = {} ms is not before state.last_decision", node, since.count()));
             }
         }
         unneeded_since_ = state.unneeded_since;
@@ -231,11 +232,11 @@ public:
         std::map<std::string, std::int64_t> allowed;
         for (const auto& w : budgets) {
             w.budget.validate();
-            if (w.desired < 0 || w.healthy < 0) throw InvalidArgument(fmt::format("scale-in: budget {}: desired {} and healthy {} must be >= 0", w.name, w.desired, w.healthy));
-            if (!allowed.emplace(w.name, w.budget.disruptions_allowed(w.desired, w.healthy)).second) throw InvalidArgument(fmt::format("scale-in: duplicate budget \"{}\"", w.name));
+            if (w.desired < 0 || w.healthy < 0) throw InvalidArgument(continuum::detail::message("scale-in: budget {}: desired {} and healthy {} must be >= 0", w.name, w.desired, w.healthy));
+            if (!allowed.emplace(w.name, w.budget.disruptions_allowed(w.desired, w.healthy)).second) throw InvalidArgument(continuum::detail::message("scale-in: duplicate budget \"{}\"", w.name));
         }
         if (last_decision_ && now < *last_decision_) {
-            throw InvalidArgument(fmt::format("scale-in: now = {} ms is before the previous decision at {} ms", now.count(), last_decision_->count()));
+            throw InvalidArgument(continuum::detail::message("scale-in: now = {} ms is before the previous decision at {} ms", now.count(), last_decision_->count()));
         }
         last_decision_ = now;
         ScaleInDecision out;
@@ -258,7 +259,7 @@ public:
             const bool gpu = nodes[i].allocatable.gpus() > 0;
             const double threshold = gpu ? options_.gpu_utilization_threshold : options_.utilization_threshold;
             if (status.utilization >= threshold) {
-                status.reason = fmt::format("{}utilization {:.3f} >= threshold {}", gpu ? "GPU " : "", status.utilization, threshold);
+                status.reason = continuum::detail::message("{}utilization {:.3f} >= threshold {}", gpu ? "GPU " : "", status.utilization, threshold);
                 continue;
             }
             std::vector<PodMove> moves;
@@ -266,7 +267,7 @@ public:
             std::string blocker;
             if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
                 !detail::simulate_drain(i, by_name, nodes, free, moves, targets, blocker, false)) {
-                status.reason = fmt::format("utilization {:.3f} < {} but {}", status.utilization, threshold, blocker);
+                status.reason = continuum::detail::message("utilization {:.3f} < {} but {}", status.utilization, threshold, blocker);
                 continue;
             }
             status.unneeded = true;
@@ -284,10 +285,10 @@ public:
             auto& status = out.nodes[i];
             if (!status.unneeded) continue;
             if (status.unneeded_for < options_.unneeded_time) {
-                status.reason = fmt::format("unneeded for {:.0f} s of the required {:.0f} s", to_seconds(status.unneeded_for), to_seconds(options_.unneeded_time));
+                status.reason = continuum::detail::message("unneeded for {:.0f} s of the required {:.0f} s", to_seconds(status.unneeded_for), to_seconds(options_.unneeded_time));
             } else if (cooling) {
-                status.reason = fmt::format("unneeded, but nodes were added {:.0f} s ago (delay after add {:.0f} s)", to_seconds(now - *last_scale_out_),
-                                            to_seconds(options_.delay_after_add));
+                status.reason = continuum::detail::message("unneeded, but nodes were added {:.0f} s ago (delay after add {:.0f} s)", to_seconds(now - *last_scale_out_),
+                                                           to_seconds(options_.delay_after_add));
             } else {
                 eligible.push_back(i);
             }
@@ -303,7 +304,7 @@ public:
         for (const auto i : eligible) {
             auto& status = out.nodes[i];
             if (out.nodes_to_release.size() >= options_.max_nodes_per_decision) {
-                status.reason = fmt::format("unneeded, but {} nodes are already released in this decision (max_nodes_per_decision)", options_.max_nodes_per_decision);
+                status.reason = continuum::detail::message("unneeded, but {} nodes are already released in this decision (max_nodes_per_decision)", options_.max_nodes_per_decision);
                 continue;
             }
             if (receiving[i]) {
@@ -319,24 +320,24 @@ public:
             std::string blocker;
             if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
                 !detail::simulate_drain(i, destinations, nodes, free, moves, targets, blocker, true)) {
-                status.reason = fmt::format("unneeded, but after this decision's other releases {}", blocker);
+                status.reason = continuum::detail::message("unneeded, but after this decision's other releases {}", blocker);
                 continue;
             }
             detail::within_budgets(nodes[i], budgets, allowed, blocker, true);
             released[i] = true;
             for (const auto j : targets) receiving[j] = true;
             status.released = true;
-            status.reason = fmt::format("released: utilization {:.3f}, unneeded for {:.0f} s, {} pod{} moved", status.utilization, to_seconds(status.unneeded_for),
-                                        moves.size(), moves.size() == 1 ? "" : "s");
+            status.reason = continuum::detail::message("released: utilization {:.3f}, unneeded for {:.0f} s, {} pod{} moved", status.utilization, to_seconds(status.unneeded_for),
+                                                       moves.size(), moves.size() == 1 ? "" : "s");
             out.nodes_to_release.push_back(nodes[i].name);
             out.saved_cost += nodes[i].cost;
             out.moves.insert(out.moves.end(), moves.begin(), moves.end());
         }
         for (const auto& name : out.nodes_to_release) unneeded_since_.erase(name);
         out.reason = out.nodes_to_release.empty()
-                         ? fmt::format("no node released ({} of {} unneeded)", unneeded_since_.size(), n)
-                         : fmt::format("release {} of {} nodes, move {} pod{}, save {:.6g} per unit of time", out.nodes_to_release.size(), n, out.moves.size(),
-                                       out.moves.size() == 1 ? "" : "s", out.saved_cost);
+                         ? continuum::detail::message("no node released ({} of {} unneeded)", unneeded_since_.size(), n)
+                         : continuum::detail::message("release {} of {} nodes, move {} pod{}, save {:.6g} per unit of time", out.nodes_to_release.size(), n, out.moves.size(),
+                                                      out.moves.size() == 1 ? "" : "s", out.saved_cost);
         return out;
     }
 

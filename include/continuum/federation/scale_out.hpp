@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -223,7 +224,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     detail::validate_pending_pods(pods);
     detail::validate_virtual_nodes(nodes);
     options.budget.validate();
-    if (options.price_tiers < 1) throw InvalidArgument(fmt::format("scale-out: price_tiers must be >= 1, got {}", options.price_tiers));
+    if (options.price_tiers < 1) throw InvalidArgument(continuum::detail::message("scale-out: price_tiers must be >= 1, got {}", options.price_tiers));
 
     // One deadline for the whole call: each group's packing gets what the groups before it left.
     const auto start = std::chrono::steady_clock::now();
@@ -304,8 +305,8 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             g.offers.push_back(o);
         }
         if (g.offers.empty()) {
-            const std::string why = nat_only ? fmt::format("only offers behind a NAT match node selector \"{}\" and NAT is not allowed", key)
-                                             : fmt::format("no offer matches node selector \"{}\"", key);
+            const std::string why = nat_only ? continuum::detail::message("only offers behind a NAT match node selector \"{}\" and NAT is not allowed", key)
+                                             : continuum::detail::message("no offer matches node selector \"{}\"", key);
             for (const auto p : g.pods) unschedulable[p] = why;
             continue;
         }
@@ -323,17 +324,17 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         std::vector<Resources> items;
         items.reserve(g.pods.size());
         for (const auto p : g.pods) items.push_back(detail::with_pod_slot(pods[p].request));
-        const std::string matching = g.selector.empty() ? std::string("every offer") : fmt::format("every offer matching node selector \"{}\"", g.selector);
+        const std::string matching = g.selector.empty() ? std::string("every offer") : continuum::detail::message("every offer matching node selector \"{}\"", g.selector);
         const auto explain = [&](std::size_t p) {
             const auto& request = pods[p].request;
             const Offer* largest = nullptr;
             for (const auto o : g.offers) {
                 if (request.fits_in(offers[o].capacity)) {
-                    return fmt::format("{} that could host request {} has reached its max_nodes", matching, request);
+                    return continuum::detail::message("{} that could host request {} has reached its max_nodes", matching, request);
                 }
                 if (largest == nullptr || offers[o].capacity.cpu_millis() > largest->capacity.cpu_millis()) largest = &offers[o];
             }
-            return fmt::format("request {} exceeds {} (largest: {} {})", request, matching, largest->cluster_id, largest->capacity);
+            return continuum::detail::message("request {} exceeds {} (largest: {} {})", request, matching, largest->cluster_id, largest->capacity);
         };
         if (candidates.empty()) {
             for (const auto p : g.pods) unschedulable[p] = explain(p);
@@ -446,14 +447,14 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         if (it != unschedulable.end()) out.unschedulable.push_back({pods[p].name, it->second});
     }
     std::vector<std::string> summary;
-    for (const auto& p : out.peerings) summary.push_back(fmt::format("{} x{}", p.cluster_id, p.nodes.size()));
+    for (const auto& p : out.peerings) summary.push_back(continuum::detail::message("{} x{}", p.cluster_id, p.nodes.size()));
     const std::size_t opened = out.new_node_count();
     const std::string onto_new = opened == 0 ? std::string("no new node")
-                                                : fmt::format("{} on {} new node{} [{}] costing {:.6g} per unit of time",
-                                                              pods.size() - out.existing_node_placements.size() - out.unschedulable.size(), opened,
-                                                              opened == 1 ? "" : "s", fmt::join(summary, ", "), out.cost);
-    out.reason = fmt::format("{} pending pod{}: {} on existing nodes, {}, {} unschedulable", pods.size(), pods.size() == 1 ? "" : "s",
-                             out.existing_node_placements.size(), onto_new, out.unschedulable.size());
+                                                : continuum::detail::message("{} on {} new node{} [{}] costing {:.6g} per unit of time",
+                                                                             pods.size() - out.existing_node_placements.size() - out.unschedulable.size(), opened,
+                                                                             opened == 1 ? "" : "s", fmt::join(summary, ", "), out.cost);
+    out.reason = continuum::detail::message("{} pending pod{}: {} on existing nodes, {}, {} unschedulable", pods.size(), pods.size() == 1 ? "" : "s",
+                                            out.existing_node_placements.size(), onto_new, out.unschedulable.size());
     return out;
 }
 

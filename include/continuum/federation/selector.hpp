@@ -4,6 +4,7 @@
 // affinity); the string form "a=b,c in (x,y),!d,e!=f,g notin (h)" parses with Kubernetes' grammar.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/federation/detail/labels.hpp>
 
@@ -72,23 +73,23 @@ struct SelectorRequirement {
     /// integer; keys and values follow label syntax.
     /// \throws InvalidArgument naming the requirement and the offending part.
     void validate() const {
-        if (!detail::is_label_key(key)) throw InvalidArgument(fmt::format("label selector: invalid label key \"{}\"", key));
+        if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("label selector: invalid label key \"{}\"", key));
         switch (op) {
             case SelectorOperator::in:
             case SelectorOperator::not_in:
-                if (values.empty()) throw InvalidArgument(fmt::format("label selector: operator {} on \"{}\" needs at least one value", federation::to_string(op), key));
+                if (values.empty()) throw InvalidArgument(continuum::detail::message("label selector: operator {} on \"{}\" needs at least one value", federation::to_string(op), key));
                 for (const auto& v : values) {
-                    if (!detail::is_label_value(v)) throw InvalidArgument(fmt::format("label selector: invalid label value \"{}\" for key \"{}\"", v, key));
+                    if (!detail::is_label_value(v)) throw InvalidArgument(continuum::detail::message("label selector: invalid label value \"{}\" for key \"{}\"", v, key));
                 }
                 break;
             case SelectorOperator::exists:
             case SelectorOperator::does_not_exist:
-                if (!values.empty()) throw InvalidArgument(fmt::format("label selector: operator {} on \"{}\" takes no values, got {}", federation::to_string(op), key, values.size()));
+                if (!values.empty()) throw InvalidArgument(continuum::detail::message("label selector: operator {} on \"{}\" takes no values, got {}", federation::to_string(op), key, values.size()));
                 break;
             case SelectorOperator::gt:
             case SelectorOperator::lt:
                 if (values.size() != 1 || !detail::parse_int64(values[0])) {
-                    throw InvalidArgument(fmt::format("label selector: operator {} on \"{}\" needs exactly one integer value, got [{}]", federation::to_string(op), key, fmt::join(values, ", ")));
+                    throw InvalidArgument(continuum::detail::message("label selector: operator {} on \"{}\" needs exactly one integer value, got [{}]", federation::to_string(op), key, fmt::join(values, ", ")));
                 }
                 break;
         }
@@ -119,15 +120,15 @@ struct SelectorRequirement {
     [[nodiscard]] std::string to_string() const {
         switch (op) {
             case SelectorOperator::in:
-                if (values.size() == 1) return fmt::format("{}={}", key, values[0]);
-                return fmt::format("{} in ({})", key, fmt::join(values, ","));
+                if (values.size() == 1) return continuum::detail::message("{}={}", key, values[0]);
+                return continuum::detail::message("{} in ({})", key, fmt::join(values, ","));
             case SelectorOperator::not_in:
-                if (values.size() == 1) return fmt::format("{}!={}", key, values[0]);
-                return fmt::format("{} notin ({})", key, fmt::join(values, ","));
+                if (values.size() == 1) return continuum::detail::message("{}!={}", key, values[0]);
+                return continuum::detail::message("{} notin ({})", key, fmt::join(values, ","));
             case SelectorOperator::exists: return key;
             case SelectorOperator::does_not_exist: return "!" + key;
-            case SelectorOperator::gt: return fmt::format("{}>{}", key, values.empty() ? "" : values[0]);
-            case SelectorOperator::lt: return fmt::format("{}<{}", key, values.empty() ? "" : values[0]);
+            case SelectorOperator::gt: return continuum::detail::message("{}>{}", key, values.empty() ? "" : values[0]);
+            case SelectorOperator::lt: return continuum::detail::message("{}<{}", key, values.empty() ? "" : values[0]);
         }
         return key;
     }
@@ -152,8 +153,8 @@ struct LabelSelector {
     /// \throws InvalidArgument on an invalid key, value or operator arity.
     void validate() const {
         for (const auto& [key, value] : match_labels) {
-            if (!detail::is_label_key(key)) throw InvalidArgument(fmt::format("label selector: invalid label key \"{}\"", key));
-            if (!detail::is_label_value(value)) throw InvalidArgument(fmt::format("label selector: invalid label value \"{}\" for key \"{}\"", value, key));
+            if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("label selector: invalid label key \"{}\"", key));
+            if (!detail::is_label_value(value)) throw InvalidArgument(continuum::detail::message("label selector: invalid label value \"{}\" for key \"{}\"", value, key));
         }
         for (const auto& requirement : match_expressions) requirement.validate();
     }
@@ -176,12 +177,12 @@ struct LabelSelector {
     [[nodiscard]] std::string explain_mismatch(const Labels& labels) const {
         const auto describe = [&](const std::string& requirement, const std::string& key) {
             const auto it = labels.find(std::string_view(key));
-            return it == labels.end() ? fmt::format("requirement {} not met (no label {})", requirement, key)
-                                      : fmt::format("requirement {} not met ({}={})", requirement, key, it->second);
+            return it == labels.end() ? continuum::detail::message("requirement {} not met (no label {})", requirement, key)
+                                      : continuum::detail::message("requirement {} not met ({}={})", requirement, key, it->second);
         };
         for (const auto& [key, value] : match_labels) {
             const auto it = labels.find(std::string_view(key));
-            if (it == labels.end() || it->second != value) return describe(fmt::format("{}={}", key, value), key);
+            if (it == labels.end() || it->second != value) return describe(continuum::detail::message("{}={}", key, value), key);
         }
         for (const auto& requirement : match_expressions) {
             if (!requirement.matches(labels)) return describe(requirement.to_string(), requirement.key);
@@ -193,9 +194,9 @@ struct LabelSelector {
     [[nodiscard]] std::string to_string() const {
         std::vector<std::string> parts;
         parts.reserve(match_labels.size() + match_expressions.size());
-        for (const auto& [key, value] : match_labels) parts.push_back(fmt::format("{}={}", key, value));
+        for (const auto& [key, value] : match_labels) parts.push_back(continuum::detail::message("{}={}", key, value));
         for (const auto& requirement : match_expressions) parts.push_back(requirement.to_string());
-        return fmt::format("{}", fmt::join(parts, ","));
+        return continuum::detail::message("{}", fmt::join(parts, ","));
     }
 
     friend bool operator==(const LabelSelector&, const LabelSelector&) = default;
@@ -232,7 +233,7 @@ private:
     static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
     [[noreturn]] void fail(std::string_view what) const {
-        throw ParseError(fmt::format("label selector \"{}\": {} at position {}", text_, what, pos_));
+        throw ParseError(continuum::detail::message("label selector \"{}\": {} at position {}", text_, what, pos_));
     }
     void skip_spaces() {
         while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
@@ -249,7 +250,7 @@ private:
         if (k.empty()) fail("expected a label key");
         if (!is_label_key(k)) {
             pos_ = at;
-            fail(fmt::format("invalid label key \"{}\"", k));
+            fail(continuum::detail::message("invalid label key \"{}\"", k));
         }
         return std::string(k);
     }
@@ -258,7 +259,7 @@ private:
         const auto v = identifier();
         if (!is_label_value(v)) {
             pos_ = at;
-            fail(fmt::format("invalid label value \"{}\"", v));
+            fail(continuum::detail::message("invalid label value \"{}\"", v));
         }
         return std::string(v);
     }
@@ -301,7 +302,7 @@ private:
             const auto v = identifier();
             if (!parse_int64(v)) {
                 pos_ = where;
-                fail(fmt::format("operator {} needs an integer, got \"{}\"", c, v));
+                fail(continuum::detail::message("operator {} needs an integer, got \"{}\"", c, v));
             }
             out.values.emplace_back(v);
             return out;
@@ -314,11 +315,11 @@ private:
             out.op = SelectorOperator::not_in;
         } else {
             pos_ = where;
-            fail(fmt::format("expected an operator (=, ==, !=, in, notin, >, <), got \"{}\"", word));
+            fail(continuum::detail::message("expected an operator (=, ==, !=, in, notin, >, <), got \"{}\"", word));
         }
-        if (!at('(')) fail(fmt::format("expected '(' after '{}'", word));
+        if (!at('(')) fail(continuum::detail::message("expected '(' after '{}'", word));
         ++pos_;
-        if (at(')')) fail(fmt::format("operator '{}' needs at least one value", word));
+        if (at(')')) fail(continuum::detail::message("operator '{}' needs at least one value", word));
         while (true) {
             out.values.push_back(value());
             if (at(',')) {

@@ -3,6 +3,7 @@
 // nvidia.com/gpu) and the Liqo virtual nodes already peered, each backed by an offer.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/selector.hpp>
@@ -47,13 +48,13 @@ inline void validate_pending_pods(std::span<const PendingPod> pods) {
     seen.reserve(pods.size() * 2);
     for (std::size_t i = 0; i < pods.size(); ++i) {
         const auto& pod = pods[i];
-        if (pod.name.empty()) throw InvalidArgument(fmt::format("pending_pods[{}]: name must not be empty", i));
-        if (!seen.insert(pod.name).second) throw InvalidArgument(fmt::format("pending_pods[{}]: duplicate pod name \"{}\"", i, pod.name));
-        if (pod.request.any_negative()) throw InvalidArgument(fmt::format("pending pod {}: request has a negative amount: {}", pod.name, pod.request));
+        if (pod.name.empty()) throw InvalidArgument(continuum::detail::message("pending_pods[{}]: name must not be empty", i));
+        if (!seen.insert(pod.name).second) throw InvalidArgument(continuum::detail::message("pending_pods[{}]: duplicate pod name \"{}\"", i, pod.name));
+        if (pod.request.any_negative()) throw InvalidArgument(continuum::detail::message("pending pod {}: request has a negative amount: {}", pod.name, pod.request));
         try {
             pod.node_selector.validate();
         } catch (const InvalidArgument& e) {
-            throw InvalidArgument(fmt::format("pending pod {}: {}", pod.name, e.what()));
+            throw InvalidArgument(continuum::detail::message("pending pod {}: {}", pod.name, e.what()));
         }
     }
 }
@@ -63,14 +64,14 @@ inline void validate_virtual_nodes(std::span<const VirtualNode> nodes) {
     seen.reserve(nodes.size() * 2);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto& node = nodes[i];
-        if (node.name.empty()) throw InvalidArgument(fmt::format("nodes[{}]: name must not be empty", i));
-        if (!seen.insert(node.name).second) throw InvalidArgument(fmt::format("nodes[{}]: duplicate node name \"{}\"", i, node.name));
+        if (node.name.empty()) throw InvalidArgument(continuum::detail::message("nodes[{}]: name must not be empty", i));
+        if (!seen.insert(node.name).second) throw InvalidArgument(continuum::detail::message("nodes[{}]: duplicate node name \"{}\"", i, node.name));
         if (node.allocatable.any_negative() || node.allocatable.cpu_millis() <= 0 || node.allocatable.memory_bytes() <= 0) {
-            throw InvalidArgument(fmt::format("node {}: allocatable must have cpu > 0 and memory > 0 and nothing negative, got {}", node.name, node.allocatable));
+            throw InvalidArgument(continuum::detail::message("node {}: allocatable must have cpu > 0 and memory > 0 and nothing negative, got {}", node.name, node.allocatable));
         }
-        if (!std::isfinite(node.cost) || node.cost < 0.0) throw InvalidArgument(fmt::format("node {}: cost must be finite and >= 0, got {}", node.name, node.cost));
+        if (!std::isfinite(node.cost) || node.cost < 0.0) throw InvalidArgument(continuum::detail::message("node {}: cost must be finite and >= 0, got {}", node.name, node.cost));
         for (const auto& pod : node.pods) {
-            if (pod.request.any_negative()) throw InvalidArgument(fmt::format("node {}: pod {} has a negative request {}", node.name, pod.name, pod.request));
+            if (pod.request.any_negative()) throw InvalidArgument(continuum::detail::message("node {}: pod {} has a negative request {}", node.name, pod.name, pod.request));
         }
     }
 }

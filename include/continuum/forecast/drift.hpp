@@ -3,6 +3,7 @@
 // squared deviation of the one-step changes from the drift.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
@@ -38,7 +39,7 @@ public:
         detail::require_state_value(s.first, "drift", "first");
         detail::require_state_value(s.last, "drift", "last");
         detail::require_state_non_negative(s.sum_squares, "drift", "sum_squares");
-        if (s.fitted && s.count < 2) throw InvalidArgument(fmt::format("drift restore: state.count = {} must be >= 2 once fitted", s.count));
+        if (s.fitted && s.count < 2) throw InvalidArgument(continuum::detail::message("drift restore: state.count = {} must be >= 2 once fitted", s.count));
         Drift out = *this;
         out.first_ = s.first;
         out.last_ = s.last;

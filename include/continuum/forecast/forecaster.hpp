@@ -3,6 +3,7 @@
 // 004 (Prophet, portfolios as future work) both start proactive scaling from such a forecast.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/series.hpp>
 
@@ -60,26 +61,26 @@ namespace detail {
 inline void require_observation_range(SeriesView history, std::string_view who) {
     for (std::size_t i = 0; i < history.size(); ++i) {
         if (std::fabs(history[i]) > max_observation) {
-            throw InvalidArgument(fmt::format("{}: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series", who, i,
-                                              history[i], max_observation));
+            throw InvalidArgument(continuum::detail::message("{}: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series", who, i,
+                                                             history[i], max_observation));
         }
     }
 }
 /// \throws InvalidArgument unless 1 <= horizon.
 inline void require_horizon(int horizon) {
-    if (horizon <= 0) throw InvalidArgument(fmt::format("horizon must be >= 1, got {}", horizon));
+    if (horizon <= 0) throw InvalidArgument(continuum::detail::message("horizon must be >= 1, got {}", horizon));
 }
 /// \throws InvalidArgument unless level == 0 or 0 < level < 1.
 inline void require_level(double level) {
     if (!(level == 0.0 || (level > 0.0 && level < 1.0))) {
-        throw InvalidArgument(fmt::format("level must be 0 (no interval) or in (0, 1), got {}", level));
+        throw InvalidArgument(continuum::detail::message("level must be 0 (no interval) or in (0, 1), got {}", level));
     }
 }
 /// \throws InvalidArgument when value is NaN or infinite.
 inline void require_finite_observation(double value) {
-    if (!std::isfinite(value)) throw InvalidArgument(fmt::format("update: observation {} is not finite", value));
+    if (!std::isfinite(value)) throw InvalidArgument(continuum::detail::message("update: observation {} is not finite", value));
     if (std::fabs(value) > max_observation) {
-        throw InvalidArgument(fmt::format("update: observation {} is beyond ±{:g}, where squared errors overflow", value, max_observation));
+        throw InvalidArgument(continuum::detail::message("update: observation {} is beyond ±{:g}, where squared errors overflow", value, max_observation));
     }
 }
 }  // namespace detail

@@ -4,6 +4,7 @@
 // be saved and restored. state_of() and with_state() are the entry points generic code calls.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/holt_winters.hpp>
@@ -81,9 +82,9 @@ template <typename = void>  // a template, so the states of every model are inst
         if (!lstm_double.parameters.empty()) return lstm_double;
         return lstm_float;
     }
-    throw InvalidArgument(fmt::format("forecaster state: {} is not a built-in forecaster (naive, drift, ses, seasonal naive or median, "
-                                      "moving average, linear regression, Holt-Winters, LSTM); its state cannot be taken",
-                                      model.name()));
+    throw InvalidArgument(continuum::detail::message("forecaster state: {} is not a built-in forecaster (naive, drift, ses, seasonal naive or median, "
+                                                     "moving average, linear regression, Holt-Winters, LSTM); its state cannot be taken",
+                                                     model.name()));
 }
 
 /// The built-in model `state` describes, restored. Holt-Winters gets `holt_winters` options (the
@@ -118,8 +119,8 @@ template <typename = void>  // as state_of(const AnyForecaster&)
             using S = std::decay_t<decltype(s)>;
             const auto unconfigured = [&]() -> AnyForecaster {
                 if (prototype.empty()) return restore_forecaster(state);
-                throw InvalidArgument(fmt::format("forecaster restore: the state is of a {} model but the configured forecaster is {}", kind_of(state),
-                                                  prototype.name()));
+                throw InvalidArgument(continuum::detail::message("forecaster restore: the state is of a {} model but the configured forecaster is {}", kind_of(state),
+                                                                 prototype.name()));
             };
             const auto from = [&]<typename M>(const M* configured) -> AnyForecaster {
                 if (configured) return configured->with_state(s);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/holt_winters_kernel.hpp>
 #include <continuum/forecast/detail/interval.hpp>
@@ -104,10 +105,10 @@ public:
             try {
                 validate_parameters(s.params);
             } catch (const InvalidArgument& e) {
-                throw InvalidArgument(fmt::format("{} restore: state.params: {}", who, e.what()));
+                throw InvalidArgument(continuum::detail::message("{} restore: state.params: {}", who, e.what()));
             }
             detail::require_state_size(s.seasons.size(), m, who, "seasons");
-            if (s.nobs == 0) throw InvalidArgument(fmt::format("{} restore: state.nobs must be >= 1 once fitted", who));
+            if (s.nobs == 0) throw InvalidArgument(continuum::detail::message("{} restore: state.nobs must be >= 1 once fitted", who));
         } else {
             detail::require_state_size(s.seasons.size(), 0, who, "seasons");
         }
@@ -145,9 +146,9 @@ public:
     explicit HoltWinters(HoltWintersSpec spec = {}, HoltWintersOptions options = {}) : spec_(spec), options_(options) {
         spec_.validate();
         options_.budget.validate();
-        if (options_.starts < 1) throw InvalidArgument(fmt::format("holt_winters: options.starts must be >= 1, got {}", options_.starts));
+        if (options_.starts < 1) throw InvalidArgument(continuum::detail::message("holt_winters: options.starts must be >= 1, got {}", options_.starts));
         if (options_.simulation_paths < 10) {
-            throw InvalidArgument(fmt::format("holt_winters: options.simulation_paths must be >= 10, got {}", options_.simulation_paths));
+            throw InvalidArgument(continuum::detail::message("holt_winters: options.simulation_paths must be >= 10, got {}", options_.simulation_paths));
         }
     }
 
@@ -235,11 +236,11 @@ public:
         detail::require_fitted(fitted_, "holt_winters");
         detail::require_finite_observation(value);
         if (spec_.seasonal == Seasonality::multiplicative && !(value > 0.0)) {
-            throw InvalidArgument(fmt::format("holt_winters update: a multiplicative season needs observations > 0, got {}", value));
+            throw InvalidArgument(continuum::detail::message("holt_winters update: a multiplicative season needs observations > 0, got {}", value));
         }
         if (std::fabs(value) > static_cast<double>(max_magnitude())) {
-            throw InvalidArgument(fmt::format("holt_winters update: observation {} is beyond ±{:g}, where squared errors overflow",
-                                              value, static_cast<double>(max_magnitude())));
+            throw InvalidArgument(continuum::detail::message("holt_winters update: observation {} is beyond ±{:g}, where squared errors overflow",
+                                                             value, static_cast<double>(max_magnitude())));
         }
         const Scalar y = static_cast<Scalar>(value);
         const auto c = coefficients();
@@ -261,11 +262,11 @@ public:
             state_.phase = old_phase;
             if (!state_.seasons.empty()) state_.seasons[old_phase] = old_season;
             if (f != f) {
-                throw InvalidArgument(fmt::format("holt_winters update: the multiplicative state became non-positive at observation {}", value));
+                throw InvalidArgument(continuum::detail::message("holt_winters update: the multiplicative state became non-positive at observation {}", value));
             }
-            throw InvalidArgument(fmt::format("holt_winters update: observation {} overflows the model state or its error sum; "
-                                              "the model is unchanged",
-                                              value));
+            throw InvalidArgument(continuum::detail::message("holt_winters update: observation {} overflows the model state or its error sum; "
+                                                             "the model is unchanged",
+                                                             value));
         }
         update_sse_ = new_sse;
         ++updates_;
@@ -282,8 +283,8 @@ public:
     }
 
     [[nodiscard]] std::string name() const {
-        return spec_.has_season() ? fmt::format("holt_winters({}, m={})", spec_.code(), spec_.season_length)
-                                  : fmt::format("holt_winters({})", spec_.code());
+        return spec_.has_season() ? continuum::detail::message("holt_winters({}, m={})", spec_.code(), spec_.season_length)
+                                  : continuum::detail::message("holt_winters({})", spec_.code());
     }
 
     [[nodiscard]] const HoltWintersSpec& spec() const { return spec_; }
@@ -349,10 +350,10 @@ private:
     /// fit()'s checks on y, and the reset of the fit statistics.
     void prepare_fit(std::span<const Scalar> y) {
         for (std::size_t i = 0; i < y.size(); ++i) {
-            if (!std::isfinite(y[i])) throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is not finite", i, static_cast<double>(y[i])));
+            if (!std::isfinite(y[i])) throw InvalidArgument(continuum::detail::message("holt_winters: series[{}] = {} is not finite", i, static_cast<double>(y[i])));
             if (std::fabs(y[i]) > max_magnitude()) {
-                throw InvalidArgument(fmt::format("holt_winters: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series",
-                                                  i, static_cast<double>(y[i]), static_cast<double>(max_magnitude())));
+                throw InvalidArgument(continuum::detail::message("holt_winters: series[{}] = {} is beyond ±{:g}, where squared errors overflow; rescale the series",
+                                                                 i, static_cast<double>(y[i]), static_cast<double>(max_magnitude())));
             }
         }
         check_length(y.size());
@@ -369,8 +370,8 @@ private:
         if (spec_.has_season()) {
             const auto m = static_cast<std::size_t>(spec_.season_length);
             if (n < 2 * m) {
-                throw InvalidArgument(fmt::format("holt_winters: series has {} points, needs at least 2*season_length = {} (two full seasons of {})",
-                                                  n, 2 * m, m));
+                throw InvalidArgument(continuum::detail::message("holt_winters: series has {} points, needs at least 2*season_length = {} (two full seasons of {})",
+                                                                 n, 2 * m, m));
             }
         } else {
             detail::require_length(n, 2, "holt_winters", "two points");
@@ -383,23 +384,23 @@ private:
 
     void validate_parameters(const HoltWintersParameters<Scalar>& p) const {
         const auto in01 = [](Scalar v) { return v >= Scalar(0) && v <= Scalar(1); };
-        if (!in01(p.alpha)) throw InvalidArgument(fmt::format("holt_winters: alpha must be in [0, 1], got {}", static_cast<double>(p.alpha)));
-        if (spec_.has_trend() && !in01(p.beta)) throw InvalidArgument(fmt::format("holt_winters: beta must be in [0, 1], got {}", static_cast<double>(p.beta)));
-        if (spec_.has_season() && !in01(p.gamma)) throw InvalidArgument(fmt::format("holt_winters: gamma must be in [0, 1], got {}", static_cast<double>(p.gamma)));
+        if (!in01(p.alpha)) throw InvalidArgument(continuum::detail::message("holt_winters: alpha must be in [0, 1], got {}", static_cast<double>(p.alpha)));
+        if (spec_.has_trend() && !in01(p.beta)) throw InvalidArgument(continuum::detail::message("holt_winters: beta must be in [0, 1], got {}", static_cast<double>(p.beta)));
+        if (spec_.has_season() && !in01(p.gamma)) throw InvalidArgument(continuum::detail::message("holt_winters: gamma must be in [0, 1], got {}", static_cast<double>(p.gamma)));
         if (spec_.damped ? !(p.phi > Scalar(0) && p.phi <= Scalar(1)) : p.phi != Scalar(1)) {
-            throw InvalidArgument(fmt::format("holt_winters: phi must be in (0, 1] for a damped trend and 1 otherwise, got {}", static_cast<double>(p.phi)));
+            throw InvalidArgument(continuum::detail::message("holt_winters: phi must be in (0, 1] for a damped trend and 1 otherwise, got {}", static_cast<double>(p.phi)));
         }
         if (!std::isfinite(p.initial_level) || !std::isfinite(p.initial_trend)) {
             throw InvalidArgument("holt_winters: initial_level and initial_trend must be finite");
         }
         const std::size_t m = static_cast<std::size_t>(spec_.period());
         if (p.initial_seasons.size() != m) {
-            throw InvalidArgument(fmt::format("holt_winters: initial_seasons must have {} values (season_length), got {}", m, p.initial_seasons.size()));
+            throw InvalidArgument(continuum::detail::message("holt_winters: initial_seasons must have {} values (season_length), got {}", m, p.initial_seasons.size()));
         }
         for (std::size_t j = 0; j < m; ++j) {
             if (!std::isfinite(p.initial_seasons[j]) || (spec_.seasonal == Seasonality::multiplicative && !(p.initial_seasons[j] > Scalar(0)))) {
-                throw InvalidArgument(fmt::format("holt_winters: initial_seasons[{}] = {} must be finite{}", j, static_cast<double>(p.initial_seasons[j]),
-                                                  spec_.seasonal == Seasonality::multiplicative ? " and > 0 (multiplicative season)" : ""));
+                throw InvalidArgument(continuum::detail::message("holt_winters: initial_seasons[{}] = {} must be finite{}", j, static_cast<double>(p.initial_seasons[j]),
+                                                                 spec_.seasonal == Seasonality::multiplicative ? " and > 0 (multiplicative season)" : ""));
             }
         }
     }

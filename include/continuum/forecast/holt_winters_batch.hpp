@@ -4,6 +4,7 @@
 // the latency-bound one-step recursion runs as independent SIMD lanes (detail/holt_winters_lanes.hpp).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/holt_winters_lanes.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 
@@ -30,9 +31,9 @@ public:
     /// Fits every row of `values` (row-major, `series` rows of equal length) with `prototype`'s spec
     /// and options. \throws InvalidArgument as HoltWinters::fit_many.
     HoltWintersBatch(const HoltWinters<Scalar>& prototype, std::span<const double> values, std::size_t series) {
-        if (series < 1) throw InvalidArgument(fmt::format("holt_winters fit_many: series must be >= 1, got {}", series));
+        if (series < 1) throw InvalidArgument(continuum::detail::message("holt_winters fit_many: series must be >= 1, got {}", series));
         if (values.size() % series != 0) {
-            throw InvalidArgument(fmt::format("holt_winters fit_many: {} values are not {} series of equal length", values.size(), series));
+            throw InvalidArgument(continuum::detail::message("holt_winters fit_many: {} values are not {} series of equal length", values.size(), series));
         }
         length_ = values.size() / series;
         models_.assign(series, prototype);
@@ -42,7 +43,7 @@ public:
             try {
                 models_[i].prepare_fit(row(i));
             } catch (const InvalidArgument& e) {
-                throw InvalidArgument(fmt::format("holt_winters fit_many: series {}: {}", i, e.what()));
+                throw InvalidArgument(continuum::detail::message("holt_winters fit_many: series {}: {}", i, e.what()));
             }
         }
         if (prototype.known_) {
@@ -59,7 +60,7 @@ public:
     [[nodiscard]] std::size_t length() const { return length_; }
     /// Series i's fitted model. \throws InvalidArgument when i >= size().
     [[nodiscard]] const HoltWinters<Scalar>& operator[](std::size_t i) const {
-        if (i >= models_.size()) throw InvalidArgument(fmt::format("holt_winters fit_many: index {} out of range for {} series", i, models_.size()));
+        if (i >= models_.size()) throw InvalidArgument(continuum::detail::message("holt_winters fit_many: index {} out of range for {} series", i, models_.size()));
         return models_[i];
     }
     [[nodiscard]] const std::vector<HoltWinters<Scalar>>& models() const { return models_; }
@@ -195,8 +196,8 @@ private:
         };
         const auto conclude = [&](Search& search) {
             if (!std::isfinite(search.best)) {
-                throw InvalidArgument(fmt::format("holt_winters fit_many: series {}: no feasible starting point (a multiplicative state becomes "
-                                                  "non-positive for every grid point)", search.series));
+                throw InvalidArgument(continuum::detail::message("holt_winters fit_many: series {}: no feasible starting point (a multiplicative state becomes "
+                                                                 "non-positive for every grid point)", search.series));
             }
             search.problem->decode(search.best_x, scratch);
             finish(search.series, scratch);

@@ -3,6 +3,7 @@
 // parameters. Shared by the smoother, the initialisation heuristics and the automatic model choice.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 
 #include <string>
@@ -38,7 +39,7 @@ struct HoltWintersSpec {
     /// \throws InvalidArgument when seasonal and season_length < 2, or damped without a trend.
     void validate() const {
         if (has_season() && season_length < 2) {
-            throw InvalidArgument(fmt::format("holt_winters: season_length must be >= 2 for a seasonal model, got {}", season_length));
+            throw InvalidArgument(continuum::detail::message("holt_winters: season_length must be >= 2 for a seasonal model, got {}", season_length));
         }
         if (damped && !has_trend()) throw InvalidArgument("holt_winters: damped = true needs trend = additive");
     }
@@ -46,7 +47,7 @@ struct HoltWintersSpec {
     [[nodiscard]] std::string code() const {
         const char* t = !has_trend() ? "N" : (damped ? "Ad" : "A");
         const char* s = seasonal == Seasonality::none ? "N" : (seasonal == Seasonality::additive ? "A" : "M");
-        return fmt::format("A,{},{}", t, s);
+        return continuum::detail::message("A,{},{}", t, s);
     }
 
     friend bool operator==(const HoltWintersSpec&, const HoltWintersSpec&) = default;

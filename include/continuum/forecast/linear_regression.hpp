@@ -4,6 +4,7 @@
 // normal quantile, σ²(1 + 1/w + (x − x̄)²/Sxx), σ² = SSE/(w − 2) (0 when w <= 2).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
@@ -40,8 +41,8 @@ public:
         constexpr std::string_view who = "linear_regression";
         detail::require_state_matches(s.window, window_, who, "window");
         if (s.fitted ? (s.buffer.size() < 2 || s.buffer.size() > static_cast<std::size_t>(window_)) : !s.buffer.empty()) {
-            throw InvalidArgument(fmt::format("{} restore: state.buffer has {} values, expected {}", who, s.buffer.size(),
-                                              s.fitted ? fmt::format("2 to {}", window_) : std::string("none before fit")));
+            throw InvalidArgument(continuum::detail::message("{} restore: state.buffer has {} values, expected {}", who, s.buffer.size(),
+                                                             s.fitted ? continuum::detail::message("2 to {}", window_) : std::string("none before fit")));
         }
         detail::require_state_values<double>(s.buffer, who, "buffer");
         LinearRegression out = *this;
@@ -55,7 +56,7 @@ public:
 
     /// \throws InvalidArgument when window < 2.
     explicit LinearRegression(int window) : window_(window) {
-        if (window < 2) throw InvalidArgument(fmt::format("linear_regression: window must be >= 2, got {}", window));
+        if (window < 2) throw InvalidArgument(continuum::detail::message("linear_regression: window must be >= 2, got {}", window));
     }
 
     /// Fits on the last `window` points (fewer if the history is shorter).
@@ -94,7 +95,7 @@ public:
         buffer_.push_back(value);
         refit();
     }
-    [[nodiscard]] std::string name() const { return fmt::format("linear_regression(window={})", window_); }
+    [[nodiscard]] std::string name() const { return continuum::detail::message("linear_regression(window={})", window_); }
     /// Slope per step of the current fit.
     [[nodiscard]] double slope() const { return slope_; }
     /// Fitted value at the newest observation of the window.

@@ -5,6 +5,7 @@
 // (see forecast/lstm_loader.hpp for safetensors files and docs/lstm.md for the file layout).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/series.hpp>
 #include <continuum/forecast/detail/lstm_cell.hpp>
@@ -50,7 +51,7 @@ struct Scaling {
     /// non-finite values or max <= min.
     [[nodiscard]] static Scaling min_max(std::vector<double> minimum, const std::vector<double>& maximum) {
         if (minimum.size() != maximum.size()) {
-            throw InvalidArgument(fmt::format("min_max scaling: {} minima but {} maxima", minimum.size(), maximum.size()));
+            throw InvalidArgument(continuum::detail::message("min_max scaling: {} minima but {} maxima", minimum.size(), maximum.size()));
         }
         std::vector<double> width(minimum.size());
         for (std::size_t i = 0; i < minimum.size(); ++i) width[i] = maximum[i] - minimum[i];
@@ -61,8 +62,8 @@ struct Scaling {
     /// z-score scaling. \throws InvalidArgument on sizes that differ, non-finite values or std <= 0.
     [[nodiscard]] static Scaling z_score(std::vector<double> mean, std::vector<double> standard_deviation) {
         if (mean.size() != standard_deviation.size()) {
-            throw InvalidArgument(fmt::format("z_score scaling: {} means but {} standard deviations", mean.size(),
-                                              standard_deviation.size()));
+            throw InvalidArgument(continuum::detail::message("z_score scaling: {} means but {} standard deviations", mean.size(),
+                                                             standard_deviation.size()));
         }
         Scaling out{ScalingKind::z_score, std::move(mean), std::move(standard_deviation)};
         out.validate("z_score scaling", out.center.size());
@@ -77,13 +78,13 @@ struct Scaling {
     ///         positive widths.
     void validate(std::string_view what, std::size_t features) const {
         if (center.size() != features || width.size() != features) {
-            throw InvalidArgument(fmt::format("{}: expected {} value(s) per parameter (one per feature), got {} centers and {} widths",
-                                              what, features, center.size(), width.size()));
+            throw InvalidArgument(continuum::detail::message("{}: expected {} value(s) per parameter (one per feature), got {} centers and {} widths",
+                                                             what, features, center.size(), width.size()));
         }
         for (std::size_t i = 0; i < features; ++i) {
             if (!std::isfinite(center[i]) || !std::isfinite(width[i]) || !(width[i] > 0.0)) {
-                throw InvalidArgument(fmt::format("{}: feature {} has center {} and width {}; both must be finite and the width > 0",
-                                                  what, i, center[i], width[i]));
+                throw InvalidArgument(continuum::detail::message("{}: feature {} has center {} and width {}; both must be finite and the width > 0",
+                                                                 what, i, center[i], width[i]));
             }
         }
     }
@@ -238,8 +239,8 @@ public:
     void predict_batch(std::span<const T> windows, std::span<T> out, LstmWorkspace<T>& workspace) const {
         const std::size_t per_window = parameters_.window * features();
         if (windows.size() % per_window != 0) {
-            throw InvalidArgument(fmt::format("predict_batch: windows holds {} values, not a multiple of window × features = {} × {}",
-                                              windows.size(), parameters_.window, features()));
+            throw InvalidArgument(continuum::detail::message("predict_batch: windows holds {} values, not a multiple of window × features = {} × {}",
+                                                             windows.size(), parameters_.window, features()));
         }
         const std::size_t count = windows.size() / per_window;
         require_output_size(out.size(), count, "predict_batch: out");
@@ -271,16 +272,16 @@ public:
     void fit(SeriesView history) {
         detail::require_observation_range(history, "lstm");
         if (features_ != 1) {
-            throw InvalidArgument(fmt::format("{}: fit feeds a single series but the model takes {} input features; "
-                                              "call predict with window × features values instead", source_, features_));
+            throw InvalidArgument(continuum::detail::message("{}: fit feeds a single series but the model takes {} input features; "
+                                                             "call predict with window × features values instead", source_, features_));
         }
         if (history.size() < parameters_.window) {
-            throw InvalidArgument(fmt::format("{}: fit needs at least window = {} observations, got {}", source_,
-                                              parameters_.window, history.size()));
+            throw InvalidArgument(continuum::detail::message("{}: fit needs at least window = {} observations, got {}", source_,
+                                                             parameters_.window, history.size()));
         }
         if (parameters_.step.count() > 0 && history.step() != parameters_.step) {
-            throw InvalidArgument(fmt::format("{}: history step is {} s but the model was trained on a {} s step", source_,
-                                              to_seconds(history.step()), to_seconds(parameters_.step)));
+            throw InvalidArgument(continuum::detail::message("{}: history step is {} s but the model was trained on a {} s step", source_,
+                                                             to_seconds(history.step()), to_seconds(parameters_.step)));
         }
         const auto last = history.tail(parameters_.window);
         for (std::size_t i = 0; i < parameters_.window; ++i) history_[i] = static_cast<T>(last[i]);
@@ -321,7 +322,7 @@ public:
 
     /// "LSTM(window=10, hidden=32x2, outputs=1)".
     [[nodiscard]] std::string name() const {
-        return fmt::format("LSTM(window={}, hidden={}x{}, outputs={})", parameters_.window, hidden_size(0), num_layers(), outputs_);
+        return continuum::detail::message("LSTM(window={}, hidden={}x{}, outputs={})", parameters_.window, hidden_size(0), num_layers(), outputs_);
     }
 
     /// Columns processed together by predict_batch (bounds the workspace and keeps it in cache).
@@ -329,15 +330,15 @@ public:
 
 private:
     // ---------------- validation ----------------
-    [[noreturn]] void fail(const std::string& message) const { throw InvalidArgument(fmt::format("{}: {}", source_, message)); }
+    [[noreturn]] void fail(const std::string& message) const { throw InvalidArgument(continuum::detail::message("{}: {}", source_, message)); }
 
     template <typename M>
     void require_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::string& tensor, std::string_view meaning) const {
         if (m.rows() != rows || m.cols() != cols) {
             if (cols == 1 && M::ColsAtCompileTime == 1) {
-                fail(fmt::format("tensor {} has shape [{}], expected [{}] ({})", tensor, m.rows(), rows, meaning));
+                fail(continuum::detail::message("tensor {} has shape [{}], expected [{}] ({})", tensor, m.rows(), rows, meaning));
             }
-            fail(fmt::format("tensor {} has shape [{}, {}], expected [{}, {}] ({})", tensor, m.rows(), m.cols(), rows, cols, meaning));
+            fail(continuum::detail::message("tensor {} has shape [{}, {}], expected [{}, {}] ({})", tensor, m.rows(), m.cols(), rows, cols, meaning));
         }
     }
 
@@ -346,8 +347,8 @@ private:
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
                 if (!std::isfinite(m(i, j))) {
-                    if constexpr (M::ColsAtCompileTime == 1) fail(fmt::format("tensor {} has a non-finite value {} at [{}]", tensor, m(i, j), i));
-                    fail(fmt::format("tensor {} has a non-finite value {} at [{}, {}]", tensor, m(i, j), i, j));
+                    if constexpr (M::ColsAtCompileTime == 1) fail(continuum::detail::message("tensor {} has a non-finite value {} at [{}]", tensor, m(i, j), i));
+                    fail(continuum::detail::message("tensor {} has a non-finite value {} at [{}, {}]", tensor, m(i, j), i, j));
                 }
             }
         }
@@ -365,24 +366,24 @@ private:
             const auto& layer = p.layers[k];
             const Eigen::Index gate_rows = layer.weight_hh.rows();
             if (gate_rows <= 0 || gate_rows % 4 != 0) {
-                fail(fmt::format("tensor lstm.weight_hh_l{} has {} rows; expected 4 × hidden_size > 0", k, gate_rows));
+                fail(continuum::detail::message("tensor lstm.weight_hh_l{} has {} rows; expected 4 × hidden_size > 0", k, gate_rows));
             }
             const Eigen::Index hidden = gate_rows / 4;
-            require_shape(layer.weight_hh, 4 * hidden, hidden, fmt::format("lstm.weight_hh_l{}", k), "4·hidden × hidden");
-            require_shape(layer.weight_ih, 4 * hidden, input, fmt::format("lstm.weight_ih_l{}", k),
+            require_shape(layer.weight_hh, 4 * hidden, hidden, continuum::detail::message("lstm.weight_hh_l{}", k), "4·hidden × hidden");
+            require_shape(layer.weight_ih, 4 * hidden, input, continuum::detail::message("lstm.weight_ih_l{}", k),
                           k == 0 ? "4·hidden × input features" : "4·hidden × hidden of the layer below");
-            require_shape(layer.bias_ih, 4 * hidden, 1, fmt::format("lstm.bias_ih_l{}", k), "4·hidden");
-            require_shape(layer.bias_hh, 4 * hidden, 1, fmt::format("lstm.bias_hh_l{}", k), "4·hidden");
-            require_finite_tensor(layer.weight_ih, fmt::format("lstm.weight_ih_l{}", k));
-            require_finite_tensor(layer.weight_hh, fmt::format("lstm.weight_hh_l{}", k));
-            require_finite_tensor(layer.bias_ih, fmt::format("lstm.bias_ih_l{}", k));
-            require_finite_tensor(layer.bias_hh, fmt::format("lstm.bias_hh_l{}", k));
+            require_shape(layer.bias_ih, 4 * hidden, 1, continuum::detail::message("lstm.bias_ih_l{}", k), "4·hidden");
+            require_shape(layer.bias_hh, 4 * hidden, 1, continuum::detail::message("lstm.bias_hh_l{}", k), "4·hidden");
+            require_finite_tensor(layer.weight_ih, continuum::detail::message("lstm.weight_ih_l{}", k));
+            require_finite_tensor(layer.weight_hh, continuum::detail::message("lstm.weight_hh_l{}", k));
+            require_finite_tensor(layer.bias_ih, continuum::detail::message("lstm.bias_ih_l{}", k));
+            require_finite_tensor(layer.bias_hh, continuum::detail::message("lstm.bias_hh_l{}", k));
             input = hidden;
         }
         for (std::size_t j = 0; j < p.head.size(); ++j) {
             const auto& dense = p.head[j];
             const Eigen::Index out = dense.weight.rows();
-            if (out <= 0) fail(fmt::format("tensor {}.weight has no rows (0 outputs)", dense.name));
+            if (out <= 0) fail(continuum::detail::message("tensor {}.weight has no rows (0 outputs)", dense.name));
             require_shape(dense.weight, out, input, dense.name + ".weight",
                           j == 0 ? "outputs × hidden of the top LSTM layer" : "outputs × outputs of the previous head layer");
             require_shape(dense.bias, out, 1, dense.name + ".bias", "outputs");
@@ -400,9 +401,9 @@ private:
             fail(e.what());
         }
         if (p.target_feature >= features()) {
-            fail(fmt::format("target_feature = {} is not an input feature (the model takes {})", p.target_feature, features()));
+            fail(continuum::detail::message("target_feature = {} is not an input feature (the model takes {})", p.target_feature, features()));
         }
-        if (p.step.count() < 0) fail(fmt::format("step must be >= 0 ms, got {}", p.step.count()));
+        if (p.step.count() < 0) fail(continuum::detail::message("step must be >= 0 ms, got {}", p.step.count()));
     }
 
     /// Builds the fused per-layer weights [W_ih | W_hh] and summed biases, and the state offsets.
@@ -455,18 +456,18 @@ private:
 
     void require_window_size(std::size_t size, std::size_t count, std::string_view argument) const {
         if (size != count * parameters_.window * features()) {
-            throw InvalidArgument(fmt::format("{} holds {} values, expected window × features = {} × {} = {}", argument, size,
-                                              parameters_.window, features(), parameters_.window * features()));
+            throw InvalidArgument(continuum::detail::message("{} holds {} values, expected window × features = {} × {} = {}", argument, size,
+                                                             parameters_.window, features(), parameters_.window * features()));
         }
     }
     void require_output_size(std::size_t size, std::size_t count, std::string_view argument) const {
         if (size != count * outputs()) {
-            throw InvalidArgument(fmt::format("{} holds {} values, expected {} (outputs per window) × {} window(s)", argument, size,
-                                              outputs(), count));
+            throw InvalidArgument(continuum::detail::message("{} holds {} values, expected {} (outputs per window) × {} window(s)", argument, size,
+                                                             outputs(), count));
         }
     }
     void require_fitted(std::string_view call) const {
-        if (!fitted_) throw InvalidArgument(fmt::format("{}: {} called before fit", source_, call));
+        if (!fitted_) throw InvalidArgument(continuum::detail::message("{}: {} called before fit", source_, call));
     }
 
     // ---------------- inference ----------------
@@ -499,8 +500,8 @@ private:
                 for (std::size_t f = 0; f < features; ++f) {
                     const T raw = windows[w * per_window + t * features + f];
                     if (!std::isfinite(raw)) {
-                        throw InvalidArgument(fmt::format("window {} value [time {}, feature {}] = {} is not finite",
-                                                          first_window + w, t, f, raw));
+                        throw InvalidArgument(continuum::detail::message("window {} value [time {}, feature {}] = {} is not finite",
+                                                                         first_window + w, t, f, raw));
                     }
                     ws.state(static_cast<Eigen::Index>(f), static_cast<Eigen::Index>(w)) =
                         static_cast<T>(scaling.scale(static_cast<double>(raw), f));
@@ -552,8 +553,8 @@ private:
             for (Eigen::Index i = 0; i < rows; ++i) {
                 const double raw = parameters_.output_scaling.unscale(static_cast<double>(result(i, w)), 0);
                 if (!std::isfinite(raw) || !std::isfinite(static_cast<T>(raw))) {
-                    throw InvalidArgument(fmt::format("{}: prediction {} for window {} is not finite (input values too large?)", source_,
-                                                      raw, first_window + static_cast<std::size_t>(w)));
+                    throw InvalidArgument(continuum::detail::message("{}: prediction {} for window {} is not finite (input values too large?)", source_,
+                                                                     raw, first_window + static_cast<std::size_t>(w)));
                 }
                 out[static_cast<std::size_t>(w * rows + i)] = static_cast<T>(raw);
             }
@@ -623,8 +624,8 @@ const LstmParametersOperations<T>& lstm_parameters_operations() {
             const auto* configured = prototype.target<Lstm<T>>();
             if (!configured) return std::nullopt;
             if (!same_parameters(configured->parameters(), p)) {
-                throw InvalidArgument(fmt::format("lstm restore: state.parameters (weights, head, window, scaling) differ from those of the configured model ({})",
-                                                  configured->source()));
+                throw InvalidArgument(continuum::detail::message("lstm restore: state.parameters (weights, head, window, scaling) differ from those of the configured model ({})",
+                                                                 configured->source()));
             }
             return AnyForecaster(configured->with_state(state));
         },

@@ -5,6 +5,7 @@
 // Needs nlohmann_json (optional dependency of continuum, used only here). Keys: docs/lstm.md.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/forecast/detail/lstm_safetensors_loader.hpp>
 #include <continuum/forecast/lstm.hpp>
@@ -59,7 +60,7 @@ public:
             if (name.find("_reverse") != std::string::npos) hint = " (bidirectional LSTMs are not supported)";
             if (name.find("weight_hr") != std::string::npos) hint = " (LSTMs with proj_size > 0 are not supported)";
             if (name.rfind("head.", 0) == 0) hint = " (not a Linear of the head layout in __metadata__ head)";
-            fail(fmt::format("unexpected tensor {}{}", name, hint));
+            fail(continuum::detail::message("unexpected tensor {}{}", name, hint));
         }
         return p;
     }
@@ -69,9 +70,9 @@ private:
 
     const SafetensorsTensor& tensor(const std::string& name, std::size_t rank) {
         const auto* t = file_.find(name);
-        if (t == nullptr) fail(fmt::format("missing tensor {}", name));
+        if (t == nullptr) fail(continuum::detail::message("missing tensor {}", name));
         if (t->shape.size() != rank) {
-            fail(fmt::format("tensor {} has rank {} (shape [{}]), expected rank {}", name, t->shape.size(), fmt::join(t->shape, ", "), rank));
+            fail(continuum::detail::message("tensor {} has rank {} (shape [{}]), expected rank {}", name, t->shape.size(), fmt::join(t->shape, ", "), rank));
         }
         used_.insert(name);
         return *t;
@@ -92,12 +93,12 @@ private:
     }
 
     void read_layers(LstmParameters<T>& p) {
-        for (std::size_t k = 0; file_.find(fmt::format("lstm.weight_ih_l{}", k)) != nullptr || k == 0; ++k) {
+        for (std::size_t k = 0; file_.find(continuum::detail::message("lstm.weight_ih_l{}", k)) != nullptr || k == 0; ++k) {
             LstmLayer<T> layer;
-            layer.weight_ih = matrix(fmt::format("lstm.weight_ih_l{}", k));
-            layer.weight_hh = matrix(fmt::format("lstm.weight_hh_l{}", k));
-            layer.bias_ih = vector(fmt::format("lstm.bias_ih_l{}", k));
-            layer.bias_hh = vector(fmt::format("lstm.bias_hh_l{}", k));
+            layer.weight_ih = matrix(continuum::detail::message("lstm.weight_ih_l{}", k));
+            layer.weight_hh = matrix(continuum::detail::message("lstm.weight_hh_l{}", k));
+            layer.bias_ih = vector(continuum::detail::message("lstm.bias_ih_l{}", k));
+            layer.bias_hh = vector(continuum::detail::message("lstm.bias_hh_l{}", k));
             p.layers.push_back(std::move(layer));
         }
     }
@@ -106,7 +107,7 @@ private:
         const auto layout = file_.metadata.find("head");
         if (file_.find("head.weight") != nullptr) {
             if (layout != file_.metadata.end() && parse_json("head", layout->second) != nlohmann::json::array({"linear"})) {
-                fail(fmt::format("tensor head.weight means a single nn.Linear head, but __metadata__ head is {}", layout->second));
+                fail(continuum::detail::message("tensor head.weight means a single nn.Linear head, but __metadata__ head is {}", layout->second));
             }
             DenseLayer<T> dense;
             dense.weight = matrix("head.weight");
@@ -119,24 +120,24 @@ private:
             fail("missing tensor head.weight (a single nn.Linear head) and no __metadata__ head describing an nn.Sequential head");
         }
         const auto ops = parse_json("head", layout->second);
-        if (!ops.is_array() || ops.empty()) fail(fmt::format("__metadata__ head must be a non-empty JSON array, got {}", layout->second));
+        if (!ops.is_array() || ops.empty()) fail(continuum::detail::message("__metadata__ head must be a non-empty JSON array, got {}", layout->second));
         for (std::size_t i = 0; i < ops.size(); ++i) {
             const auto& op = ops[i];
             if (op == "linear") {
                 DenseLayer<T> dense;
-                dense.name = fmt::format("head.{}", i);
+                dense.name = continuum::detail::message("head.{}", i);
                 dense.weight = matrix(dense.name + ".weight");
                 dense.bias = vector(dense.name + ".bias");
                 p.head.push_back(std::move(dense));
             } else if (op == "relu") {
-                if (p.head.empty()) fail(fmt::format("__metadata__ head {}: a relu before the first linear is not supported", layout->second));
+                if (p.head.empty()) fail(continuum::detail::message("__metadata__ head {}: a relu before the first linear is not supported", layout->second));
                 p.head.back().relu_after = true;
             } else if (op != "identity") {
-                fail(fmt::format("__metadata__ head {}: entry {} is {}, expected \"linear\", \"relu\" or \"identity\"", layout->second, i,
-                                 op.dump()));
+                fail(continuum::detail::message("__metadata__ head {}: entry {} is {}, expected \"linear\", \"relu\" or \"identity\"", layout->second, i,
+                                                op.dump()));
             }
         }
-        if (p.head.empty()) fail(fmt::format("__metadata__ head {} has no linear layer", layout->second));
+        if (p.head.empty()) fail(continuum::detail::message("__metadata__ head {} has no linear layer", layout->second));
     }
 
     Scaling read_scaling(const std::string& prefix, std::size_t features) {
@@ -145,17 +146,17 @@ private:
         if (kind == file_.metadata.end() || kind->second == "none") return Scaling::identity(features);
         const auto numbers = [&](const std::string& key) {
             const auto it = file_.metadata.find(key);
-            if (it == file_.metadata.end()) fail(fmt::format("__metadata__ {} is {} but {} is missing", kind_key, kind->second, key));
+            if (it == file_.metadata.end()) fail(continuum::detail::message("__metadata__ {} is {} but {} is missing", kind_key, kind->second, key));
             const auto json = parse_json(key, it->second);
             std::vector<double> out;
-            if (!json.is_array()) fail(fmt::format("__metadata__ {} must be a JSON array of numbers, got {}", key, it->second));
+            if (!json.is_array()) fail(continuum::detail::message("__metadata__ {} must be a JSON array of numbers, got {}", key, it->second));
             for (const auto& v : json) {
-                if (!v.is_number()) fail(fmt::format("__metadata__ {} must be a JSON array of numbers, got {}", key, it->second));
+                if (!v.is_number()) fail(continuum::detail::message("__metadata__ {} must be a JSON array of numbers, got {}", key, it->second));
                 out.push_back(v.template get<double>());
             }
             if (out.size() != features) {
-                fail(fmt::format("__metadata__ {} has {} value(s), expected {} (one per {})", key, out.size(), features,
-                                 prefix == "input" ? "input feature" : "output"));
+                fail(continuum::detail::message("__metadata__ {} has {} value(s), expected {} (one per {})", key, out.size(), features,
+                                                prefix == "input" ? "input feature" : "output"));
             }
             return out;
         };
@@ -165,45 +166,45 @@ private:
         } catch (const ParseError&) {
             throw;
         } catch (const InvalidArgument& e) {
-            fail(fmt::format("__metadata__ {}: {}", kind_key, e.what()));
+            fail(continuum::detail::message("__metadata__ {}: {}", kind_key, e.what()));
         }
-        fail(fmt::format("__metadata__ {} is \"{}\", expected \"none\", \"min_max\" or \"z_score\"", kind_key, kind->second));
+        fail(continuum::detail::message("__metadata__ {} is \"{}\", expected \"none\", \"min_max\" or \"z_score\"", kind_key, kind->second));
     }
 
     nlohmann::json parse_json(const std::string& key, const std::string& text) const {
         try {
             return nlohmann::json::parse(text);
         } catch (const nlohmann::json::exception& e) {
-            fail(fmt::format("__metadata__ {} is not valid JSON ({}): {}", key, text, e.what()));
+            fail(continuum::detail::message("__metadata__ {} is not valid JSON ({}): {}", key, text, e.what()));
         }
     }
 
     std::size_t metadata_count(const std::string& key, bool required, std::size_t fallback) const {
         const auto it = file_.metadata.find(key);
         if (it == file_.metadata.end()) {
-            if (required) fail(fmt::format("missing __metadata__ {}", key));
+            if (required) fail(continuum::detail::message("missing __metadata__ {}", key));
             return fallback;
         }
         std::size_t value = 0;
         const auto& text = it->second;
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-            fail(fmt::format("__metadata__ {} = \"{}\" is not a non-negative integer", key, text));
+            fail(continuum::detail::message("__metadata__ {} = \"{}\" is not a non-negative integer", key, text));
         }
-        if (value > max_count) fail(fmt::format("__metadata__ {} = {} exceeds the limit of {}", key, value, max_count));
+        if (value > max_count) fail(continuum::detail::message("__metadata__ {} = {} exceeds the limit of {}", key, value, max_count));
         return value;
     }
 
     void check_declared(const std::string& key, std::size_t actual) const {
         if (!file_.metadata.contains(key)) return;
         const std::size_t declared = metadata_count(key, true, 0);
-        if (declared != actual) fail(fmt::format("__metadata__ {} = {} but the tensors give {}", key, declared, actual));
+        if (declared != actual) fail(continuum::detail::message("__metadata__ {} = {} but the tensors give {}", key, declared, actual));
     }
 
     void check_format() const {
         const auto it = file_.metadata.find("format");
         if (it != file_.metadata.end() && it->second != "continuum-lstm/1") {
-            fail(fmt::format("__metadata__ format is \"{}\", expected \"continuum-lstm/1\"", it->second));
+            fail(continuum::detail::message("__metadata__ format is \"{}\", expected \"continuum-lstm/1\"", it->second));
         }
     }
 
@@ -240,9 +241,9 @@ template <std::floating_point T = float>
 template <std::floating_point T = float>
 [[nodiscard]] Lstm<T> load_lstm(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InvalidArgument(fmt::format("{}: cannot open the LSTM weights file", path.string()));
+    if (!in) throw InvalidArgument(continuum::detail::message("{}: cannot open the LSTM weights file", path.string()));
     std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw InvalidArgument(fmt::format("{}: error while reading the LSTM weights file", path.string()));
+    if (in.bad()) throw InvalidArgument(continuum::detail::message("{}: error while reading the LSTM weights file", path.string()));
     return parse_lstm<T>(std::as_bytes(std::span<const char>(chars)), path.string());
 }
 

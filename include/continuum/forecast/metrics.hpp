@@ -3,6 +3,7 @@
 // and MASE relative to a reference method). Percentages are returned in percent (0-100 / 0-200).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/series.hpp>
 
@@ -17,9 +18,9 @@ namespace continuum::forecast {
 
 namespace detail {
 inline void require_pair(std::span<const double> actual, std::span<const double> predicted, std::string_view who) {
-    if (actual.empty()) throw InvalidArgument(fmt::format("{}: actual is empty", who));
+    if (actual.empty()) throw InvalidArgument(continuum::detail::message("{}: actual is empty", who));
     if (actual.size() != predicted.size()) {
-        throw InvalidArgument(fmt::format("{}: actual has {} values but forecast has {}", who, actual.size(), predicted.size()));
+        throw InvalidArgument(continuum::detail::message("{}: actual has {} values but forecast has {}", who, actual.size(), predicted.size()));
     }
     continuum::detail::require_finite(actual, "actual");
     continuum::detail::require_finite(predicted, "forecast");
@@ -48,7 +49,7 @@ inline double mape(std::span<const double> actual, std::span<const double> predi
     detail::require_pair(actual, predicted, "mape");
     double sum = 0.0;
     for (std::size_t i = 0; i < actual.size(); ++i) {
-        if (actual[i] == 0.0) throw InvalidArgument(fmt::format("mape: actual[{}] = 0, MAPE is undefined; use smape or mase", i));
+        if (actual[i] == 0.0) throw InvalidArgument(continuum::detail::message("mape: actual[{}] = 0, MAPE is undefined; use smape or mase", i));
         sum += std::fabs((actual[i] - predicted[i]) / actual[i]);
     }
     return 100.0 * sum / static_cast<double>(actual.size());
@@ -70,17 +71,17 @@ inline double smape(std::span<const double> actual, std::span<const double> pred
 /// \throws InvalidArgument when season_length < 1, training has <= season_length values or
 ///         non-finite values, or the scale is 0 (a series that repeats exactly with period m).
 inline double mase_scale(std::span<const double> training, int season_length) {
-    if (season_length < 1) throw InvalidArgument(fmt::format("mase: season_length must be >= 1, got {}", season_length));
+    if (season_length < 1) throw InvalidArgument(continuum::detail::message("mase: season_length must be >= 1, got {}", season_length));
     continuum::detail::require_finite(training, "training");
     const auto m = static_cast<std::size_t>(season_length);
     if (training.size() <= m) {
-        throw InvalidArgument(fmt::format("mase: training has {} values, needs at least {} (season_length + 1)", training.size(), m + 1));
+        throw InvalidArgument(continuum::detail::message("mase: training has {} values, needs at least {} (season_length + 1)", training.size(), m + 1));
     }
     double sum = 0.0;
     for (std::size_t i = m; i < training.size(); ++i) sum += std::fabs(training[i] - training[i - m]);
     const double scale = sum / static_cast<double>(training.size() - m);
     if (!(scale > 0.0)) {
-        throw InvalidArgument(fmt::format("mase: the in-sample seasonal naive error of training (season_length {}) is 0", season_length));
+        throw InvalidArgument(continuum::detail::message("mase: the in-sample seasonal naive error of training (season_length {}) is 0", season_length));
     }
     return scale;
 }
@@ -102,7 +103,7 @@ inline double owa(double smape_value, double mase_value, double reference_smape,
     const char* names[] = {"smape", "mase", "reference_smape", "reference_mase"};
     for (int i = 0; i < 4; ++i) {
         if (!std::isfinite(values[i]) || values[i] < 0.0 || (i >= 2 && values[i] == 0.0)) {
-            throw InvalidArgument(fmt::format("owa: {} = {} must be finite and {}", names[i], values[i], i >= 2 ? "> 0" : ">= 0"));
+            throw InvalidArgument(continuum::detail::message("owa: {} = {} must be finite and {}", names[i], values[i], i >= 2 ? "> 0" : ">= 0"));
         }
     }
     return 0.5 * (smape_value / reference_smape + mase_value / reference_mase);

@@ -3,6 +3,7 @@
 // the root mean squared one-step error of the same rule over the history.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
@@ -46,7 +47,7 @@ public:
         detail::require_state_size(s.buffer.size(), s.fitted ? static_cast<std::size_t>(window_) : 0, who, "buffer");
         detail::require_state_index(static_cast<std::size_t>(s.next), s.buffer.size(), who, "next");
         detail::require_state_values<double>(s.buffer, who, "buffer");
-        if (!std::isfinite(s.sum)) throw InvalidArgument(fmt::format("{} restore: state.sum = {} is not finite", who, s.sum));
+        if (!std::isfinite(s.sum)) throw InvalidArgument(continuum::detail::message("{} restore: state.sum = {} is not finite", who, s.sum));
         detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
         MovingAverage out = *this;
         out.buffer_ = s.buffer;
@@ -62,7 +63,7 @@ public:
 
     /// \throws InvalidArgument when window < 1.
     explicit MovingAverage(int window) : window_(window) {
-        if (window < 1) throw InvalidArgument(fmt::format("moving_average: window must be >= 1, got {}", window));
+        if (window < 1) throw InvalidArgument(continuum::detail::message("moving_average: window must be >= 1, got {}", window));
     }
 
     /// \throws InvalidArgument when history has fewer than `window` points.
@@ -105,7 +106,7 @@ public:
         buffer_[next_] = value;
         next_ = next_ + 1 == buffer_.size() ? 0 : next_ + 1;
     }
-    [[nodiscard]] std::string name() const { return fmt::format("moving_average(window={})", window_); }
+    [[nodiscard]] std::string name() const { return continuum::detail::message("moving_average(window={})", window_); }
     /// The current window mean.
     [[nodiscard]] double mean() const { return sum_ / static_cast<double>(window_); }
     /// Root mean squared one-step error over the history (0 when there was none).

@@ -4,6 +4,7 @@
 // bursty on/off workloads, sMAPE. Interval: ±z·σ with σ the RMS in-sample one-season-ahead error.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
@@ -48,8 +49,8 @@ public:
         const auto m = static_cast<std::size_t>(season_length_);
         const bool whole = s.buffer.size() % m == 0 && s.buffer.size() <= m * static_cast<std::size_t>(seasons_);
         if (s.fitted ? (s.buffer.empty() || !whole) : !s.buffer.empty()) {
-            throw InvalidArgument(fmt::format("{} restore: state.buffer has {} values, expected {}", who, s.buffer.size(),
-                                              s.fitted ? fmt::format("1 to {} whole seasons of {}", seasons_, m) : std::string("none before fit")));
+            throw InvalidArgument(continuum::detail::message("{} restore: state.buffer has {} values, expected {}", who, s.buffer.size(),
+                                                             s.fitted ? continuum::detail::message("1 to {} whole seasons of {}", seasons_, m) : std::string("none before fit")));
         }
         detail::require_state_index(static_cast<std::size_t>(s.next), s.buffer.size(), who, "next");
         detail::require_state_values<double>(s.buffer, who, "buffer");
@@ -70,7 +71,7 @@ public:
     /// \throws InvalidArgument when season_length < 2 or seasons < 1.
     SeasonalMedian(int season_length, int seasons) : season_length_(season_length), seasons_(seasons) {
         detail::require_season_length(season_length, "seasonal_median");
-        if (seasons < 1) throw InvalidArgument(fmt::format("seasonal_median: seasons must be >= 1, got {}", seasons));
+        if (seasons < 1) throw InvalidArgument(continuum::detail::message("seasonal_median: seasons must be >= 1, got {}", seasons));
     }
 
     /// Keeps the last min(seasons, ⌊n/m⌋) full seasons. \throws InvalidArgument when history has
@@ -123,7 +124,7 @@ public:
         buffer_[next_] = value;
         next_ = next_ + 1 == buffer_.size() ? 0 : next_ + 1;
     }
-    [[nodiscard]] std::string name() const { return fmt::format("seasonal_median(m={}, seasons={})", season_length_, seasons_); }
+    [[nodiscard]] std::string name() const { return continuum::detail::message("seasonal_median(m={}, seasons={})", season_length_, seasons_); }
     [[nodiscard]] double sigma() const { return errors_ ? std::sqrt(sum_squares_ / static_cast<double>(errors_)) : 0.0; }
 
 private:

@@ -3,6 +3,7 @@
 // Interval: σ√(k+1) with σ² the mean squared seasonal difference of the history.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
@@ -98,7 +99,7 @@ public:
         last_season_[next_] = value;
         next_ = next_ + 1 == last_season_.size() ? 0 : next_ + 1;
     }
-    [[nodiscard]] std::string name() const { return fmt::format("seasonal_naive(m={})", season_length_); }
+    [[nodiscard]] std::string name() const { return continuum::detail::message("seasonal_naive(m={})", season_length_); }
     [[nodiscard]] int season_length() const { return season_length_; }
     /// Standard deviation of the seasonal difference y_t − y_{t−m} (0 with a single season).
     [[nodiscard]] double sigma() const {

@@ -3,6 +3,7 @@
 // golden-section search on the one-step SSE. Analytic interval: σ²[1 + α²(h − 1)], σ² = SSE/n.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
@@ -42,14 +43,14 @@ public:
     [[nodiscard]] SimpleExponentialSmoothing with_state(const SimpleExponentialSmoothingState& s) const {
         constexpr std::string_view who = "simple_exponential_smoothing";
         if (s.fixed_alpha != fixed_alpha_) {
-            throw InvalidArgument(fmt::format("{} restore: state.fixed_alpha = {} but the configuration has {}", who,
-                                              s.fixed_alpha ? fmt::format("{}", *s.fixed_alpha) : "none", fixed_alpha_ ? fmt::format("{}", *fixed_alpha_) : "none"));
+            throw InvalidArgument(continuum::detail::message("{} restore: state.fixed_alpha = {} but the configuration has {}", who,
+                                                             s.fixed_alpha ? continuum::detail::message("{}", *s.fixed_alpha) : "none", fixed_alpha_ ? continuum::detail::message("{}", *fixed_alpha_) : "none"));
         }
-        if (!(s.alpha >= 0.0 && s.alpha <= 1.0)) throw InvalidArgument(fmt::format("{} restore: state.alpha = {} is outside [0, 1]", who, s.alpha));
+        if (!(s.alpha >= 0.0 && s.alpha <= 1.0)) throw InvalidArgument(continuum::detail::message("{} restore: state.alpha = {} is outside [0, 1]", who, s.alpha));
         if (s.fitted && fixed_alpha_) detail::require_state_matches(s.alpha, *fixed_alpha_, who, "alpha");
         detail::require_state_value(s.level, who, "level");
         detail::require_state_non_negative(s.sse, who, "sse");
-        if (s.fitted && s.count == 0) throw InvalidArgument(fmt::format("{} restore: state.count must be >= 1 once fitted", who));
+        if (s.fitted && s.count == 0) throw InvalidArgument(continuum::detail::message("{} restore: state.count must be >= 1 once fitted", who));
         SimpleExponentialSmoothing out = *this;
         out.alpha_ = s.alpha;
         out.level_ = s.level;
@@ -66,7 +67,7 @@ public:
     /// alpha = nullopt fits α by minimum SSE. \throws InvalidArgument when alpha is outside [0, 1].
     explicit SimpleExponentialSmoothing(std::optional<double> alpha = std::nullopt) : fixed_alpha_(alpha) {
         if (alpha && !(*alpha >= 0.0 && *alpha <= 1.0)) {
-            throw InvalidArgument(fmt::format("simple_exponential_smoothing: alpha must be in [0, 1], got {}", *alpha));
+            throw InvalidArgument(continuum::detail::message("simple_exponential_smoothing: alpha must be in [0, 1], got {}", *alpha));
         }
     }
 
@@ -118,7 +119,7 @@ public:
         ++count_;
         level_ = alpha_ * value + (1.0 - alpha_) * level_;
     }
-    [[nodiscard]] std::string name() const { return fmt::format("ses(alpha={:.4g})", alpha_); }
+    [[nodiscard]] std::string name() const { return continuum::detail::message("ses(alpha={:.4g})", alpha_); }
     [[nodiscard]] double alpha() const { return alpha_; }
     [[nodiscard]] double level() const { return level_; }
     /// Sum of squared one-step errors over the history and every update.

@@ -4,6 +4,7 @@
 // desired count: a node is drained only when the workload has surplus pods or none on it.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 
 #include <algorithm>
@@ -25,7 +26,7 @@ struct CountOrPercent {
 
     /// The count for `total` replicas; percentages round up (GetScaledValueFromIntOrPercent(.., true)).
     [[nodiscard]] std::int64_t scaled(std::int64_t total) const { return percent ? (value * total + 99) / 100 : value; }
-    [[nodiscard]] std::string to_string() const { return percent ? fmt::format("{}%", value) : fmt::format("{}", value); }
+    [[nodiscard]] std::string to_string() const { return percent ? continuum::detail::message("{}%", value) : continuum::detail::message("{}", value); }
 };
 
 /// PodDisruptionBudget.spec of one workload. Set at most one of the two fields.
@@ -36,12 +37,12 @@ struct DisruptionBudget {
     /// \throws InvalidArgument when both fields are set, a value is negative or a percentage is above 100.
     void validate() const {
         if (min_available && max_unavailable) {
-            throw InvalidArgument(fmt::format("disruption budget: set min_available ({}) or max_unavailable ({}), not both", min_available->to_string(),
-                                              max_unavailable->to_string()));
+            throw InvalidArgument(continuum::detail::message("disruption budget: set min_available ({}) or max_unavailable ({}), not both", min_available->to_string(),
+                                                             max_unavailable->to_string()));
         }
         for (const auto& [field, v] : {std::pair{"min_available", min_available}, std::pair{"max_unavailable", max_unavailable}}) {
             if (v && (v->value < 0 || (v->percent && v->value > 100))) {
-                throw InvalidArgument(fmt::format("disruption budget: {} must be a count >= 0 or a percentage in [0, 100], got {}", field, v->to_string()));
+                throw InvalidArgument(continuum::detail::message("disruption budget: {} must be a count >= 0 or a percentage in [0, 100], got {}", field, v->to_string()));
             }
         }
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/detail/counted.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/disruption_budget.hpp>
@@ -68,7 +69,7 @@ inline DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const D
     std::vector<Resources> free(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (nodes[i].allocatable.any_negative() || nodes[i].requested.any_negative()) {
-            throw InvalidArgument(fmt::format("drain: node {} has negative allocatable {} or requested {}", nodes[i].name, nodes[i].allocatable, nodes[i].requested));
+            throw InvalidArgument(continuum::detail::message("drain: node {} has negative allocatable {} or requested {}", nodes[i].name, nodes[i].allocatable, nodes[i].requested));
         }
         free[i] = nodes[i].allocatable - nodes[i].requested;
     }
@@ -76,26 +77,26 @@ inline DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const D
     std::map<std::string, std::string> budget_text;
     for (const auto& w : workloads) {
         w.budget.validate();
-        if (w.desired < 0 || w.healthy < 0) throw InvalidArgument(fmt::format("drain: workload {}: desired {} and healthy {} must be >= 0", w.name, w.desired, w.healthy));
+        if (w.desired < 0 || w.healthy < 0) throw InvalidArgument(continuum::detail::message("drain: workload {}: desired {} and healthy {} must be >= 0", w.name, w.desired, w.healthy));
         if (!allowed.emplace(w.name, w.budget.disruptions_allowed(w.desired, w.healthy)).second) {
-            throw InvalidArgument(fmt::format("drain: duplicate workload \"{}\"", w.name));
+            throw InvalidArgument(continuum::detail::message("drain: duplicate workload \"{}\"", w.name));
         }
-        budget_text[w.name] = fmt::format("{} ({} desired, {} ready)", w.budget.to_string(), w.desired, w.healthy);
+        budget_text[w.name] = continuum::detail::message("{} ({} desired, {} ready)", w.budget.to_string(), w.desired, w.healthy);
     }
     std::vector<std::vector<std::size_t>> on_node(nodes.size());
     for (std::size_t p = 0; p < pods.size(); ++p) {
-        if (pods[p].node >= nodes.size()) throw InvalidArgument(fmt::format("drain: pods[{}].node = {} but there are {} nodes", p, pods[p].node, nodes.size()));
-        if (pods[p].request.any_negative()) throw InvalidArgument(fmt::format("drain: pods[{}] has a negative request {}", p, pods[p].request));
+        if (pods[p].node >= nodes.size()) throw InvalidArgument(continuum::detail::message("drain: pods[{}].node = {} but there are {} nodes", p, pods[p].node, nodes.size()));
+        if (pods[p].request.any_negative()) throw InvalidArgument(continuum::detail::message("drain: pods[{}] has a negative request {}", p, pods[p].request));
         on_node[pods[p].node].push_back(p);
     }
     DrainPlan plan;
     std::vector<bool> removed(nodes.size(), false), receiving(nodes.size(), false);
     for (const auto c : candidates) {
-        if (c >= nodes.size()) throw InvalidArgument(fmt::format("drain: candidate {} but there are {} nodes", c, nodes.size()));
+        if (c >= nodes.size()) throw InvalidArgument(continuum::detail::message("drain: candidate {} but there are {} nodes", c, nodes.size()));
         if (plan.removed.size() >= max_removals) break;
         if (removed[c]) continue;
         const auto& node = nodes[c];
-        const auto block = [&](std::string why) { plan.blocked.push_back(fmt::format("{} kept: {}", node.name, why)); };
+        const auto block = [&](std::string why) { plan.blocked.push_back(continuum::detail::message("{} kept: {}", node.name, why)); };
         if (receiving[c]) {
             block("it receives pods from a node removed before it");
             continue;
@@ -113,7 +114,7 @@ inline DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const D
         }
         std::string over;
         for (const auto& [w, n] : evicted) {
-            if (n > allowed[w]) over = fmt::format("evicting {} of {} exceeds its budget, {} allowed by {}", continuum::detail::counted(n, "pod"), w,
+            if (n > allowed[w]) over = continuum::detail::message("evicting {} of {} exceeds its budget, {} allowed by {}", continuum::detail::counted(n, "pod"), w,
                                             continuum::detail::counted(allowed[w], "disruption"), budget_text[w]);
         }
         if (!over.empty()) {
@@ -138,7 +139,7 @@ inline DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const D
                 moved = true;
             }
             if (!moved) {
-                block(fmt::format("a pod of {} (request {}) fits on no other ready node", pods[p].workload.empty() ? "an unnamed workload" : pods[p].workload, pods[p].request));
+                block(continuum::detail::message("a pod of {} (request {}) fits on no other ready node", pods[p].workload.empty() ? "an unnamed workload" : pods[p].workload, pods[p].request));
                 fits = false;
                 break;
             }

@@ -6,6 +6,7 @@
 // The *_onto_existing variants fill existing nodes' residual capacity before opening new nodes.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
@@ -295,7 +296,7 @@ inline DenseProblem dense_problem(std::span<const Resources> items, const Resour
 inline DenseItems dense_view(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity) {
     if (dimensions == 0) throw InvalidArgument("dimensions must be >= 1, got 0");
     if (sizes.size() % dimensions != 0) {
-        throw InvalidArgument(fmt::format("sizes has {} values, not a multiple of dimensions = {}", sizes.size(), dimensions));
+        throw InvalidArgument(continuum::detail::message("sizes has {} values, not a multiple of dimensions = {}", sizes.size(), dimensions));
     }
     DenseItems items;
     items.n = sizes.size() / dimensions;
@@ -334,10 +335,10 @@ inline DenseExistingProblem dense_existing_problem(std::span<const Resources> it
     validate_dense(p.base.items, p.base.capacity);
     p.residuals.reserve(existing.size() * names.size());
     for (std::size_t e = 0; e < existing.size(); ++e) {
-        const auto capacity = dense_capacity(existing[e].capacity, names, fmt::format("existing_nodes[{}] ({}) capacity", e, existing[e].name));
+        const auto capacity = dense_capacity(existing[e].capacity, names, continuum::detail::message("existing_nodes[{}] ({}) capacity", e, existing[e].name));
         for (std::size_t k = 0; k < names.size(); ++k) {
             const auto allocated = existing[e].allocated.get(names[k]);
-            if (allocated < 0) throw InvalidArgument(fmt::format("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
+            if (allocated < 0) throw InvalidArgument(continuum::detail::message("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
             p.residuals.push_back(capacity[k] - allocated);
         }
     }

@@ -4,6 +4,7 @@
 // plus the paper's two built-ins, COST_SAVING (e2-medium) and PERFORMANCE (n2-standard-2).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/model.hpp>
@@ -45,22 +46,22 @@ struct Policy {
     ///         cpu, a negative or non-finite cost or weight, min > max, min < 0, target outside (0, 1],
     ///         reference_cost <= 0.
     void validate() const {
-        const auto fail = [&](const std::string& what) { throw InvalidArgument(fmt::format("policy \"{}\": {}", name, what)); };
+        const auto fail = [&](const std::string& what) { throw InvalidArgument(continuum::detail::message("policy \"{}\": {}", name, what)); };
         if (name.empty()) throw InvalidArgument("policy: name must not be empty");
         if (node_pool.empty()) fail("node_pool must not be empty");
-        if (node_type.capacity.cpu_millis() <= 0) fail(fmt::format("node_type.capacity must have cpu > 0, got {}", node_type.capacity));
-        if (node_type.capacity.any_negative()) fail(fmt::format("node_type.capacity has a negative amount: {}", node_type.capacity));
-        if (!std::isfinite(node_type.cost) || node_type.cost < 0) fail(fmt::format("node_type.cost must be finite and >= 0, got {}", node_type.cost));
-        if (min_replicas < 0) fail(fmt::format("min_replicas must be >= 0, got {}", min_replicas));
-        if (max_replicas < min_replicas) fail(fmt::format("max_replicas ({}) must be >= min_replicas ({})", max_replicas, min_replicas));
+        if (node_type.capacity.cpu_millis() <= 0) fail(continuum::detail::message("node_type.capacity must have cpu > 0, got {}", node_type.capacity));
+        if (node_type.capacity.any_negative()) fail(continuum::detail::message("node_type.capacity has a negative amount: {}", node_type.capacity));
+        if (!std::isfinite(node_type.cost) || node_type.cost < 0) fail(continuum::detail::message("node_type.cost must be finite and >= 0, got {}", node_type.cost));
+        if (min_replicas < 0) fail(continuum::detail::message("min_replicas must be >= 0, got {}", min_replicas));
+        if (max_replicas < min_replicas) fail(continuum::detail::message("max_replicas ({}) must be >= min_replicas ({})", max_replicas, min_replicas));
         if (!(target_utilization > 0.0 && target_utilization <= 1.0)) {
-            fail(fmt::format("target_utilization must be in (0, 1], got {}", target_utilization));
+            fail(continuum::detail::message("target_utilization must be in (0, 1], got {}", target_utilization));
         }
         for (const auto& [field, w] : {std::pair{"performance", weights.performance}, std::pair{"cost", weights.cost},
                                        std::pair{"resilience", weights.resilience}}) {
-            if (!std::isfinite(w) || w < 0) fail(fmt::format("weights.{} must be finite and >= 0, got {}", field, w));
+            if (!std::isfinite(w) || w < 0) fail(continuum::detail::message("weights.{} must be finite and >= 0, got {}", field, w));
         }
-        if (!std::isfinite(reference_cost) || reference_cost <= 0) fail(fmt::format("reference_cost must be finite and > 0, got {}", reference_cost));
+        if (!std::isfinite(reference_cost) || reference_cost <= 0) fail(continuum::detail::message("reference_cost must be finite and > 0, got {}", reference_cost));
     }
 };
 

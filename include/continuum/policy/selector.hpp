@@ -5,6 +5,7 @@
 // default. Stateless: the context, including the time, is passed in.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/policy/policy.hpp>
@@ -69,12 +70,12 @@ public:
             policies_[i].validate();
             for (std::size_t j = 0; j < i; ++j) {
                 if (policies_[j].name == policies_[i].name) {
-                    throw InvalidArgument(fmt::format("policy selector: duplicate policy name \"{}\"", policies_[i].name));
+                    throw InvalidArgument(continuum::detail::message("policy selector: duplicate policy name \"{}\"", policies_[i].name));
                 }
                 if (policies_[j].node_pool == policies_[i].node_pool && !(policies_[j].node_type.capacity == policies_[i].node_type.capacity)) {
-                    throw InvalidArgument(fmt::format("policy selector: policies \"{}\" and \"{}\" share pool \"{}\" with different capacities {} and {}",
-                                                      policies_[j].name, policies_[i].name, policies_[i].node_pool,
-                                                      policies_[j].node_type.capacity, policies_[i].node_type.capacity));
+                    throw InvalidArgument(continuum::detail::message("policy selector: policies \"{}\" and \"{}\" share pool \"{}\" with different capacities {} and {}",
+                                                                     policies_[j].name, policies_[i].name, policies_[i].node_pool,
+                                                                     policies_[j].node_type.capacity, policies_[i].node_type.capacity));
                 }
             }
         }
@@ -84,10 +85,10 @@ public:
     /// \throws InvalidArgument when the policy is unknown or the window is malformed.
     PolicySelector& add_time_window(TimeWindow window) {
         (void)index_of(window.policy, "time window policy");
-        if (window.period <= Duration{0}) throw InvalidArgument(fmt::format("time window: period must be > 0, got {} ms", window.period.count()));
+        if (window.period <= Duration{0}) throw InvalidArgument(continuum::detail::message("time window: period must be > 0, got {} ms", window.period.count()));
         if (window.begin < Duration{0} || window.begin >= window.period || window.end < Duration{0} || window.end > window.period) {
-            throw InvalidArgument(fmt::format("time window: begin {} ms and end {} ms must lie within the period of {} ms", window.begin.count(),
-                                              window.end.count(), window.period.count()));
+            throw InvalidArgument(continuum::detail::message("time window: begin {} ms and end {} ms must lie within the period of {} ms", window.begin.count(),
+                                                             window.end.count(), window.period.count()));
         }
         windows_.push_back(std::move(window));
         return *this;
@@ -147,20 +148,20 @@ private:
         };
         if (context.override_policy) {
             return make(index_of(*context.override_policy, "override_policy"), SelectionSource::override_policy,
-                        fmt::format("explicit override selects {}", *context.override_policy));
+                        continuum::detail::message("explicit override selects {}", *context.override_policy));
         }
         for (const auto& rule : signal_rules_) {
             const auto it = context.signals.find(rule.signal);
             if (it != context.signals.end() && it->second == rule.value) {
                 return make(index_of(rule.policy, "signal rule policy"), SelectionSource::signal,
-                            fmt::format("signal {}={} selects {}", rule.signal, rule.value, rule.policy));
+                            continuum::detail::message("signal {}={} selects {}", rule.signal, rule.value, rule.policy));
             }
         }
         for (const auto& window : windows_) {
             if (in_window(window, context.now)) {
                 return make(index_of(window.policy, "time window policy"), SelectionSource::time_window,
-                            fmt::format("time window [{} s, {} s) of every {} s selects {}", to_seconds(window.begin), to_seconds(window.end),
-                                        to_seconds(window.period), window.policy));
+                            continuum::detail::message("time window [{} s, {} s) of every {} s selects {}", to_seconds(window.begin), to_seconds(window.end),
+                                                       to_seconds(window.period), window.policy));
             }
         }
         if (maximize_utility_ && can_evaluate) {
@@ -171,11 +172,11 @@ private:
                 utilities.push_back(utility_.evaluate(state, policies_[i]).utility);
                 if (utilities[i] > utilities[best]) best = i;
             }
-            auto s = make(best, SelectionSource::utility, fmt::format("no rule applies; {} has the highest utility {:.4g}", policies_[best].name, utilities[best]));
+            auto s = make(best, SelectionSource::utility, continuum::detail::message("no rule applies; {} has the highest utility {:.4g}", policies_[best].name, utilities[best]));
             s.utilities = std::move(utilities);
             return s;
         }
-        return make(index_of(default_, "default_policy"), SelectionSource::default_policy, fmt::format("no rule applies; default {}", default_));
+        return make(index_of(default_, "default_policy"), SelectionSource::default_policy, continuum::detail::message("no rule applies; default {}", default_));
     }
 
     static bool in_window(const TimeWindow& window, Time now) {
@@ -191,7 +192,7 @@ private:
         for (std::size_t i = 0; i < policies_.size(); ++i) {
             if (policies_[i].name == name) return i;
         }
-        throw InvalidArgument(fmt::format("policy selector: {} \"{}\" is not one of the policies", argument, name));
+        throw InvalidArgument(continuum::detail::message("policy selector: {} \"{}\" is not one of the policies", argument, name));
     }
 
     std::vector<Policy> policies_;

@@ -6,6 +6,7 @@
 //   res(S)   = min(1, replicas / min_replicas)  (1 when min_replicas = 0)
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/policy/policy.hpp>
 
@@ -55,9 +56,9 @@ public:
         policy.validate();
         for (const auto& [field, v] : {std::pair{"demand_cores", state.demand_cores}, std::pair{"capacity_cores", state.capacity_cores},
                                        std::pair{"cost", state.cost}}) {
-            if (!std::isfinite(v) || v < 0) throw InvalidArgument(fmt::format("utility: state.{} must be finite and >= 0, got {}", field, v));
+            if (!std::isfinite(v) || v < 0) throw InvalidArgument(continuum::detail::message("utility: state.{} must be finite and >= 0, got {}", field, v));
         }
-        if (state.replicas < 0) throw InvalidArgument(fmt::format("utility: state.replicas must be >= 0, got {}", state.replicas));
+        if (state.replicas < 0) throw InvalidArgument(continuum::detail::message("utility: state.replicas must be >= 0, got {}", state.replicas));
         const UtilityWeights& w = weights_ ? *weights_ : policy.weights;
         UtilityTerms out;
         out.performance = state.demand_cores <= 0.0

@@ -4,6 +4,7 @@
 // Per resource, in proportion to each cluster's capacity, exact integers that add up to the overall.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -38,18 +39,18 @@ struct ClusterAssignment {
 ///         Infeasible naming the resource when overall has some of it and no cluster has any.
 [[nodiscard]] inline std::vector<ClusterAssignment> split_across_clusters(const Resources& overall, std::span<const MemberCluster> clusters) {
     if (clusters.empty()) throw InvalidArgument("split_across_clusters: no member clusters");
-    if (overall.any_negative()) throw InvalidArgument(fmt::format("split_across_clusters: overall {} has a negative amount", overall));
+    if (overall.any_negative()) throw InvalidArgument(continuum::detail::message("split_across_clusters: overall {} has a negative amount", overall));
     std::vector<ClusterAssignment> out;
     out.reserve(clusters.size());
     for (std::size_t i = 0; i < clusters.size(); ++i) {
-        if (clusters[i].name.empty()) throw InvalidArgument(fmt::format("split_across_clusters: cluster [{}] has an empty name", i));
+        if (clusters[i].name.empty()) throw InvalidArgument(continuum::detail::message("split_across_clusters: cluster [{}] has an empty name", i));
         for (std::size_t j = 0; j < i; ++j) {
             if (clusters[j].name == clusters[i].name) {
-                throw InvalidArgument(fmt::format("split_across_clusters: cluster \"{}\" appears twice", clusters[i].name));
+                throw InvalidArgument(continuum::detail::message("split_across_clusters: cluster \"{}\" appears twice", clusters[i].name));
             }
         }
         if (clusters[i].capacity.any_negative()) {
-            throw InvalidArgument(fmt::format("split_across_clusters: cluster \"{}\" capacity {} has a negative amount", clusters[i].name, clusters[i].capacity));
+            throw InvalidArgument(continuum::detail::message("split_across_clusters: cluster \"{}\" capacity {} has a negative amount", clusters[i].name, clusters[i].capacity));
         }
         out.push_back(ClusterAssignment{clusters[i].name, {}});
     }
@@ -62,7 +63,7 @@ struct ClusterAssignment {
             total += weights[i];
         }
         if (total == 0) {
-            throw Infeasible(fmt::format("split_across_clusters: overall has {} {} but no member cluster has any", format_resource(name, amount), name));
+            throw Infeasible(continuum::detail::message("split_across_clusters: overall has {} {} but no member cluster has any", format_resource(name, amount), name));
         }
         // Floors of amount * w / total, then the leftover units to the largest remainders.
         std::vector<std::int64_t> shares(clusters.size());

@@ -4,6 +4,7 @@
 // to demand. Exact integers: the shares always add up to the capacity, never more.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -28,12 +29,12 @@ namespace continuum::quota {
 /// \throws InvalidArgument when capacity or a demand is negative, or the spans differ in size.
 [[nodiscard]] inline std::vector<std::int64_t> share_by_priority(std::int64_t capacity, std::span<const std::int64_t> demands,
                                                                  std::span<const int> priorities) {
-    if (capacity < 0) throw InvalidArgument(fmt::format("share_by_priority: capacity must be >= 0, got {}", capacity));
+    if (capacity < 0) throw InvalidArgument(continuum::detail::message("share_by_priority: capacity must be >= 0, got {}", capacity));
     if (demands.size() != priorities.size()) {
-        throw InvalidArgument(fmt::format("share_by_priority: {} demands but {} priorities", demands.size(), priorities.size()));
+        throw InvalidArgument(continuum::detail::message("share_by_priority: {} demands but {} priorities", demands.size(), priorities.size()));
     }
     for (std::size_t i = 0; i < demands.size(); ++i) {
-        if (demands[i] < 0) throw InvalidArgument(fmt::format("share_by_priority: demands[{}] must be >= 0, got {}", i, demands[i]));
+        if (demands[i] < 0) throw InvalidArgument(continuum::detail::message("share_by_priority: demands[{}] must be >= 0, got {}", i, demands[i]));
     }
     std::vector<std::int64_t> share(demands.size(), 0);
     std::vector<std::size_t> order(demands.size());
@@ -116,7 +117,7 @@ struct QuotaClaim {
     granted.reserve(claims.size());
     for (std::size_t i = 0; i < claims.size(); ++i) {
         if (claims[i].wanted.any_negative() || claims[i].floor.any_negative()) {
-            throw InvalidArgument(fmt::format("fair_quotas: claim [{}] has a negative amount (wanted {}, floor {})", i, claims[i].wanted, claims[i].floor));
+            throw InvalidArgument(continuum::detail::message("fair_quotas: claim [{}] has a negative amount (wanted {}, floor {})", i, claims[i].wanted, claims[i].floor));
         }
         granted.push_back(claims[i].wanted);
     }
@@ -127,7 +128,7 @@ struct QuotaClaim {
     std::vector<std::int64_t> shares(claims.size());
     for (const auto& name : constrained) {
         const std::int64_t cap = capacity.get(name);
-        if (cap < 0) throw InvalidArgument(fmt::format("fair_quotas: capacity of \"{}\" must be >= 0, got {}", name, format_resource(name, cap)));
+        if (cap < 0) throw InvalidArgument(continuum::detail::message("fair_quotas: capacity of \"{}\" must be >= 0, got {}", name, format_resource(name, cap)));
         for (std::size_t i = 0; i < claims.size(); ++i) {
             wanted[i] = claims[i].wanted.get(name);
             floors[i] = claims[i].floor.get(name);

@@ -8,6 +8,7 @@
 #include <continuum/capacity/activation.hpp>
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/series.hpp>
@@ -60,15 +61,15 @@ struct HybridConfig {
     /// \throws InvalidArgument naming the bad field.
     void validate() const {
         proactive.validate();
-        if (horizon < 1) throw InvalidArgument(fmt::format("hybrid quota scaling: config.horizon must be >= 1, got {}", horizon));
+        if (horizon < 1) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.horizon must be >= 1, got {}", horizon));
         if (!(interval_level == 0.0 || (interval_level > 0.0 && interval_level < 1.0))) {
-            throw InvalidArgument(fmt::format("hybrid quota scaling: config.interval_level must be 0 or in (0, 1), got {}", interval_level));
+            throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.interval_level must be 0 or in (0, 1), got {}", interval_level));
         }
         if (min_history < 1) throw InvalidArgument("hybrid quota scaling: config.min_history must be >= 1");
         if (max_history < min_history) {
-            throw InvalidArgument(fmt::format("hybrid quota scaling: config.max_history ({}) must be >= min_history ({})", max_history, min_history));
+            throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.max_history ({}) must be >= min_history ({})", max_history, min_history));
         }
-        if (step.count() <= 0) throw InvalidArgument(fmt::format("hybrid quota scaling: config.step must be > 0 ms, got {} ms", step.count()));
+        if (step.count() <= 0) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.step must be > 0 ms, got {} ms", step.count()));
     }
 };
 
@@ -137,15 +138,15 @@ struct NamespaceDecision {
 
     /// One readable line, built on demand (ticks over thousands of namespaces do not pay for it).
     [[nodiscard]] std::string reason() const {
-        std::string out = changed() ? fmt::format("{}: quota {} -> {}", name, previous_quota, quota) : fmt::format("{}: quota {} unchanged", name, quota);
+        std::string out = changed() ? continuum::detail::message("{}: quota {} -> {}", name, previous_quota, quota) : continuum::detail::message("{}: quota {} unchanged", name, quota);
         if (warming_up) {
             out += "; proactive: warming up (not enough history to forecast)";
         } else {
-            out += fmt::format("; proactive step {} (prediction {})", to_string(proactive), prediction);
+            out += continuum::detail::message("; proactive step {} (prediction {})", to_string(proactive), prediction);
         }
-        if (!pending_target.empty()) out += fmt::format("; decrease to {} waits until usage comes down", pending_target);
-        if (failed_requests > 0) out += fmt::format("; reactive {} for {} failed deployment{}", to_string(reactive), failed_requests, failed_requests == 1 ? "" : "s");
-        if (was_cut()) out += fmt::format("; cut by {} (wanted {}, priority {}) by the fairness rule", cut, wanted, priority);
+        if (!pending_target.empty()) out += continuum::detail::message("; decrease to {} waits until usage comes down", pending_target);
+        if (failed_requests > 0) out += continuum::detail::message("; reactive {} for {} failed deployment{}", to_string(reactive), failed_requests, failed_requests == 1 ? "" : "s");
+        if (was_cut()) out += continuum::detail::message("; cut by {} (wanted {}, priority {}) by the fairness rule", cut, wanted, priority);
         return out;
     }
 };
@@ -167,15 +168,15 @@ namespace detail {
 
 /// The summary line of a hybrid decision whose other fields are set; `changed` namespaces got a new quota.
 inline std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
-    std::string reason = fmt::format("{} namespace{}, {} quota change{}; wanted {} against capacity {}", out.namespaces.size(),
-                                     out.namespaces.size() == 1 ? "" : "s", changed, changed == 1 ? "" : "s", out.total_wanted, capacity);
-    if (activated) reason += fmt::format("; {}", out.activation.reason);
+    std::string reason = continuum::detail::message("{} namespace{}, {} quota change{}; wanted {} against capacity {}", out.namespaces.size(),
+                                                    out.namespaces.size() == 1 ? "" : "s", changed, changed == 1 ? "" : "s", out.total_wanted, capacity);
+    if (activated) reason += continuum::detail::message("; {}", out.activation.reason);
     if (!out.cut.empty()) {
         std::vector<std::string> who;
-        for (std::size_t i : out.cut) who.push_back(fmt::format("{} by {}", out.namespaces[i].name, out.namespaces[i].cut));
-        reason += fmt::format("; still missing {}: fairness rule (priority, then proportional to demand) cut {}", out.still_missing, fmt::join(who, ", "));
+        for (std::size_t i : out.cut) who.push_back(continuum::detail::message("{} by {}", out.namespaces[i].name, out.namespaces[i].cut));
+        reason += continuum::detail::message("; still missing {}: fairness rule (priority, then proportional to demand) cut {}", out.still_missing, fmt::join(who, ", "));
     }
-    if (out.consolidation) reason += fmt::format("; consolidation: {}", out.consolidation->reason);
+    if (out.consolidation) reason += continuum::detail::message("; consolidation: {}", out.consolidation->reason);
     return reason;
 }
 
@@ -225,28 +226,28 @@ public:
         std::unordered_map<std::string, std::size_t> index;
         for (std::size_t i = 0; i < state.namespaces.size(); ++i) {
             const auto& ns = state.namespaces[i];
-            const std::string field = fmt::format("state.namespaces[{}]", i);
-            const auto fail = [&](const std::string& what) { throw InvalidArgument(fmt::format("hybrid quota scaling restore: {}.{}", field, what)); };
+            const std::string field = continuum::detail::message("state.namespaces[{}]", i);
+            const auto fail = [&](const std::string& what) { throw InvalidArgument(continuum::detail::message("hybrid quota scaling restore: {}.{}", field, what)); };
             if (ns.name.empty()) fail("name is empty");
-            if (!index.emplace(ns.name, i).second) fail(fmt::format("name \"{}\" appears twice", ns.name));
+            if (!index.emplace(ns.name, i).second) fail(continuum::detail::message("name \"{}\" appears twice", ns.name));
             if (ns.models.size() != (ns.fitted ? managed : 0)) {
-                fail(fmt::format("models has {} models, expected {} ({})", ns.models.size(), ns.fitted ? managed : 0,
-                                 ns.fitted ? "one per managed resource" : "none before the first fit"));
+                fail(continuum::detail::message("models has {} models, expected {} ({})", ns.models.size(), ns.fitted ? managed : 0,
+                                                ns.fitted ? "one per managed resource" : "none before the first fit"));
             }
-            if (!ns.history.empty() && ns.history.size() != managed) fail(fmt::format("history has {} series, expected {} (one per managed resource)", ns.history.size(), managed));
+            if (!ns.history.empty() && ns.history.size() != managed) fail(continuum::detail::message("history has {} series, expected {} (one per managed resource)", ns.history.size(), managed));
             for (std::size_t k = 0; k < ns.history.size(); ++k) {
                 if (ns.history[k].size() != ns.history.front().size() || ns.history[k].size() > config_.max_history) {
-                    fail(fmt::format("history[{}] has {} values; every series must have the same length, at most max_history = {}", k, ns.history[k].size(),
-                                     config_.max_history));
+                    fail(continuum::detail::message("history[{}] has {} values; every series must have the same length, at most max_history = {}", k, ns.history[k].size(),
+                                                    config_.max_history));
                 }
                 for (std::size_t t = 0; t < ns.history[k].size(); ++t) {
                     const double v = ns.history[k][t];
-                    if (!std::isfinite(v) || v < 0.0) fail(fmt::format("history[{}][{}] = {} is not a finite usage >= 0", k, t, v));
+                    if (!std::isfinite(v) || v < 0.0) fail(continuum::detail::message("history[{}][{}] = {} is not a finite usage >= 0", k, t, v));
                 }
             }
             if (ns.fitted && config_.refit_every > 0 && ns.history.empty()) fail("history is empty, but refit_every > 0 refits on it");
             if (config_.refit_every > 0 ? ns.since_fit >= config_.refit_every : ns.since_fit != 0) {
-                fail(fmt::format("since_fit = {} must be {}", ns.since_fit, config_.refit_every > 0 ? fmt::format("below refit_every = {}", config_.refit_every) : "0 without refits"));
+                fail(continuum::detail::message("since_fit = {} must be {}", ns.since_fit, config_.refit_every > 0 ? continuum::detail::message("below refit_every = {}", config_.refit_every) : "0 without refits"));
             }
             detail::validate_pending(ns.pending, state.last_now, "hybrid quota scaling", field + ".pending");
             NamespaceState st{ns.name, ns.priority, {}, ns.history, ns.fitted, static_cast<std::size_t>(ns.since_fit), ns.pending, 0};
@@ -254,7 +255,7 @@ public:
                 try {
                     st.models.push_back(forecast::with_state(prototype_, ns.models[k]));
                 } catch (const InvalidArgument& e) {
-                    fail(fmt::format("models[{}]: {}", k, e.what()));
+                    fail(continuum::detail::message("models[{}]: {}", k, e.what()));
                 }
             }
             states.push_back(std::move(st));
@@ -342,7 +343,7 @@ public:
     void tick_with_predictions(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources> predictions,
                                HybridDecision& out) {
         if (predictions.size() != namespaces.size()) {
-            throw InvalidArgument(fmt::format("hybrid quota scaling: {} predictions for {} namespaces", predictions.size(), namespaces.size()));
+            throw InvalidArgument(continuum::detail::message("hybrid quota scaling: {} predictions for {} namespaces", predictions.size(), namespaces.size()));
         }
         pointers_.resize(namespaces.size());
         for (std::size_t i = 0; i < namespaces.size(); ++i) pointers_[i] = &predictions[i];
@@ -360,7 +361,7 @@ public:
             promised += ns.quota;
             if (ns.name == name) self = &ns;
         }
-        if (self == nullptr) throw InvalidArgument(fmt::format("hybrid quota scaling: react: namespace \"{}\" is not in the snapshot", name));
+        if (self == nullptr) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: react: namespace \"{}\" is not in the snapshot", name));
         const Resources available = capacity::shortfall(cluster.capacity, promised);
         return reactive_quota_step(ReactiveSnapshot{request, self->quota, available, cluster.waiting_nodes},
                                    ReactiveConfig{config_.proactive.objective, config_.proactive.budget});
@@ -380,7 +381,7 @@ private:
 
     [[nodiscard]] std::size_t lookup(std::string_view name) const {
         const auto it = index_.find(std::string(name));
-        if (it == index_.end()) throw InvalidArgument(fmt::format("hybrid quota scaling: unknown namespace \"{}\"", name));
+        if (it == index_.end()) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: unknown namespace \"{}\"", name));
         return it->second;
     }
     /// The state of `name`, seen at position `position` of the tick's snapshots: hosts usually
@@ -443,9 +444,9 @@ private:
             double value = f.peak();
             if (config_.interval_level > 0.0 && f.has_interval()) value = *std::max_element(f.upper.begin(), f.upper.end());
             if (f.mean.empty() || !std::isfinite(value)) {
-                throw InvalidArgument(fmt::format("hybrid quota scaling: forecaster {} gave {} for namespace \"{}\" resource \"{}\"",
-                                                  st.models[k].name(), f.mean.empty() ? std::string("an empty forecast") : fmt::format("{}", value),
-                                                  st.name, managed[k]));
+                throw InvalidArgument(continuum::detail::message("hybrid quota scaling: forecaster {} gave {} for namespace \"{}\" resource \"{}\"",
+                                                                 st.models[k].name(), f.mean.empty() ? std::string("an empty forecast") : continuum::detail::message("{}", value),
+                                                                 st.name, managed[k]));
             }
             forecast_row_[k] = Resources::round_up_to_canonical(managed[k], std::max(value, 0.0));
         }
@@ -455,7 +456,7 @@ private:
 
     void require_time(Time now) const {
         if (last_now_ && now < *last_now_) {
-            throw InvalidArgument(fmt::format("hybrid quota scaling: now = {} ms is before the previous tick's {} ms", now.count(), last_now_->count()));
+            throw InvalidArgument(continuum::detail::message("hybrid quota scaling: now = {} ms is before the previous tick's {} ms", now.count(), last_now_->count()));
         }
     }
 
@@ -508,7 +509,7 @@ private:
             }
             NamespaceState& st = state_for(ns.name, i);
             if (st.seen_in_tick == tick_number_) {
-                throw InvalidArgument(fmt::format("hybrid quota scaling: namespace \"{}\" appears twice in one tick", ns.name));
+                throw InvalidArgument(continuum::detail::message("hybrid quota scaling: namespace \"{}\" appears twice in one tick", ns.name));
             }
             st.seen_in_tick = tick_number_;
             NamespaceDecision& d = out.namespaces[i];  // assigned field by field: buffers are reused
@@ -628,7 +629,7 @@ private:
             changed += differs ? 1 : 0;
             for (std::size_t r = 0; r < width; ++r) {
                 if (__builtin_add_overflow(total_[r], wanted[r], &total_[r])) {
-                    throw InvalidArgument(fmt::format("hybrid quota scaling: total wanted \"{}\" overflows int64", constrained_[r]));
+                    throw InvalidArgument(continuum::detail::message("hybrid quota scaling: total wanted \"{}\" overflows int64", constrained_[r]));
                 }
             }
         }

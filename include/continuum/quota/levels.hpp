@@ -4,6 +4,7 @@
 // above the top level is reported (a flag, or Infeasible: the caller's choice), never capped.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -73,7 +74,7 @@ public:
         const Snap snap = try_snap_down(value, resource);
         if (snap.outcome == SnapOutcome::above_top) throw above_top_error("snap_down", value, resource);
         if (snap.outcome == SnapOutcome::below_bottom) {
-            throw Infeasible(fmt::format("snap_down: {} is below the lowest quota level {}", amount(value, resource), amount(levels_.front(), resource)));
+            throw Infeasible(continuum::detail::message("snap_down: {} is below the lowest quota level {}", amount(value, resource), amount(levels_.front(), resource)));
         }
         return snap.value;
     }
@@ -130,24 +131,24 @@ private:
         std::vector<std::string> shown;
         shown.reserve(levels_.size());
         for (const auto level : levels_) shown.push_back(amount(level, resource));
-        return fmt::format("[{}]", fmt::join(shown, ", "));
+        return continuum::detail::message("[{}]", fmt::join(shown, ", "));
     }
     void validate(std::string_view resource) const {
         if (levels_.empty()) throw InvalidArgument("quota levels: the list of levels is empty");
         for (std::size_t i = 0; i < levels_.size(); ++i) {
-            if (levels_[i] <= 0) throw InvalidArgument(fmt::format("quota levels: level [{}] = {} must be > 0", i, amount(levels_[i], resource)));
+            if (levels_[i] <= 0) throw InvalidArgument(continuum::detail::message("quota levels: level [{}] = {} must be > 0", i, amount(levels_[i], resource)));
             if (i > 0 && levels_[i] <= levels_[i - 1]) {
-                throw InvalidArgument(fmt::format("quota levels must be sorted and unique: level [{}] = {} follows {}", i, amount(levels_[i], resource),
-                                                  amount(levels_[i - 1], resource)));
+                throw InvalidArgument(continuum::detail::message("quota levels must be sorted and unique: level [{}] = {} follows {}", i, amount(levels_[i], resource),
+                                                                 amount(levels_[i - 1], resource)));
             }
         }
     }
     static void require_non_negative(std::int64_t value, std::string_view what, std::string_view resource) {
-        if (value < 0) throw InvalidArgument(fmt::format("{}: value must be >= 0, got {}", what, amount(value, resource)));
+        if (value < 0) throw InvalidArgument(continuum::detail::message("{}: value must be >= 0, got {}", what, amount(value, resource)));
     }
     [[nodiscard]] Infeasible above_top_error(std::string_view what, std::int64_t value, std::string_view resource) const {
-        return Infeasible(fmt::format("{}: {}{} is above the top quota level {} (levels {})", what, resource.empty() ? "" : fmt::format("{} ", resource),
-                                      amount(value, resource), amount(levels_.back(), resource), shown_levels(resource)));
+        return Infeasible(continuum::detail::message("{}: {}{} is above the top quota level {} (levels {})", what, resource.empty() ? "" : continuum::detail::message("{} ", resource),
+                                                     amount(value, resource), amount(levels_.back(), resource), shown_levels(resource)));
     }
 
     std::vector<std::int64_t> levels_;
@@ -191,8 +192,8 @@ public:
         ResourcesSnap snap = try_snap_up(value);
         if (!snap.above_top.empty()) {
             const std::string& name = snap.above_top.front();
-            throw Infeasible(fmt::format("snap_up: {} {} is above the top quota level {}", name, format_resource(name, value.get(name)),
-                                         format_resource(name, find(name)->top())));
+            throw Infeasible(continuum::detail::message("snap_up: {} {} is above the top quota level {}", name, format_resource(name, value.get(name)),
+                                                        format_resource(name, find(name)->top())));
         }
         return std::move(snap.value);
     }
@@ -202,7 +203,7 @@ public:
         ResourcesSnap out{value, {}};
         for (const auto& [name, amount] : value) {
             const QuotaLevels* levels = find(name);
-            if (amount < 0) throw InvalidArgument(fmt::format("snap_up: resource \"{}\" must be >= 0, got {}", name, format_resource(name, amount)));
+            if (amount < 0) throw InvalidArgument(continuum::detail::message("snap_up: resource \"{}\" must be >= 0, got {}", name, format_resource(name, amount)));
             if (levels == nullptr) continue;
             const Snap snap = levels->try_snap_up(amount);
             if (snap.outcome == SnapOutcome::above_top) out.above_top.push_back(name);

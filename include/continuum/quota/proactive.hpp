@@ -9,6 +9,7 @@
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -82,15 +83,15 @@ struct ProactiveConfig {
     void validate() const {
         if (resources.empty()) throw InvalidArgument("proactive quota scaling: config.resources must name at least one resource");
         for (std::size_t i = 0; i < resources.size(); ++i) {
-            if (resources[i].empty()) throw InvalidArgument(fmt::format("proactive quota scaling: config.resources[{}] is empty", i));
+            if (resources[i].empty()) throw InvalidArgument(continuum::detail::message("proactive quota scaling: config.resources[{}] is empty", i));
             for (std::size_t j = 0; j < i; ++j) {
                 if (resources[i] == resources[j]) {
-                    throw InvalidArgument(fmt::format("proactive quota scaling: config.resources names \"{}\" twice", resources[i]));
+                    throw InvalidArgument(continuum::detail::message("proactive quota scaling: config.resources names \"{}\" twice", resources[i]));
                 }
             }
         }
         if (decrease_hold.count() < 0) {
-            throw InvalidArgument(fmt::format("proactive quota scaling: config.decrease_hold must be >= 0 ms, got {} ms", decrease_hold.count()));
+            throw InvalidArgument(continuum::detail::message("proactive quota scaling: config.decrease_hold must be >= 0 ms, got {} ms", decrease_hold.count()));
         }
         budget.validate();
     }
@@ -152,8 +153,8 @@ inline void require_managed(const Resources& r, const ProactiveConfig& config, s
         bool managed = false;
         for (const auto& m : config.resources) managed = managed || same_name(m, name);
         if (!managed) {
-            throw InvalidArgument(fmt::format("proactive quota scaling: {} has \"{}\" = {} but the scaler manages only [{}]", argument, name,
-                                              format_resource(name, value), fmt::join(config.resources, ", ")));
+            throw InvalidArgument(continuum::detail::message("proactive quota scaling: {} has \"{}\" = {} but the scaler manages only [{}]", argument, name,
+                                                             format_resource(name, value), fmt::join(config.resources, ", ")));
         }
     }
 }
@@ -201,12 +202,12 @@ inline std::string hold_reason(const ProactiveConfig& config, const Resources& p
         if (const QuotaLevels* levels = config.levels.find(name); levels != nullptr && target < current) target = levels->try_snap_up(target).value;
         if (target != 0) snapped.set(name, target);
     }
-    if (prediction == managed_quota) return fmt::format("prediction {} equals the quota; quota unchanged", prediction);
-    if (snapped.empty()) return fmt::format("the prediction is zero and a quota is never lowered to zero; quota {} unchanged", managed_quota);
+    if (prediction == managed_quota) return continuum::detail::message("prediction {} equals the quota; quota unchanged", prediction);
+    if (snapped.empty()) return continuum::detail::message("the prediction is zero and a quota is never lowered to zero; quota {} unchanged", managed_quota);
     if (snapped == managed_quota) {
-        return fmt::format("prediction {} snaps up to the quota level {}, the current quota; quota unchanged", prediction, snapped);
+        return continuum::detail::message("prediction {} snaps up to the quota level {}, the current quota; quota unchanged", prediction, snapped);
     }
-    return fmt::format("prediction {} snaps up to {} on the quota levels, not below the quota {}; quota unchanged", prediction, snapped, managed_quota);
+    return continuum::detail::message("prediction {} snaps up to {} on the quota levels, not below the quota {}; quota unchanged", prediction, snapped, managed_quota);
 }
 
 /// True when the pending decrease may be applied now (condition only; the hold is separate).
@@ -246,13 +247,13 @@ inline DecreaseOutcome advance_pending(std::optional<PendingDecrease>& pending, 
 inline void validate_pending(const std::optional<PendingDecrease>& pending, const std::optional<Time>& last_now, std::string_view who,
                              std::string_view field) {
     if (!pending) return;
-    if (pending->target.any_negative()) throw InvalidArgument(fmt::format("{} restore: {}.target has a negative amount: {}", who, field, pending->target));
+    if (pending->target.any_negative()) throw InvalidArgument(continuum::detail::message("{} restore: {}.target has a negative amount: {}", who, field, pending->target));
     if (!last_now || pending->since > *last_now) {
-        throw InvalidArgument(fmt::format("{} restore: {}.since = {} ms is not before the last time seen", who, field, pending->since.count()));
+        throw InvalidArgument(continuum::detail::message("{} restore: {}.since = {} ms is not before the last time seen", who, field, pending->since.count()));
     }
     if (pending->condition_since && (*pending->condition_since < pending->since || *pending->condition_since > *last_now)) {
-        throw InvalidArgument(fmt::format("{} restore: {}.condition_since = {} ms is not between since and the last time seen", who, field,
-                                          pending->condition_since->count()));
+        throw InvalidArgument(continuum::detail::message("{} restore: {}.condition_since = {} ms is not between since and the last time seen", who, field,
+                                                         pending->condition_since->count()));
     }
 }
 
@@ -312,7 +313,7 @@ public:
         detail::require_managed(s.prediction, config_, "prediction");
         capacity::validate_pool(s.waiting_nodes);
         if (last_now_ && s.now < *last_now_) {
-            throw InvalidArgument(fmt::format("proactive quota scaling: now = {} ms is before the previous call's {} ms", s.now.count(), last_now_->count()));
+            throw InvalidArgument(continuum::detail::message("proactive quota scaling: now = {} ms is before the previous call's {} ms", s.now.count(), last_now_->count()));
         }
         last_now_ = s.now;
 
@@ -328,21 +329,21 @@ public:
             if (missing.empty()) {
                 d.action = ProactiveAction::raise_quota;
                 for (const auto& [name, value] : intent.increase) d.new_quota.set(name, value);
-                parts.push_back(fmt::format("predicted increase to {} fits in the cluster resources {}: quota raised to the prediction",
-                                            intent.increase, s.cluster_resources));
+                parts.push_back(continuum::detail::message("predicted increase to {} fits in the cluster resources {}: quota raised to the prediction",
+                                                           intent.increase, s.cluster_resources));
             } else {
                 capacity::ActivationPlan plan = capacity::choose_nodes_to_activate(missing, s.waiting_nodes, config_.objective, config_.budget);
                 if (plan.covers()) {
                     d.action = ProactiveAction::activate_and_raise_quota;
                     for (const auto& [name, value] : intent.increase) d.new_quota.set(name, value);
-                    parts.push_back(fmt::format("predicted increase to {} exceeds the cluster resources {} by {}: {}; then quota raised to the prediction",
-                                                intent.increase, s.cluster_resources, missing, plan.reason));
+                    parts.push_back(continuum::detail::message("predicted increase to {} exceeds the cluster resources {} by {}: {}; then quota raised to the prediction",
+                                                               intent.increase, s.cluster_resources, missing, plan.reason));
                     d.activation = std::move(plan);
                 } else {
                     d.action = ProactiveAction::infeasible;
                     d.still_missing = plan.still_missing;
-                    parts.push_back(fmt::format("predicted increase to {} exceeds the cluster resources {} by {} and {}; quota unchanged", intent.increase,
-                                                s.cluster_resources, missing, capacity::detail::uncovered_by_pool(s.waiting_nodes.size(), plan.still_missing)));
+                    parts.push_back(continuum::detail::message("predicted increase to {} exceeds the cluster resources {} by {} and {}; quota unchanged", intent.increase,
+                                                               s.cluster_resources, missing, capacity::detail::uncovered_by_pool(s.waiting_nodes.size(), plan.still_missing)));
                 }
             }
         }
@@ -356,16 +357,16 @@ public:
             case detail::DecreaseOutcome::none: break;
             case detail::DecreaseOutcome::lowered:
                 for (const auto& [name, value] : intent.decrease) d.new_quota.set(name, value);
-                parts.push_back(fmt::format("predicted decrease to {}: usage {} has come down, quota lowered to {} (prediction snapped up to the quota levels){}",
-                                            s.prediction, s.current_usage, intent.decrease, above_top_note(intent)));
+                parts.push_back(continuum::detail::message("predicted decrease to {}: usage {} has come down, quota lowered to {} (prediction snapped up to the quota levels){}",
+                                                           s.prediction, s.current_usage, intent.decrease, above_top_note(intent)));
                 break;
             case detail::DecreaseOutcome::holding:
-                parts.push_back(fmt::format("predicted decrease to {}: usage {} is down, target {} waits {} s more (hold {} s)", s.prediction,
-                                            s.current_usage, intent.decrease, to_seconds(hold_left), to_seconds(config_.decrease_hold)));
+                parts.push_back(continuum::detail::message("predicted decrease to {}: usage {} is down, target {} waits {} s more (hold {} s)", s.prediction,
+                                                           s.current_usage, intent.decrease, to_seconds(hold_left), to_seconds(config_.decrease_hold)));
                 break;
             case detail::DecreaseOutcome::waiting_for_usage:
-                parts.push_back(fmt::format("predicted decrease to {}: target {} waits until usage {} actually comes down{}", s.prediction,
-                                            intent.decrease, s.current_usage, above_top_note(intent)));
+                parts.push_back(continuum::detail::message("predicted decrease to {}: target {} waits until usage {} actually comes down{}", s.prediction,
+                                                           intent.decrease, s.current_usage, above_top_note(intent)));
                 break;
         }
 
@@ -374,7 +375,7 @@ public:
                 d.action = ProactiveAction::lower_quota;
                 if (!s.nodes.empty()) {
                     d.consolidation = packing::plan_consolidation(s.nodes, config_.budget);
-                    parts.push_back(fmt::format("consolidation: {}", d.consolidation->reason));
+                    parts.push_back(continuum::detail::message("consolidation: {}", d.consolidation->reason));
                 }
             } else if (pending_) {
                 d.action = ProactiveAction::wait_for_usage_decrease;
@@ -382,7 +383,7 @@ public:
         }
         if (parts.empty()) parts.push_back(detail::hold_reason(config_, s.prediction, s.current_quota));
         d.target_quota = pending_ ? pending_->target : d.new_quota;
-        d.reason = fmt::format("{}: {}", to_string(d.action), fmt::join(parts, "; "));
+        d.reason = continuum::detail::message("{}: {}", to_string(d.action), fmt::join(parts, "; "));
         return d;
     }
 
@@ -398,7 +399,7 @@ public:
 private:
     static std::string above_top_note(const detail::ProactiveIntent& intent) {
         if (intent.above_top_level.empty()) return "";
-        return fmt::format(" (no quota level covers the prediction for [{}]: the prediction itself is used)", fmt::join(intent.above_top_level, ", "));
+        return continuum::detail::message(" (no quota level covers the prediction for [{}]: the prediction itself is used)", fmt::join(intent.above_top_level, ", "));
     }
 
     ProactiveConfig config_;

@@ -8,6 +8,7 @@
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -96,7 +97,7 @@ struct ReactiveDecision {
     decision.new_quota = snapshot.current_quota;
     if (snapshot.request.fits_in(snapshot.current_quota)) {
         decision.kind = ReactiveCase::sufficient_quota;
-        decision.reason = fmt::format("case 1 (sufficient quota): request {} fits in quota {}; deploy", snapshot.request, snapshot.current_quota);
+        decision.reason = continuum::detail::message("case 1 (sufficient quota): request {} fits in quota {}; deploy", snapshot.request, snapshot.current_quota);
         return decision;
     }
     const Resources shortfall = capacity::shortfall(snapshot.request, snapshot.current_quota);
@@ -104,8 +105,8 @@ struct ReactiveDecision {
         decision.kind = ReactiveCase::raise_quota;
         decision.quota_increase = shortfall;
         decision.new_quota = snapshot.current_quota + shortfall;
-        decision.reason = fmt::format("case 2 (raise quota): request {} exceeds quota {} by {}, which the free cluster resources {} cover; quota -> {}",
-                                      snapshot.request, snapshot.current_quota, shortfall, snapshot.available, decision.new_quota);
+        decision.reason = continuum::detail::message("case 2 (raise quota): request {} exceeds quota {} by {}, which the free cluster resources {} cover; quota -> {}",
+                                                     snapshot.request, snapshot.current_quota, shortfall, snapshot.available, decision.new_quota);
         return decision;
     }
     const Resources node_shortfall = capacity::shortfall(shortfall, snapshot.available);
@@ -113,18 +114,18 @@ struct ReactiveDecision {
     if (!plan.covers()) {
         decision.kind = ReactiveCase::infeasible;
         decision.still_missing = plan.still_missing;
-        decision.reason = fmt::format("infeasible: request {} exceeds quota {} by {}; the free resources {} lack {} and {}; quota unchanged",
-                                      snapshot.request, snapshot.current_quota, shortfall, snapshot.available, node_shortfall,
-                                      capacity::detail::uncovered_by_pool(snapshot.waiting_nodes.size(), plan.still_missing));
+        decision.reason = continuum::detail::message("infeasible: request {} exceeds quota {} by {}; the free resources {} lack {} and {}; quota unchanged",
+                                                     snapshot.request, snapshot.current_quota, shortfall, snapshot.available, node_shortfall,
+                                                     capacity::detail::uncovered_by_pool(snapshot.waiting_nodes.size(), plan.still_missing));
         return decision;
     }
     decision.kind = ReactiveCase::activate_nodes;
     decision.quota_increase = shortfall;
     decision.new_quota = snapshot.current_quota + shortfall;
     decision.activation = std::move(plan);
-    decision.reason = fmt::format("case 3 (activate nodes): request {} exceeds quota {} by {}; free resources {} lack {}; {}; quota -> {}",
-                                  snapshot.request, snapshot.current_quota, shortfall, snapshot.available, node_shortfall,
-                                  decision.activation.reason, decision.new_quota);
+    decision.reason = continuum::detail::message("case 3 (activate nodes): request {} exceeds quota {} by {}; free resources {} lack {}; {}; quota -> {}",
+                                                 snapshot.request, snapshot.current_quota, shortfall, snapshot.available, node_shortfall,
+                                                 decision.activation.reason, decision.new_quota);
     return decision;
 }
 

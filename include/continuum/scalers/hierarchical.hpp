@@ -10,6 +10,7 @@
 
 #include <continuum/core/detail/counted.hpp>
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/series.hpp>
@@ -122,8 +123,8 @@ struct HierarchicalConfig {
 
     /// \throws InvalidArgument on horizon < 1, a non-positive step or an invalid noise filter/budget.
     void validate() const {
-        if (horizon < 1) throw InvalidArgument(fmt::format("hierarchical config: horizon must be >= 1, got {}", horizon));
-        if (step <= Duration{0}) throw InvalidArgument(fmt::format("hierarchical config: step must be > 0, got {} ms", step.count()));
+        if (horizon < 1) throw InvalidArgument(continuum::detail::message("hierarchical config: horizon must be >= 1, got {}", horizon));
+        if (step <= Duration{0}) throw InvalidArgument(continuum::detail::message("hierarchical config: step must be > 0, got {} ms", step.count()));
         noise.validate();
         exact_budget.validate();
     }
@@ -244,7 +245,7 @@ public:
             try {
                 stabilizers.emplace(name, ReplicaStabilizer(samples));
             } catch (const InvalidArgument& e) {
-                throw InvalidArgument(fmt::format("hierarchical restore: state.stabilizers[\"{}\"]: {}", name, e.what()));
+                throw InvalidArgument(continuum::detail::message("hierarchical restore: state.stabilizers[\"{}\"]: {}", name, e.what()));
             }
         }
         const auto& m = state.migration;
@@ -255,9 +256,9 @@ public:
         } else {
             const auto& policies = selector_.policies();
             const auto it = std::find_if(policies.begin(), policies.end(), [&](const policy::Policy& p) { return p.name == m.policy; });
-            if (it == policies.end()) throw InvalidArgument(fmt::format("hierarchical restore: state.migration.policy \"{}\" is not one of the selector's policies", m.policy));
+            if (it == policies.end()) throw InvalidArgument(continuum::detail::message("hierarchical restore: state.migration.policy \"{}\" is not one of the selector's policies", m.policy));
             if (it->node_pool != m.to) {
-                throw InvalidArgument(fmt::format("hierarchical restore: state.migration.to = \"{}\" but policy {} uses node pool \"{}\"", m.to, m.policy, it->node_pool));
+                throw InvalidArgument(continuum::detail::message("hierarchical restore: state.migration.to = \"{}\" but policy {} uses node pool \"{}\"", m.to, m.policy, it->node_pool));
             }
             if (m.from.empty()) throw InvalidArgument("hierarchical restore: state.migration.from is empty during a migration");
         }
@@ -306,7 +307,7 @@ public:
         std::string strategic = out.selection.reason;
         if (migration_.phase != MigrationPhase::none && active->node_pool != migration_.to) {
             const auto& target = selector_.policy(migration_.policy);
-            strategic = fmt::format("{}; switch to {} deferred until the migration to {} completes", strategic, active->name, target.name);
+            strategic = continuum::detail::message("{}; switch to {} deferred until the migration to {} completes", strategic, active->name, target.name);
             active = &target;
         }
         if (migration_.phase != MigrationPhase::none) migration_.policy = active->name;
@@ -370,8 +371,8 @@ public:
                 if (target_pool.ready_nodes >= needed) {
                     migration_.phase = MigrationPhase::migrating;
                 } else {
-                    migration_reason = fmt::format("make-before-break 1/3 provisioning: grow {} to {} nodes ({} ready); workloads stay on {}",
-                                                   migration_.to, needed, target_pool.ready_nodes, fmt::join(migration_.from, ", "));
+                    migration_reason = continuum::detail::message("make-before-break 1/3 provisioning: grow {} to {} nodes ({} ready); workloads stay on {}",
+                                                                  migration_.to, needed, target_pool.ready_nodes, fmt::join(migration_.from, ", "));
                 }
             }
             if (migration_.phase == MigrationPhase::migrating) {
@@ -387,9 +388,9 @@ public:
                 if (all_ready) {
                     migration_.phase = MigrationPhase::decommissioning;
                 } else {
-                    migration_reason = fmt::format("make-before-break 2/3 migrating: {} has {} ready nodes; start the workloads there, "
-                                                   "old pods on {} keep serving until the new ones are ready",
-                                                   migration_.to, target_pool.ready_nodes, fmt::join(migration_.from, ", "));
+                    migration_reason = continuum::detail::message("make-before-break 2/3 migrating: {} has {} ready nodes; start the workloads there, "
+                                                                  "old pods on {} keep serving until the new ones are ready",
+                                                                  migration_.to, target_pool.ready_nodes, fmt::join(migration_.from, ", "));
                 }
             }
             if (migration_.phase == MigrationPhase::decommissioning) {
@@ -398,16 +399,16 @@ public:
                     const auto& pool = pool_state(snapshot, source, "migration source pool");
                     const std::int64_t size = bounded_size(pool, packed[source].nodes);
                     if (pool.size != size) drained = false;
-                    pool_targets[source] = {size, fmt::format("make-before-break 3/3 decommissioning: every workload is ready on {}; "
-                                                              "shrink {} to the {} its other workloads need",
-                                                              migration_.to, source, continuum::detail::counted(size, "node"))};
+                    pool_targets[source] = {size, continuum::detail::message("make-before-break 3/3 decommissioning: every workload is ready on {}; "
+                                                                             "shrink {} to the {} its other workloads need",
+                                                                             migration_.to, source, continuum::detail::counted(size, "node"))};
                 }
                 if (drained) {
-                    migration_reason = fmt::format("migration from {} to {} complete", fmt::join(migration_.from, ", "), migration_.to);
+                    migration_reason = continuum::detail::message("migration from {} to {} complete", fmt::join(migration_.from, ", "), migration_.to);
                     migration_ = {};
                     steady = true;
                 } else {
-                    migration_reason = fmt::format("make-before-break 3/3 decommissioning {}", fmt::join(migration_.from, ", "));
+                    migration_reason = continuum::detail::message("make-before-break 3/3 decommissioning {}", fmt::join(migration_.from, ", "));
                 }
             }
         }
@@ -433,15 +434,15 @@ public:
                 plan.reason = t->second.second;
             } else if (holding && is_source) {
                 plan.planned_size = pool.size;
-                plan.reason = fmt::format("held at {} while its workloads migrate to {}", pool.size, migration_.to);
+                plan.reason = continuum::detail::message("held at {} while its workloads migrate to {}", pool.size, migration_.to);
             } else if (holding && pool.name == migration_.to) {
                 plan.planned_size = std::max(pool.size, bounded_size(pool, p.nodes));
-                plan.reason = fmt::format("{} of the new policy need {}; never shrunk during a migration", continuum::detail::counted(p.pods, "pod"),
-                                          continuum::detail::counted(p.nodes, p.node_type + " node"));
+                plan.reason = continuum::detail::message("{} of the new policy need {}; never shrunk during a migration", continuum::detail::counted(p.pods, "pod"),
+                                                         continuum::detail::counted(p.nodes, p.node_type + " node"));
             } else {
                 plan.planned_size = bounded_size(pool, p.nodes);
-                plan.reason = fmt::format("{} pack into {}{}", continuum::detail::counted(p.pods, "pod"), continuum::detail::counted(p.nodes, (p.node_type.empty() ? "-" : p.node_type) + " node"),
-                                          bound_note(pool, p.nodes));
+                plan.reason = continuum::detail::message("{} pack into {}{}", continuum::detail::counted(p.pods, "pod"), continuum::detail::counted(p.nodes, (p.node_type.empty() ? "-" : p.node_type) + " node"),
+                                                         bound_note(pool, p.nodes));
             }
             std::vector<std::string> remove_nodes;
             if (plan.planned_size < pool.size && !pool.nodes.empty() && !pool_targets.contains(pool.name)) {
@@ -449,7 +450,7 @@ public:
             }
             if (plan.planned_size != pool.size) {
                 out.resize_node_pools.push_back({pool.name, plan.planned_size,
-                                                 fmt::format("{}: {} -> {} nodes; {}", policy.name, pool.size, plan.planned_size, plan.reason),
+                                                 continuum::detail::message("{}: {} -> {} nodes; {}", policy.name, pool.size, plan.planned_size, plan.reason),
                                                  std::move(remove_nodes)});
             }
             out.pools.push_back(std::move(plan));
@@ -468,20 +469,20 @@ public:
             if (migration_.phase == MigrationPhase::provisioning) continue;  // handled above
             const bool moves = !app.node_pool.empty() && app.node_pool != policy.node_pool;
             if (plan.planned_replicas == app.replicas && !moves) continue;
-            std::string why = moves ? fmt::format("{}: start {} replicas on {} (from {}); the rollout must keep old pods until new ones are ready "
-                                                  "(maxUnavailable 0); {}",
-                                                  policy.name, plan.planned_replicas, policy.node_pool, app.node_pool, plan.reason)
-                                    : fmt::format("{}: {} -> {} replicas; {}", policy.name, app.replicas, plan.planned_replicas, plan.reason);
+            std::string why = moves ? continuum::detail::message("{}: start {} replicas on {} (from {}); the rollout must keep old pods until new ones are ready "
+                                                                 "(maxUnavailable 0); {}",
+                                                                 policy.name, plan.planned_replicas, policy.node_pool, app.node_pool, plan.reason)
+                                    : continuum::detail::message("{}: {} -> {} replicas; {}", policy.name, app.replicas, plan.planned_replicas, plan.reason);
             out.patch_deployments.push_back({app.name, plan.planned_replicas, policy.node_pool, std::move(why)});
         }
 
         // Utility of the plan.
         out.state = planned_state(snapshot, out);
         out.utility = selector_.utility().evaluate(out.state, policy);
-        out.reason = fmt::format("strategic: {}; {} application(s), {} patch(es), {} resize(s){}{}", strategic, out.applications.size(),
-                                 out.patch_deployments.size(), out.resize_node_pools.size(), migration_reason.empty() ? "" : "; ",
-                                 migration_reason);
-        if (!out.unschedulable.empty()) out.reason += fmt::format("; {} {} pods larger than a node", continuum::detail::counted(std::ssize(out.unschedulable), "workload"), out.unschedulable.size() == 1 ? "has" : "have");
+        out.reason = continuum::detail::message("strategic: {}; {} application(s), {} patch(es), {} resize(s){}{}", strategic, out.applications.size(),
+                                                out.patch_deployments.size(), out.resize_node_pools.size(), migration_reason.empty() ? "" : "; ",
+                                                migration_reason);
+        if (!out.unschedulable.empty()) out.reason += continuum::detail::message("; {} {} pods larger than a node", continuum::detail::counted(std::ssize(out.unschedulable), "workload"), out.unschedulable.size() == 1 ? "has" : "have");
         return out;
     }
 
@@ -555,24 +556,24 @@ private:
                 model.fit(SeriesView(history, config_.step, "demand"));
                 const forecast::Forecast fc = model.forecast(config_.horizon, 0.0);
                 double forecast_peak = fc.peak();
-                if (!std::isfinite(forecast_peak)) throw InvalidArgument(fmt::format("forecast peak {} is not finite", forecast_peak));
+                if (!std::isfinite(forecast_peak)) throw InvalidArgument(continuum::detail::message("forecast peak {} is not finite", forecast_peak));
                 forecast_peak = std::max(forecast_peak, 0.0);
                 peak = std::max(peak, forecast_peak);
-                how = fmt::format("{} forecasts a peak of {:.3f} cores over {} steps (now {:.3f})", model.name(), forecast_peak, config_.horizon,
-                                  history.back());
+                how = continuum::detail::message("{} forecasts a peak of {:.3f} cores over {} steps (now {:.3f})", model.name(), forecast_peak, config_.horizon,
+                                                 history.back());
             } catch (const Error& e) {
                 peak = *std::max_element(history.begin(), history.end());
-                how = fmt::format("forecast failed ({}); reactive peak {:.3f} cores", e.what(), peak);
+                how = continuum::detail::message("forecast failed ({}); reactive peak {:.3f} cores", e.what(), peak);
             }
         } else {
             peak = *std::max_element(history.begin(), history.end());
-            how = fmt::format("{} < min_history {}: reactive peak {:.3f} cores", continuum::detail::counted(std::ssize(history), "observation"), config_.min_history, peak);
+            how = continuum::detail::message("{} < min_history {}: reactive peak {:.3f} cores", continuum::detail::counted(std::ssize(history), "observation"), config_.min_history, peak);
         }
         plan.peak_cores = peak;
         const std::int64_t raw = replicas_for_peak(peak, app.pod_request.cpu_millis(), policy.target_utilization);
         plan.required_replicas = std::clamp(raw, policy.min_replicas, policy.max_replicas);
-        how += fmt::format("; ceil({:.3f} / ({}m x {:g})) = {}", peak, app.pod_request.cpu_millis(), policy.target_utilization, raw);
-        if (plan.required_replicas != raw) how += fmt::format(", bounded to [{}, {}] = {}", policy.min_replicas, policy.max_replicas, plan.required_replicas);
+        how += continuum::detail::message("; ceil({:.3f} / ({}m x {:g})) = {}", peak, app.pod_request.cpu_millis(), policy.target_utilization, raw);
+        if (plan.required_replicas != raw) how += continuum::detail::message(", bounded to [{}, {}] = {}", policy.min_replicas, policy.max_replicas, plan.required_replicas);
         plan.planned_replicas = plan.required_replicas;
         plan.reason = std::move(how);
         return plan;
@@ -604,8 +605,8 @@ private:
             return result;
         }
         if (!type) {
-            throw InvalidArgument(fmt::format("node pool \"{}\" hosts {} but neither a policy nor NodePoolState.node_type gives its node type",
-                                              pool.name, continuum::detail::counted(std::ssize(pods), "pod")));
+            throw InvalidArgument(continuum::detail::message("node pool \"{}\" hosts {} but neither a policy nor NodePoolState.node_type gives its node type",
+                                                             pool.name, continuum::detail::counted(std::ssize(pods), "pod")));
         }
         result.node_type = type->name;
         result.cost = type->cost;
@@ -674,8 +675,8 @@ private:
             counts[app.name] = lo;
             out.patch_deployments.push_back(
                 {app.name, lo, app.node_pool,
-                 fmt::format("{}: {} -> {} replicas on {} while {} provisions ({} planned; {} of {} hold {}); {}", policy.name, app.replicas,
-                             lo, app.node_pool, policy.node_pool, plan.planned_replicas, continuum::detail::counted(pool.size, "node"), type->name, lo, plan.reason)});
+                 continuum::detail::message("{}: {} -> {} replicas on {} while {} provisions ({} planned; {} of {} hold {}); {}", policy.name, app.replicas,
+                                            lo, app.node_pool, policy.node_pool, plan.planned_replicas, continuum::detail::counted(pool.size, "node"), type->name, lo, plan.reason)});
         }
     }
 
@@ -703,7 +704,7 @@ private:
                 const std::int64_t count = entry.second;
                 const auto it = std::find_if(snapshot.applications.begin(), snapshot.applications.end(), [&](const ApplicationState& a) { return a.name == app; });
                 if (it == snapshot.applications.end()) {
-                    throw InvalidArgument(fmt::format("node pool \"{}\": node {} lists pods of unknown application \"{}\"", pool.name, node.name, app));
+                    throw InvalidArgument(continuum::detail::message("node pool \"{}\": node {} lists pods of unknown application \"{}\"", pool.name, node.name, app));
                 }
                 for (std::int64_t k = 0; k < count; ++k) pods.push_back({nodes.size() - 1, app, it->pod_request, true});
             }
@@ -730,15 +731,15 @@ private:
         const std::int64_t removed = cancelled + static_cast<std::int64_t>(names.size());
         if (removed < wanted) {
             plan.planned_size = pool.size - removed;
-            plan.reason += fmt::format("; scale-in held at {}: {}", continuum::detail::counted(plan.planned_size, "node"), drained.summary().empty() ? "no node can be drained" : drained.summary());
+            plan.reason += continuum::detail::message("; scale-in held at {}: {}", continuum::detail::counted(plan.planned_size, "node"), drained.summary().empty() ? "no node can be drained" : drained.summary());
         }
-        if (!names.empty()) plan.reason += fmt::format("; drain {}", fmt::join(names, ", "));
+        if (!names.empty()) plan.reason += continuum::detail::message("; drain {}", fmt::join(names, ", "));
         return names;
     }
 
     [[nodiscard]] Resources node_capacity(const NodePoolState& pool) const {
         const auto type = node_type_of(pool);
-        if (!type) throw InvalidArgument(fmt::format("node pool \"{}\" lists nodes but neither a policy nor NodePoolState.node_type gives its node type", pool.name));
+        if (!type) throw InvalidArgument(continuum::detail::message("node pool \"{}\" lists nodes but neither a policy nor NodePoolState.node_type gives its node type", pool.name));
         return type->capacity;
     }
 
@@ -750,9 +751,9 @@ private:
 
     static std::string bound_note(const NodePoolState& pool, std::int64_t nodes) {
         if (pool.max_size != packing::unlimited && nodes > pool.max_size) {
-            return fmt::format("; capped at max_size {}: {} short", pool.max_size, continuum::detail::counted(nodes - pool.max_size, "node"));
+            return continuum::detail::message("; capped at max_size {}: {} short", pool.max_size, continuum::detail::counted(nodes - pool.max_size, "node"));
         }
-        if (nodes < pool.min_size) return fmt::format("; raised to min_size {}", pool.min_size);
+        if (nodes < pool.min_size) return continuum::detail::message("; raised to min_size {}", pool.min_size);
         return "";
     }
 
@@ -777,61 +778,61 @@ private:
         for (const auto& pool : snapshot.node_pools) {
             if (pool.name == name) return pool;
         }
-        throw InvalidArgument(fmt::format("snapshot.node_pools has no pool \"{}\" ({})", name, role));
+        throw InvalidArgument(continuum::detail::message("snapshot.node_pools has no pool \"{}\" ({})", name, role));
     }
 
     static void validate(const ClusterSnapshot& snapshot) {
         std::set<std::string> pools;
         for (const auto& pool : snapshot.node_pools) {
             if (pool.name.empty()) throw InvalidArgument("snapshot.node_pools: a pool has an empty name");
-            if (!pools.insert(pool.name).second) throw InvalidArgument(fmt::format("snapshot.node_pools: duplicate pool \"{}\"", pool.name));
+            if (!pools.insert(pool.name).second) throw InvalidArgument(continuum::detail::message("snapshot.node_pools: duplicate pool \"{}\"", pool.name));
             if (pool.size < 0 || pool.ready_nodes < 0 || pool.min_size < 0) {
-                throw InvalidArgument(fmt::format("node pool \"{}\": size {}, ready_nodes {} and min_size {} must be >= 0", pool.name, pool.size,
-                                                  pool.ready_nodes, pool.min_size));
+                throw InvalidArgument(continuum::detail::message("node pool \"{}\": size {}, ready_nodes {} and min_size {} must be >= 0", pool.name, pool.size,
+                                                                 pool.ready_nodes, pool.min_size));
             }
             if (pool.max_size != packing::unlimited && (pool.max_size < 0 || pool.max_size < pool.min_size)) {
-                throw InvalidArgument(fmt::format("node pool \"{}\": max_size {} must be unlimited (-1) or >= min_size {}", pool.name, pool.max_size, pool.min_size));
+                throw InvalidArgument(continuum::detail::message("node pool \"{}\": max_size {} must be unlimited (-1) or >= min_size {}", pool.name, pool.max_size, pool.min_size));
             }
             for (const auto& node : pool.nodes) {
                 if (node.name.empty() || node.requested.any_negative()) {
-                    throw InvalidArgument(fmt::format("node pool \"{}\": node \"{}\" needs a name and non-negative requests, got {}", pool.name, node.name, node.requested));
+                    throw InvalidArgument(continuum::detail::message("node pool \"{}\": node \"{}\" needs a name and non-negative requests, got {}", pool.name, node.name, node.requested));
                 }
                 for (const auto& [app, count] : node.application_pods) {
-                    if (count < 0) throw InvalidArgument(fmt::format("node pool \"{}\": node {} has application_pods[{}] = {} < 0", pool.name, node.name, app, count));
+                    if (count < 0) throw InvalidArgument(continuum::detail::message("node pool \"{}\": node {} has application_pods[{}] = {} < 0", pool.name, node.name, app, count));
                 }
             }
         }
         std::set<std::string> names;
         for (const auto& app : snapshot.applications) {
             if (app.name.empty()) throw InvalidArgument("snapshot.applications: an application has an empty name");
-            if (!names.insert(app.name).second) throw InvalidArgument(fmt::format("snapshot.applications: duplicate application \"{}\"", app.name));
+            if (!names.insert(app.name).second) throw InvalidArgument(continuum::detail::message("snapshot.applications: duplicate application \"{}\"", app.name));
             if (app.pod_request.cpu_millis() <= 0 || app.pod_request.any_negative()) {
-                throw InvalidArgument(fmt::format("application \"{}\": pod_request must have cpu > 0 and no negative amount, got {}", app.name, app.pod_request));
+                throw InvalidArgument(continuum::detail::message("application \"{}\": pod_request must have cpu > 0 and no negative amount, got {}", app.name, app.pod_request));
             }
-            if (app.replicas < 0) throw InvalidArgument(fmt::format("application \"{}\": replicas must be >= 0, got {}", app.name, app.replicas));
-            detail::require_finite(app.demand, fmt::format("application \"{}\" demand", app.name));
+            if (app.replicas < 0) throw InvalidArgument(continuum::detail::message("application \"{}\": replicas must be >= 0, got {}", app.name, app.replicas));
+            detail::require_finite(app.demand, continuum::detail::message("application \"{}\" demand", app.name));
             for (std::size_t i = 0; i < app.demand.size(); ++i) {
-                if (app.demand[i] < 0) throw InvalidArgument(fmt::format("application \"{}\" demand[{}] = {} is negative", app.name, i, app.demand[i]));
+                if (app.demand[i] < 0) throw InvalidArgument(continuum::detail::message("application \"{}\" demand[{}] = {} is negative", app.name, i, app.demand[i]));
             }
             if (!app.node_pool.empty() && !pools.contains(app.node_pool)) {
-                throw InvalidArgument(fmt::format("application \"{}\": node_pool \"{}\" is not in snapshot.node_pools", app.name, app.node_pool));
+                throw InvalidArgument(continuum::detail::message("application \"{}\": node_pool \"{}\" is not in snapshot.node_pools", app.name, app.node_pool));
             }
             for (const auto& [pool, ready] : app.ready_replicas) {
-                if (ready < 0) throw InvalidArgument(fmt::format("application \"{}\": ready_replicas[{}] = {} is negative", app.name, pool, ready));
+                if (ready < 0) throw InvalidArgument(continuum::detail::message("application \"{}\": ready_replicas[{}] = {} is negative", app.name, pool, ready));
             }
             try {
                 app.disruption_budget.validate();
             } catch (const InvalidArgument& e) {
-                throw InvalidArgument(fmt::format("application \"{}\": {}", app.name, e.what()));
+                throw InvalidArgument(continuum::detail::message("application \"{}\": {}", app.name, e.what()));
             }
         }
         for (const auto& other : snapshot.other_workloads) {
-            if (other.count < 0) throw InvalidArgument(fmt::format("other workload \"{}\": count must be >= 0, got {}", other.name, other.count));
+            if (other.count < 0) throw InvalidArgument(continuum::detail::message("other workload \"{}\": count must be >= 0, got {}", other.name, other.count));
             if (other.request.any_negative() || (other.count > 0 && other.request.empty())) {
-                throw InvalidArgument(fmt::format("other workload \"{}\": request must be non-negative and not empty, got {}", other.name, other.request));
+                throw InvalidArgument(continuum::detail::message("other workload \"{}\": request must be non-negative and not empty, got {}", other.name, other.request));
             }
             if (!pools.contains(other.node_pool)) {
-                throw InvalidArgument(fmt::format("other workload \"{}\": node_pool \"{}\" is not in snapshot.node_pools", other.name, other.node_pool));
+                throw InvalidArgument(continuum::detail::message("other workload \"{}\": node_pool \"{}\" is not in snapshot.node_pools", other.name, other.node_pool));
             }
         }
     }

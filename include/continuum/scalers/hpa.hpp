@@ -6,6 +6,7 @@
 // State (recommendations, scale events) lives in the Hpa object and survives spec edits.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/scalers/hpa_metrics.hpp>
@@ -168,7 +169,7 @@ public:
     ///         malformed, or when `now` is earlier than the previous decision's time.
     HpaDecision decide(const std::vector<HpaMetric>& metrics, const ScaleTargetState& target, Time now) {
         if (metrics.size() != spec_.metrics.size()) {
-            throw InvalidArgument(fmt::format("hpa.decide: got {} metrics, the spec has {}", metrics.size(), spec_.metrics.size()));
+            throw InvalidArgument(continuum::detail::message("hpa.decide: got {} metrics, the spec has {}", metrics.size(), spec_.metrics.size()));
         }
         for (const auto& m : metrics) detail::validate_metric(m);
         spec_.metrics = metrics;
@@ -179,11 +180,11 @@ public:
     /// \throws InvalidArgument when target counts are negative or `now` goes backwards.
     HpaDecision decide(const ScaleTargetState& target, Time now) {
         if (target.spec_replicas < 0 || target.status_replicas < 0 || target.ready_pods < 0) {
-            throw InvalidArgument(fmt::format("hpa.decide: replica counts must be >= 0, got spec {} status {} ready {}", target.spec_replicas,
-                                              target.status_replicas, target.ready_pods));
+            throw InvalidArgument(continuum::detail::message("hpa.decide: replica counts must be >= 0, got spec {} status {} ready {}", target.spec_replicas,
+                                                             target.status_replicas, target.ready_pods));
         }
         if (last_now_ && now < *last_now_) {
-            throw InvalidArgument(fmt::format("hpa.decide: now = {} ms is earlier than the previous decision at {} ms", now.count(), last_now_->count()));
+            throw InvalidArgument(continuum::detail::message("hpa.decide: now = {} ms is earlier than the previous decision at {} ms", now.count(), last_now_->count()));
         }
         last_now_ = now;
         const std::int64_t current = target.spec_replicas;
@@ -208,16 +209,16 @@ public:
         std::int64_t desired = 0;
         if (current > spec_.max_replicas) {
             desired = spec_.max_replicas;
-            out.reason = fmt::format("Current number of replicas {} above Spec.MaxReplicas {}", current, spec_.max_replicas);
+            out.reason = continuum::detail::message("Current number of replicas {} above Spec.MaxReplicas {}", current, spec_.max_replicas);
         } else if (current < spec_.min_replicas) {
             desired = spec_.min_replicas;
-            out.reason = fmt::format("Current number of replicas {} below Spec.MinReplicas {}", current, spec_.min_replicas);
+            out.reason = continuum::detail::message("Current number of replicas {} below Spec.MinReplicas {}", current, spec_.min_replicas);
         } else {
             const auto proposal = replicas_for_metrics(target, out);
             if (!proposal) return out;
             desired = spec_.behavior ? normalize_with_behaviors(current, *proposal, now, out) : normalize_legacy(current, *proposal, now, out);
-            out.reason += fmt::format("; stabilized {} ({}), limited {} ({})", out.stabilized_replicas, out.stabilization_reason, desired,
-                                      out.scaling_limited_reason);
+            out.reason += continuum::detail::message("; stabilized {} ({}), limited {} ({})", out.stabilized_replicas, out.stabilization_reason, desired,
+                                                     out.scaling_limited_reason);
         }
         out.desired_replicas = desired;
         out.scale = desired != current;
@@ -268,32 +269,32 @@ private:
     }
 
     static void validate_tolerance(double tolerance, std::string_view field) {
-        if (!(tolerance >= 0.0 && std::isfinite(tolerance))) throw InvalidArgument(fmt::format("{} must be a finite value >= 0, got {}", field, tolerance));
+        if (!(tolerance >= 0.0 && std::isfinite(tolerance))) throw InvalidArgument(continuum::detail::message("{} must be a finite value >= 0, got {}", field, tolerance));
     }
 
     static void validate_rules(const ScalingRules& rules, const char* direction) {
         if (rules.stabilization_window < Duration{0} || rules.stabilization_window > std::chrono::seconds(3600)) {
-            throw InvalidArgument(fmt::format("hpa behavior.{}.stabilizationWindowSeconds must be in [0, 3600] s, got {} ms", direction,
-                                              rules.stabilization_window.count()));
+            throw InvalidArgument(continuum::detail::message("hpa behavior.{}.stabilizationWindowSeconds must be in [0, 3600] s, got {} ms", direction,
+                                                             rules.stabilization_window.count()));
         }
-        if (rules.policies.empty()) throw InvalidArgument(fmt::format("hpa behavior.{}.policies must not be empty", direction));
+        if (rules.policies.empty()) throw InvalidArgument(continuum::detail::message("hpa behavior.{}.policies must not be empty", direction));
         for (const auto& p : rules.policies) {
-            if (p.value <= 0) throw InvalidArgument(fmt::format("hpa behavior.{} policy value must be > 0, got {}", direction, p.value));
+            if (p.value <= 0) throw InvalidArgument(continuum::detail::message("hpa behavior.{} policy value must be > 0, got {}", direction, p.value));
             if (p.period <= Duration{0} || p.period > std::chrono::seconds(1800)) {
-                throw InvalidArgument(fmt::format("hpa behavior.{} policy periodSeconds must be in (0, 1800] s, got {} ms", direction, p.period.count()));
+                throw InvalidArgument(continuum::detail::message("hpa behavior.{} policy periodSeconds must be in (0, 1800] s, got {} ms", direction, p.period.count()));
             }
         }
-        if (rules.tolerance) validate_tolerance(*rules.tolerance, fmt::format("hpa behavior.{}.tolerance", direction));
+        if (rules.tolerance) validate_tolerance(*rules.tolerance, continuum::detail::message("hpa behavior.{}.tolerance", direction));
     }
 
     static void validate(const HpaSpec& spec) {
-        if (spec.min_replicas < 0) throw InvalidArgument(fmt::format("hpa.min_replicas must be >= 0, got {}", spec.min_replicas));
-        if (spec.max_replicas < 1) throw InvalidArgument(fmt::format("hpa.max_replicas must be >= 1, got {}", spec.max_replicas));
+        if (spec.min_replicas < 0) throw InvalidArgument(continuum::detail::message("hpa.min_replicas must be >= 0, got {}", spec.min_replicas));
+        if (spec.max_replicas < 1) throw InvalidArgument(continuum::detail::message("hpa.max_replicas must be >= 1, got {}", spec.max_replicas));
         if (spec.max_replicas < spec.min_replicas) {
-            throw InvalidArgument(fmt::format("hpa.max_replicas ({}) must be >= min_replicas ({})", spec.max_replicas, spec.min_replicas));
+            throw InvalidArgument(continuum::detail::message("hpa.max_replicas ({}) must be >= min_replicas ({})", spec.max_replicas, spec.min_replicas));
         }
         if (spec.max_replicas > std::numeric_limits<std::int32_t>::max()) {
-            throw InvalidArgument(fmt::format("hpa.max_replicas {} does not fit in int32", spec.max_replicas));
+            throw InvalidArgument(continuum::detail::message("hpa.max_replicas {} does not fit in int32", spec.max_replicas));
         }
         if (spec.metrics.empty()) throw InvalidArgument("hpa.metrics must not be empty");
         for (const auto& m : spec.metrics) detail::validate_metric(m);
@@ -308,14 +309,14 @@ private:
         }
         validate_tolerance(spec.tolerance, "hpa.tolerance");
         if (spec.downscale_stabilization < Duration{0}) {
-            throw InvalidArgument(fmt::format("hpa.downscale_stabilization must be >= 0, got {} ms", spec.downscale_stabilization.count()));
+            throw InvalidArgument(continuum::detail::message("hpa.downscale_stabilization must be >= 0, got {} ms", spec.downscale_stabilization.count()));
         }
         if (spec.behavior) {
             validate_rules(spec.behavior->scale_up, "scaleUp");
             validate_rules(spec.behavior->scale_down, "scaleDown");
         }
         if (spec.activation && spec.activation->cooldown_period < Duration{0}) {
-            throw InvalidArgument(fmt::format("hpa.activation.cooldown_period must be >= 0, got {} ms", spec.activation->cooldown_period.count()));
+            throw InvalidArgument(continuum::detail::message("hpa.activation.cooldown_period must be >= 0, got {} ms", spec.activation->cooldown_period.count()));
         }
     }
 
@@ -346,18 +347,18 @@ private:
         if (invalid >= spec_.metrics.size() || (invalid > 0 && proposal < current)) {
             out.metric_timestamp.reset();
             out.scaling_active_reason = first_failure;
-            out.reason = fmt::format("invalid metrics ({} invalid out of {}, first: {}){}: no scaling", invalid, spec_.metrics.size(), out.failed_metric,
-                                     invalid < spec_.metrics.size() ? " and the valid ones propose a scale-down" : "");
+            out.reason = continuum::detail::message("invalid metrics ({} invalid out of {}, first: {}){}: no scaling", invalid, spec_.metrics.size(), out.failed_metric,
+                                                    invalid < spec_.metrics.size() ? " and the valid ones propose a scale-down" : "");
             return std::nullopt;
         }
         out.scaling_active_reason = "ValidMetricFound";
         out.metric_replicas = proposal;
         if (proposal > current) {
-            out.reason = fmt::format("{} above target: proposes {}", rescale_metric, proposal);
+            out.reason = continuum::detail::message("{} above target: proposes {}", rescale_metric, proposal);
         } else if (proposal < current) {
-            out.reason = fmt::format("All metrics below target: proposes {}", proposal);
+            out.reason = continuum::detail::message("All metrics below target: proposes {}", proposal);
         } else {
-            out.reason = fmt::format("metrics at target: proposes {}", proposal);
+            out.reason = continuum::detail::message("metrics at target: proposes {}", proposal);
         }
         return proposal;
     }
@@ -383,7 +384,7 @@ private:
             }
             if (value && *value > m.activation_threshold) {
                 active = true;
-                why = fmt::format("{} = {}m > activation threshold {}m", m.name, *value, m.activation_threshold);
+                why = continuum::detail::message("{} = {}m > activation threshold {}m", m.name, *value, m.activation_threshold);
                 break;
             }
         }
@@ -393,8 +394,8 @@ private:
         if (current == 0) {
             out.desired_replicas = active ? spec_.min_replicas : 0;
             out.scale = active;
-            out.reason = active ? fmt::format("activated from zero to {}: {}", spec_.min_replicas, why)
-                                : fmt::format("stays at zero: {}", why);
+            out.reason = active ? continuum::detail::message("activated from zero to {}: {}", spec_.min_replicas, why)
+                                : continuum::detail::message("stays at zero: {}", why);
             return out;
         }
         if (!active) {
@@ -402,9 +403,9 @@ private:
             if (cooled) {
                 out.desired_replicas = 0;
                 out.scale = true;
-                out.reason = last_active_ ? fmt::format("deactivated: {} since {} ms, past the {} s cooldown; scale to zero", why,
-                                                        last_active_->count(), to_seconds(spec_.activation->cooldown_period))
-                                          : fmt::format("deactivated: {} and never active; scale to zero", why);
+                out.reason = last_active_ ? continuum::detail::message("deactivated: {} since {} ms, past the {} s cooldown; scale to zero", why,
+                                                                       last_active_->count(), to_seconds(spec_.activation->cooldown_period))
+                                          : continuum::detail::message("deactivated: {} and never active; scale to zero", why);
                 return out;
             }
         }
@@ -617,9 +618,9 @@ struct HpaState {
 inline Hpa::Hpa(HpaSpec spec, const HpaState& state) : Hpa(std::move(spec)) {
     const auto check = [&](const auto& values, std::string_view field) {
         for (std::size_t i = 0; i < values.size(); ++i) {
-            if (values[i].replicas < 0) throw InvalidArgument(fmt::format("hpa restore: state.{}[{}].replicas = {} must be >= 0", field, i, values[i].replicas));
+            if (values[i].replicas < 0) throw InvalidArgument(continuum::detail::message("hpa restore: state.{}[{}].replicas = {} must be >= 0", field, i, values[i].replicas));
             if (!state.last_now || values[i].time > *state.last_now) {
-                throw InvalidArgument(fmt::format("hpa restore: state.{}[{}].time = {} ms is after the last decision", field, i, values[i].time.count()));
+                throw InvalidArgument(continuum::detail::message("hpa restore: state.{}[{}].time = {} ms is after the last decision", field, i, values[i].time.count()));
             }
         }
     };
@@ -627,7 +628,7 @@ inline Hpa::Hpa(HpaSpec spec, const HpaState& state) : Hpa(std::move(spec)) {
     check(state.scale_up_events, "scale_up_events");
     check(state.scale_down_events, "scale_down_events");
     if (state.last_active && (!state.last_now || *state.last_active > *state.last_now)) {
-        throw InvalidArgument(fmt::format("hpa restore: state.last_active = {} ms is after the last decision", state.last_active->count()));
+        throw InvalidArgument(continuum::detail::message("hpa restore: state.last_active = {} ms is after the last decision", state.last_active->count()));
     }
     recommendations_ = state.recommendations;
     scale_up_events_ = state.scale_up_events;

@@ -5,6 +5,7 @@
 // and condition reason the controller reports. Stateless; the controller is scalers/hpa.hpp.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 
@@ -148,8 +149,8 @@ inline std::int64_t ceil_to_replicas(double x) {
 }
 
 inline void validate_metric(const HpaMetric& m) {
-    const auto where = [&] { return fmt::format("hpa metric \"{}\"", m.name); };
-    if (m.target <= 0) throw InvalidArgument(fmt::format("{}: target must be > 0, got {}", where(), m.target));
+    const auto where = [&] { return continuum::detail::message("hpa metric \"{}\"", m.name); };
+    if (m.target <= 0) throw InvalidArgument(continuum::detail::message("{}: target must be > 0, got {}", where(), m.target));
     const bool ok = [&] {
         switch (m.source) {
             case MetricSource::resource:
@@ -160,24 +161,24 @@ inline void validate_metric(const HpaMetric& m) {
         }
         return false;
     }();
-    if (!ok) throw InvalidArgument(fmt::format("{}: this target type is not allowed for this metric source (autoscaling/v2 validation)", where()));
+    if (!ok) throw InvalidArgument(continuum::detail::message("{}: this target type is not allowed for this metric source (autoscaling/v2 validation)", where()));
     if (m.source == MetricSource::container_resource && m.container.empty()) {
-        throw InvalidArgument(fmt::format("{}: a ContainerResource metric needs a container name (container is empty)", where()));
+        throw InvalidArgument(continuum::detail::message("{}: a ContainerResource metric needs a container name (container is empty)", where()));
     }
     if (m.target_type == TargetType::utilization && m.target > std::numeric_limits<std::int32_t>::max()) {
-        throw InvalidArgument(fmt::format("{}: averageUtilization {} does not fit in int32", where(), m.target));
+        throw InvalidArgument(continuum::detail::message("{}: averageUtilization {} does not fit in int32", where(), m.target));
     }
     for (const auto& pod : m.pods) {
-        if (pod.request < 0) throw InvalidArgument(fmt::format("{}: pod \"{}\" has negative request {}", where(), pod.name, pod.request));
+        if (pod.request < 0) throw InvalidArgument(continuum::detail::message("{}: pod \"{}\" has negative request {}", where(), pod.name, pod.request));
         if (pod.value && *pod.value < 0 && (m.source == MetricSource::resource || m.source == MetricSource::container_resource)) {
-            throw InvalidArgument(fmt::format("{}: pod \"{}\" has negative resource usage {}", where(), pod.name, *pod.value));
+            throw InvalidArgument(continuum::detail::message("{}: pod \"{}\" has negative resource usage {}", where(), pod.name, *pod.value));
         }
     }
 }
 
 inline void validate_tolerances(const Tolerances& t, std::string_view where) {
     for (const auto& [name, value] : {std::pair{"scale_down", t.scale_down}, std::pair{"scale_up", t.scale_up}}) {
-        if (!(value >= 0.0 && std::isfinite(value))) throw InvalidArgument(fmt::format("{}.{} must be a finite value >= 0, got {}", where, name, value));
+        if (!(value >= 0.0 && std::isfinite(value))) throw InvalidArgument(continuum::detail::message("{}.{} must be a finite value >= 0, got {}", where, name, value));
     }
 }
 
@@ -227,7 +228,7 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
     MetricProposal out;
     out.metric = m.name;
     if (!m.available) {
-        out.reason = fmt::format("unable to get metric {}", m.name);
+        out.reason = continuum::detail::message("unable to get metric {}", m.name);
         return out;
     }
     if (m.pods.empty()) {
@@ -279,17 +280,17 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
     if (utilization) out.average_utilization = first->current;
     out.average_value = first->raw_average;
     const std::string unit = utilization ? "%" : "m";
-    const std::string observed = fmt::format("{}{} vs target {}{}", out.current, unit, m.target, unit);
+    const std::string observed = continuum::detail::message("{}{} vs target {}{}", out.current, unit, m.target, unit);
 
     const bool scale_up_with_unready = !unready.empty() && ratio > 1.0;
     if (!scale_up_with_unready && missing.empty()) {
         if (tolerances.within(ratio)) {
             out.replicas = current_replicas;
-            out.reason = fmt::format("{}: ratio {:.4g} within tolerance, keep {}", observed, ratio, current_replicas);
+            out.reason = continuum::detail::message("{}: ratio {:.4g} within tolerance, keep {}", observed, ratio, current_replicas);
             return out;
         }
         out.replicas = ceil_to_replicas(ratio * ready_count);
-        out.reason = fmt::format("{}: ceil({:.4g} x {} ready pods) = {}", observed, ratio, ready.size(), out.replicas);
+        out.reason = continuum::detail::message("{}: ceil({:.4g} x {} ready pods) = {}", observed, ratio, ready.size(), out.replicas);
         return out;
     }
 
@@ -315,24 +316,24 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
     }
     const auto second = ratio_of(adjusted);
     const double new_ratio = second ? second->ratio : 0.0;
-    const std::string adjustments = fmt::format("{} missing as {}, {} unready as 0%", missing.size(),
-                                                ratio < 1.0 ? "100% of target" : "0%", scale_up_with_unready ? unready.size() : 0);
+    const std::string adjustments = continuum::detail::message("{} missing as {}, {} unready as 0%", missing.size(),
+                                                               ratio < 1.0 ? "100% of target" : "0%", scale_up_with_unready ? unready.size() : 0);
     if (!second || tolerances.within(new_ratio) || (ratio < 1.0 && new_ratio > 1.0) || (ratio > 1.0 && new_ratio < 1.0)) {
         out.replicas = current_replicas;
-        out.reason = fmt::format("{}: ratio {:.4g} adjusted to {:.4g} ({}) is within tolerance or flips direction, keep {}", observed,
-                                 ratio, new_ratio, adjustments, current_replicas);
+        out.reason = continuum::detail::message("{}: ratio {:.4g} adjusted to {:.4g} ({}) is within tolerance or flips direction, keep {}", observed,
+                                                ratio, new_ratio, adjustments, current_replicas);
         return out;
     }
     const std::int64_t proposal = ceil_to_replicas(new_ratio * static_cast<double>(adjusted.size()));
     if ((new_ratio < 1.0 && proposal > current_replicas) || (new_ratio > 1.0 && proposal < current_replicas)) {
         out.replicas = current_replicas;
-        out.reason = fmt::format("{}: adjusted proposal {} would move against the ratio {:.4g}, keep {}", observed, proposal, new_ratio,
-                                 current_replicas);
+        out.reason = continuum::detail::message("{}: adjusted proposal {} would move against the ratio {:.4g}, keep {}", observed, proposal, new_ratio,
+                                                current_replicas);
         return out;
     }
     out.replicas = proposal;
-    out.reason = fmt::format("{}: ratio {:.4g} adjusted to {:.4g} ({}), ceil({:.4g} x {} pods) = {}", observed, ratio, new_ratio,
-                             adjustments, new_ratio, adjusted.size(), proposal);
+    out.reason = continuum::detail::message("{}: ratio {:.4g} adjusted to {:.4g} ({}), ceil({:.4g} x {} pods) = {}", observed, ratio, new_ratio,
+                                            adjustments, new_ratio, adjusted.size(), proposal);
     return out;
 }
 
@@ -340,7 +341,7 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
     MetricProposal out;
     out.metric = m.name;
     if (!m.available || !m.value) {
-        out.reason = fmt::format("unable to get {} metric {}", m.source == MetricSource::object ? "object" : "external", m.name);
+        out.reason = continuum::detail::message("unable to get {} metric {}", m.source == MetricSource::object ? "object" : "external", m.name);
         return out;
     }
     const std::int64_t usage = *m.value;
@@ -354,14 +355,14 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
         if (target.spec_replicas != 0) {
             if (tolerances.within(ratio)) {
                 out.replicas = target.spec_replicas;
-                out.reason = fmt::format("{}m vs target {}m: ratio {:.4g} within tolerance, keep {}", usage, m.target, ratio, target.spec_replicas);
+                out.reason = continuum::detail::message("{}m vs target {}m: ratio {:.4g} within tolerance, keep {}", usage, m.target, ratio, target.spec_replicas);
                 return out;
             }
             out.replicas = ceil_to_replicas(ratio * static_cast<double>(target.ready_pods));
-            out.reason = fmt::format("{}m vs target {}m: ceil({:.4g} x {} ready pods) = {}", usage, m.target, ratio, target.ready_pods, out.replicas);
+            out.reason = continuum::detail::message("{}m vs target {}m: ceil({:.4g} x {} ready pods) = {}", usage, m.target, ratio, target.ready_pods, out.replicas);
         } else {
             out.replicas = ceil_to_replicas(ratio);
-            out.reason = fmt::format("{}m vs target {}m at 0 replicas: ceil({:.4g}) = {}", usage, m.target, ratio, out.replicas);
+            out.reason = continuum::detail::message("{}m vs target {}m at 0 replicas: ceil({:.4g}) = {}", usage, m.target, ratio, out.replicas);
         }
         return out;
     }
@@ -378,10 +379,10 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
     // With 0 status replicas Go's ratio is +Inf or NaN: never within tolerance.
     if (!defined || !tolerances.within(ratio)) {
         out.replicas = ceil_to_replicas(static_cast<double>(usage) / static_cast<double>(m.target));
-        out.reason = fmt::format("{}m total vs {}m per pod: ceil({}/{}) = {}", usage, m.target, usage, m.target, out.replicas);
+        out.reason = continuum::detail::message("{}m total vs {}m per pod: ceil({}/{}) = {}", usage, m.target, usage, m.target, out.replicas);
     } else {
-        out.reason = fmt::format("{}m total vs {}m per pod over {} replicas: ratio {:.4g} within tolerance, keep {}", usage, m.target,
-                                 target.status_replicas, ratio, out.replicas);
+        out.reason = continuum::detail::message("{}m total vs {}m per pod over {} replicas: ratio {:.4g} within tolerance, keep {}", usage, m.target,
+                                                target.status_replicas, ratio, out.replicas);
     }
     return out;
 }

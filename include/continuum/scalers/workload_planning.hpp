@@ -4,6 +4,7 @@
 // window (plan = max of the recent plans, as the HPA's stabilisation) and a relative dead band.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -28,9 +29,9 @@ namespace continuum::scalers {
 /// \throws InvalidArgument when peak is negative or not finite, request_millicores <= 0, or
 ///         target_utilization is outside (0, 1].
 [[nodiscard]] inline std::int64_t replicas_for_peak(double peak_cores, std::int64_t request_millicores, double target_utilization) {
-    if (request_millicores <= 0) throw InvalidArgument(fmt::format("replicas_for_peak: cpu request must be > 0 millicores, got {}", request_millicores));
+    if (request_millicores <= 0) throw InvalidArgument(continuum::detail::message("replicas_for_peak: cpu request must be > 0 millicores, got {}", request_millicores));
     if (!(target_utilization > 0.0 && target_utilization <= 1.0)) {
-        throw InvalidArgument(fmt::format("replicas_for_peak: target_utilization must be in (0, 1], got {}", target_utilization));
+        throw InvalidArgument(continuum::detail::message("replicas_for_peak: target_utilization must be in (0, 1], got {}", target_utilization));
     }
     const std::int64_t peak_millis = Resources::round_up_to_canonical("cpu", peak_cores);
     const auto target_ppm = static_cast<std::int64_t>(std::llround(target_utilization * 1e6));
@@ -39,7 +40,7 @@ namespace continuum::scalers {
     const int128 denominator = static_cast<int128>(request_millicores) * (target_ppm > 0 ? target_ppm : 1);
     const int128 replicas = numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
     if (replicas > std::numeric_limits<std::int64_t>::max()) {
-        throw InvalidArgument(fmt::format("replicas_for_peak: {} cores at {}m x {} needs more than int64 replicas", peak_cores, request_millicores, target_utilization));
+        throw InvalidArgument(continuum::detail::message("replicas_for_peak: {} cores at {}m x {} needs more than int64 replicas", peak_cores, request_millicores, target_utilization));
     }
     return static_cast<std::int64_t>(replicas);
 }
@@ -59,8 +60,8 @@ struct NoiseFilter {
     ///         outside [0, 1).
     void validate() const {
         if (median_window == 0) throw InvalidArgument("noise filter: median_window must be >= 1");
-        if (scale_down_window < Duration{0}) throw InvalidArgument(fmt::format("noise filter: scale_down_window must be >= 0, got {} ms", scale_down_window.count()));
-        if (!(dead_band >= 0.0 && dead_band < 1.0)) throw InvalidArgument(fmt::format("noise filter: dead_band must be in [0, 1), got {}", dead_band));
+        if (scale_down_window < Duration{0}) throw InvalidArgument(continuum::detail::message("noise filter: scale_down_window must be >= 0, got {} ms", scale_down_window.count()));
+        if (!(dead_band >= 0.0 && dead_band < 1.0)) throw InvalidArgument(continuum::detail::message("noise filter: dead_band must be in [0, 1), got {}", dead_band));
     }
 };
 
@@ -95,7 +96,7 @@ public:
     /// A filter that remembers `samples` (its state). \throws InvalidArgument on a negative replica count.
     explicit ReplicaStabilizer(std::vector<Sample> samples) : samples_(std::move(samples)) {
         for (std::size_t i = 0; i < samples_.size(); ++i) {
-            if (samples_[i].replicas < 0) throw InvalidArgument(fmt::format("replica stabilizer: samples[{}].replicas = {} must be >= 0", i, samples_[i].replicas));
+            if (samples_[i].replicas < 0) throw InvalidArgument(continuum::detail::message("replica stabilizer: samples[{}].replicas = {} must be >= 0", i, samples_[i].replicas));
         }
     }
     [[nodiscard]] const std::vector<Sample>& samples() const { return samples_; }
@@ -110,11 +111,11 @@ public:
             std::int64_t highest = raw;
             for (const auto& s : samples_) highest = std::max(highest, s.replicas);
             plan = std::min(current, highest);
-            if (plan != raw) why = fmt::format("scale-down held at {} (highest plan in the last {} s)", plan, to_seconds(filter.scale_down_window));
+            if (plan != raw) why = continuum::detail::message("scale-down held at {} (highest plan in the last {} s)", plan, to_seconds(filter.scale_down_window));
         }
         if (plan != current && current > 0 &&
             static_cast<double>(plan > current ? plan - current : current - plan) <= filter.dead_band * static_cast<double>(current)) {
-            why = fmt::format("change {} -> {} within the {:g} dead band: keep {}", current, plan, filter.dead_band, current);
+            why = continuum::detail::message("change {} -> {} within the {:g} dead band: keep {}", current, plan, filter.dead_band, current);
             plan = current;
         }
         return plan;

@@ -3,6 +3,7 @@
 // written in their shortest round-trip form, so a model read back continues bit-identically.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/forecast/lstm.hpp>
 #include <continuum/forecast/portfolio.hpp>
@@ -200,7 +201,7 @@ template <typename Scalar>
 Scalar read_scalar(const Reader& r) {
     const double v = r.number();
     if constexpr (!std::is_same_v<Scalar, double>) {
-        if (std::fabs(v) > static_cast<double>(std::numeric_limits<Scalar>::max())) r.fail(fmt::format("{} does not fit the model's scalar type", v));
+        if (std::fabs(v) > static_cast<double>(std::numeric_limits<Scalar>::max())) r.fail(continuum::detail::message("{} does not fit the model's scalar type", v));
     }
     return static_cast<Scalar>(v);
 }
@@ -285,8 +286,8 @@ Matrix read_matrix(const Reader& r) {
     const auto rows = r["rows"].int64_in(0, 1 << 20);
     const auto cols = r["cols"].int64_in(0, 1 << 20);
     const Reader data = r["data"];
-    if (static_cast<std::int64_t>(data.size()) != rows * cols) data.fail(fmt::format("has {} values, expected rows x cols = {}", data.size(), rows * cols));
-    if (Matrix::ColsAtCompileTime == 1 && cols != 1) r["cols"].fail(fmt::format("a vector has 1 column, got {}", cols));
+    if (static_cast<std::int64_t>(data.size()) != rows * cols) data.fail(continuum::detail::message("has {} values, expected rows x cols = {}", data.size(), rows * cols));
+    if (Matrix::ColsAtCompileTime == 1 && cols != 1) r["cols"].fail(continuum::detail::message("a vector has 1 column, got {}", cols));
     Matrix m(rows, cols);
     for (std::int64_t i = 0; i < rows; ++i) {
         for (std::int64_t j = 0; j < cols; ++j) m(i, j) = read_scalar<Scalar>(data.at(static_cast<std::size_t>(i * cols + j)));
@@ -387,7 +388,7 @@ struct Schema<forecast::ForecasterState> {
         forecast::ForecasterState out;
         bool found = false;
         read_if(r, schema, out, found, std::make_index_sequence<std::variant_size_v<forecast::ForecasterState>>{});
-        if (!found) r["schema"].fail(fmt::format("{} is not a forecaster state schema", continuum::detail::quoted(schema)));
+        if (!found) r["schema"].fail(continuum::detail::message("{} is not a forecaster state schema", continuum::detail::quoted(schema)));
         return out;
     }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/detail/counted.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -66,15 +67,15 @@ class ClusterAutoscaler {
 public:
     /// \throws InvalidArgument for a non-positive interval, a threshold outside [0, 1] or negative times.
     explicit ClusterAutoscaler(ClusterAutoscalerConfig config = {}) : config_(std::move(config)) {
-        if (config_.scan_interval.count() <= 0) throw InvalidArgument(fmt::format("cluster autoscaler: scan_interval must be > 0, got {} ms", config_.scan_interval.count()));
+        if (config_.scan_interval.count() <= 0) throw InvalidArgument(continuum::detail::message("cluster autoscaler: scan_interval must be > 0, got {} ms", config_.scan_interval.count()));
         if (!(config_.scale_down_utilisation_threshold >= 0.0 && config_.scale_down_utilisation_threshold <= 1.0)) {
-            throw InvalidArgument(fmt::format("cluster autoscaler: scale_down_utilisation_threshold must be in [0, 1], got {}", config_.scale_down_utilisation_threshold));
+            throw InvalidArgument(continuum::detail::message("cluster autoscaler: scale_down_utilisation_threshold must be in [0, 1], got {}", config_.scale_down_utilisation_threshold));
         }
         if (config_.scale_down_unneeded_time.count() < 0 || config_.scale_down_delay_after_add.count() < 0) {
             throw InvalidArgument("cluster autoscaler: scale_down_unneeded_time and scale_down_delay_after_add must be >= 0");
         }
         config_.disruption_budget.validate();
-        if (config_.max_empty_bulk_delete < 1) throw InvalidArgument(fmt::format("cluster autoscaler: max_empty_bulk_delete must be >= 1, got {}", config_.max_empty_bulk_delete));
+        if (config_.max_empty_bulk_delete < 1) throw InvalidArgument(continuum::detail::message("cluster autoscaler: max_empty_bulk_delete must be >= 1, got {}", config_.max_empty_bulk_delete));
     }
 
     /// \throws InvalidArgument when a managed pool name is unknown.
@@ -147,8 +148,8 @@ private:
         const auto& spec = snap.pool_specs[c.pool];
         Decision d;
         d.pools.push_back({spec.name, snap.pools[c.pool].size() + c.new_nodes});
-        d.reason = fmt::format("cluster autoscaler: {}; +{} in pool \"{}\" host {}", continuum::detail::counted(std::ssize(remaining), "unschedulable pod"),
-                               continuum::detail::counted(c.new_nodes, "node"), spec.name, c.pods_placed);
+        d.reason = continuum::detail::message("cluster autoscaler: {}; +{} in pool \"{}\" host {}", continuum::detail::counted(std::ssize(remaining), "unschedulable pod"),
+                                              continuum::detail::counted(c.new_nodes, "node"), spec.name, c.pods_placed);
         last_scale_up_ = snap.now;
         return d;
     }
@@ -156,7 +157,7 @@ private:
     std::size_t choose(std::span<const ExpansionCandidate> candidates, const Snapshot& snap) const {
         if (config_.custom_expander) {
             const auto i = config_.custom_expander(candidates, snap);
-            if (i >= candidates.size()) throw InvalidArgument(fmt::format("cluster autoscaler: custom expander returned {} for {} candidates", i, candidates.size()));
+            if (i >= candidates.size()) throw InvalidArgument(continuum::detail::message("cluster autoscaler: custom expander returned {} for {} candidates", i, candidates.size()));
             return i;
         }
         std::size_t best = 0;
@@ -237,8 +238,8 @@ private:
             blocked_ = plan.summary();
         }
         if (!d.releases.empty()) {
-            d.reason = fmt::format("cluster autoscaler: {} below {:.0f} % requested for {} s", continuum::detail::counted(std::ssize(d.releases), "node"),
-                                   100 * config_.scale_down_utilisation_threshold, to_seconds(config_.scale_down_unneeded_time));
+            d.reason = continuum::detail::message("cluster autoscaler: {} below {:.0f} % requested for {} s", continuum::detail::counted(std::ssize(d.releases), "node"),
+                                                  100 * config_.scale_down_utilisation_threshold, to_seconds(config_.scale_down_unneeded_time));
             for (const auto& r : d.releases) unneeded_since_.erase(r.node);
         }
         return d;

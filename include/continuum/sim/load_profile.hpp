@@ -3,6 +3,7 @@
 // sampled at a fixed step and held between samples (real CPU traces, CSV files).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/series.hpp>
 #include <continuum/core/time.hpp>
@@ -46,9 +47,9 @@ public:
         : points_(std::move(points)), interpolation_(interpolation) {
         if (points_.empty()) throw InvalidArgument("load profile: needs at least one point");
         for (std::size_t i = 0; i < points_.size(); ++i) {
-            if (!std::isfinite(points_[i].second)) throw InvalidArgument(fmt::format("load profile: value[{}] = {} is not finite", i, points_[i].second));
+            if (!std::isfinite(points_[i].second)) throw InvalidArgument(continuum::detail::message("load profile: value[{}] = {} is not finite", i, points_[i].second));
             if (i > 0 && points_[i].first <= points_[i - 1].first) {
-                throw InvalidArgument(fmt::format("load profile: time[{}] = {} ms does not follow time[{}] = {} ms", i, points_[i].first.count(), i - 1, points_[i - 1].first.count()));
+                throw InvalidArgument(continuum::detail::message("load profile: time[{}] = {} ms does not follow time[{}] = {} ms", i, points_[i].first.count(), i - 1, points_[i - 1].first.count()));
             }
         }
     }
@@ -60,7 +61,7 @@ public:
         std::vector<std::pair<Duration, double>> points{{Duration{0}, start_value}};
         Duration t{0};
         for (std::size_t i = 0; i < stages.size(); ++i) {
-            if (stages[i].duration.count() <= 0) throw InvalidArgument(fmt::format("load profile: stage[{}].duration must be > 0, got {} ms", i, stages[i].duration.count()));
+            if (stages[i].duration.count() <= 0) throw InvalidArgument(continuum::detail::message("load profile: stage[{}].duration must be > 0, got {} ms", i, stages[i].duration.count()));
             t += stages[i].duration;
             points.emplace_back(t, stages[i].target);
         }
@@ -70,7 +71,7 @@ public:
     /// Samples at a fixed `step`, held between samples (sample i covers [i*step, (i+1)*step)).
     /// \throws InvalidArgument when empty, a value is not finite or step <= 0.
     static LoadProfile from_samples(const std::vector<double>& values, Duration step) {
-        if (step.count() <= 0) throw InvalidArgument(fmt::format("load profile: step must be > 0, got {} ms", step.count()));
+        if (step.count() <= 0) throw InvalidArgument(continuum::detail::message("load profile: step must be > 0, got {} ms", step.count()));
         if (values.empty()) throw InvalidArgument("load profile: samples must not be empty");
         std::vector<std::pair<Duration, double>> points;
         points.reserve(values.size() + 1);
@@ -101,7 +102,7 @@ public:
     /// Every value multiplied by `factor` and `offset` added (e.g. VUs to millicores).
     /// \throws InvalidArgument when factor or offset is not finite.
     [[nodiscard]] LoadProfile scaled(double factor, double offset = 0.0) const {
-        if (!std::isfinite(factor) || !std::isfinite(offset)) throw InvalidArgument(fmt::format("load profile: scale factor {} and offset {} must be finite", factor, offset));
+        if (!std::isfinite(factor) || !std::isfinite(offset)) throw InvalidArgument(continuum::detail::message("load profile: scale factor {} and offset {} must be finite", factor, offset));
         auto points = points_;
         for (auto& point : points) point.second = point.second * factor + offset;
         return LoadProfile(std::move(points), interpolation_);
@@ -110,7 +111,7 @@ public:
     /// Values sampled every `step` from 0 to duration() inclusive: a Series for forecasters.
     /// \throws InvalidArgument when step <= 0.
     [[nodiscard]] Series sample(Duration step) const {
-        if (step.count() <= 0) throw InvalidArgument(fmt::format("load profile: sample step must be > 0, got {} ms", step.count()));
+        if (step.count() <= 0) throw InvalidArgument(continuum::detail::message("load profile: sample step must be > 0, got {} ms", step.count()));
         std::vector<double> out;
         for (Duration t{0}; t <= duration(); t += step) out.push_back(at(t));
         return Series(std::move(out), step, "load profile");
@@ -129,9 +130,9 @@ private:
 inline LoadProfile load_csv_column(const std::string& path, std::string_view column, Duration step, std::size_t first_row = 0,
                                    std::size_t max_rows = 0) {
     std::ifstream in(path);
-    if (!in) throw InvalidArgument(fmt::format("load_csv_column: cannot open \"{}\"", path));
+    if (!in) throw InvalidArgument(continuum::detail::message("load_csv_column: cannot open \"{}\"", path));
     std::string line;
-    if (!std::getline(in, line)) throw ParseError(fmt::format("load_csv_column: \"{}\" is empty", path));
+    if (!std::getline(in, line)) throw ParseError(continuum::detail::message("load_csv_column: \"{}\" is empty", path));
     const auto split = [](const std::string& text) {
         std::vector<std::string> cells;
         std::stringstream stream(text);
@@ -146,7 +147,7 @@ inline LoadProfile load_csv_column(const std::string& path, std::string_view col
     std::size_t index = 0;
     if (!column.empty()) {
         const auto it = std::find(header.begin(), header.end(), column);
-        if (it == header.end()) throw ParseError(fmt::format("load_csv_column: \"{}\" has no column \"{}\"", path, column));
+        if (it == header.end()) throw ParseError(continuum::detail::message("load_csv_column: \"{}\" has no column \"{}\"", path, column));
         index = static_cast<std::size_t>(it - header.begin());
     }
     std::vector<double> values;
@@ -157,20 +158,20 @@ inline LoadProfile load_csv_column(const std::string& path, std::string_view col
         if (line.empty() || line == "\r") continue;
         if (row++ < first_row) continue;
         const auto cells = split(line);
-        if (index >= cells.size()) throw ParseError(fmt::format("load_csv_column: \"{}\" line {} has no cell {}", path, line_number, index));
+        if (index >= cells.size()) throw ParseError(continuum::detail::message("load_csv_column: \"{}\" line {} has no cell {}", path, line_number, index));
         double value = 0.0;
         try {
             std::size_t used = 0;
             value = std::stod(cells[index], &used);
             if (used != cells[index].size()) throw std::invalid_argument("trailing characters");
         } catch (const std::exception&) {
-            throw ParseError(fmt::format("load_csv_column: \"{}\" line {}: \"{}\" is not a number", path, line_number, cells[index]));
+            throw ParseError(continuum::detail::message("load_csv_column: \"{}\" line {}: \"{}\" is not a number", path, line_number, cells[index]));
         }
-        if (!std::isfinite(value)) throw ParseError(fmt::format("load_csv_column: \"{}\" line {}: {} is not finite", path, line_number, cells[index]));
+        if (!std::isfinite(value)) throw ParseError(continuum::detail::message("load_csv_column: \"{}\" line {}: {} is not finite", path, line_number, cells[index]));
         values.push_back(value);
         if (max_rows != 0 && values.size() == max_rows) break;
     }
-    if (values.empty()) throw InvalidArgument(fmt::format("load_csv_column: \"{}\" has no data rows from row {}", path, first_row));
+    if (values.empty()) throw InvalidArgument(continuum::detail::message("load_csv_column: \"{}\" has no data rows from row {}", path, first_row));
     return LoadProfile::from_samples(values, step);
 }
 

@@ -4,6 +4,7 @@
 // deployment delay, pending pod-seconds, replicas and utilisation (seed 004), and time series.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 
@@ -34,7 +35,7 @@ public:
     /// \throws InvalidArgument for a NaN percent or a negative or non-finite weight.
     void add(double percent, double weight = 1.0) {
         if (std::isnan(percent)) throw InvalidArgument("PercentDistribution: percent is NaN");
-        if (!std::isfinite(weight) || weight < 0) throw InvalidArgument(fmt::format("PercentDistribution: weight must be finite and >= 0, got {}", weight));
+        if (!std::isfinite(weight) || weight < 0) throw InvalidArgument(continuum::detail::message("PercentDistribution: weight must be finite and >= 0, got {}", weight));
         const auto bin = static_cast<std::size_t>(std::lround(std::clamp(percent, 0.0, 100.0) * 100.0));
         weights_[bin] += weight;
         total_ += weight;
@@ -47,7 +48,7 @@ public:
     /// Smallest value v with P(X <= v) >= q, q in [0, 1]; 0 when empty.
     /// \throws InvalidArgument for q outside [0, 1].
     [[nodiscard]] double quantile(double q) const {
-        if (!(q >= 0.0 && q <= 1.0)) throw InvalidArgument(fmt::format("PercentDistribution: quantile must be in [0, 1], got {}", q));
+        if (!(q >= 0.0 && q <= 1.0)) throw InvalidArgument(continuum::detail::message("PercentDistribution: quantile must be in [0, 1], got {}", q));
         if (empty()) return 0.0;
         const double target = q * total_;
         double cumulative = 0.0;
@@ -102,7 +103,7 @@ struct SampleStats {
         SampleStats out;
         if (values.empty()) return out;
         for (std::size_t i = 0; i < values.size(); ++i) {
-            if (!std::isfinite(values[i])) throw InvalidArgument(fmt::format("SampleStats: value[{}] = {} is not finite", i, values[i]));
+            if (!std::isfinite(values[i])) throw InvalidArgument(continuum::detail::message("SampleStats: value[{}] = {} is not finite", i, values[i]));
         }
         std::sort(values.begin(), values.end());
         out.count = values.size();
@@ -122,7 +123,7 @@ class TimeSeriesTable {
 public:
     /// Adds a column of zeros as long as the table. \throws InvalidArgument on a duplicate name.
     std::size_t add_column(std::string name) {
-        if (index_.contains(name)) throw InvalidArgument(fmt::format("time series: duplicate column \"{}\"", name));
+        if (index_.contains(name)) throw InvalidArgument(continuum::detail::message("time series: duplicate column \"{}\"", name));
         index_.emplace(name, names_.size());
         names_.push_back(std::move(name));
         values_.emplace_back(rows_, 0.0);
@@ -141,7 +142,7 @@ public:
     /// \throws InvalidArgument when there is no such column.
     [[nodiscard]] const std::vector<double>& column(std::string_view name) const {
         const auto it = index_.find(std::string(name));
-        if (it == index_.end()) throw InvalidArgument(fmt::format("time series: no column \"{}\"", name));
+        if (it == index_.end()) throw InvalidArgument(continuum::detail::message("time series: no column \"{}\"", name));
         return values_[it->second];
     }
 
@@ -153,7 +154,7 @@ public:
         for (std::size_t r = 0; r < rows_; ++r) {
             for (std::size_t c = 0; c < names_.size(); ++c) {
                 if (c) out += ',';
-                out += fmt::format("{}", values_[c][r]);
+                out += continuum::detail::message("{}", values_[c][r]);
             }
             out += '\n';
         }
@@ -162,9 +163,9 @@ public:
     /// \throws InvalidArgument when the file cannot be written.
     void write_csv(const std::string& path) const {
         std::ofstream file(path);
-        if (!file) throw InvalidArgument(fmt::format("time series: cannot write \"{}\"", path));
+        if (!file) throw InvalidArgument(continuum::detail::message("time series: cannot write \"{}\"", path));
         file << to_csv();
-        if (!file) throw InvalidArgument(fmt::format("time series: failed writing \"{}\"", path));
+        if (!file) throw InvalidArgument(continuum::detail::message("time series: failed writing \"{}\"", path));
     }
 
 private:
@@ -258,7 +259,7 @@ private:
         for (const auto& item : items) {
             if (item.name == name) return item;
         }
-        throw InvalidArgument(fmt::format("simulation result: no {} named \"{}\"", what, name));
+        throw InvalidArgument(continuum::detail::message("simulation result: no {} named \"{}\"", what, name));
     }
 };
 

@@ -3,6 +3,7 @@
 // resumed paused VMs (seed 001's waiting worker nodes) and Liqo peerings (seed 000's virtual nodes).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -93,18 +94,18 @@ struct NodePool {
     void validate() const {
         if (name.empty()) throw InvalidArgument("node pool: name must not be empty");
         if (capacity.cpu_millis() <= 0) {
-            throw InvalidArgument(fmt::format("node pool \"{}\": capacity.cpu must be > 0, got {}", name, capacity.to_string()));
+            throw InvalidArgument(continuum::detail::message("node pool \"{}\": capacity.cpu must be > 0, got {}", name, capacity.to_string()));
         }
-        if (capacity.any_negative()) throw InvalidArgument(fmt::format("node pool \"{}\": negative capacity {}", name, capacity.to_string()));
+        if (capacity.any_negative()) throw InvalidArgument(continuum::detail::message("node pool \"{}\": negative capacity {}", name, capacity.to_string()));
         if (!std::isfinite(cost_per_minute) || cost_per_minute < 0.0) {
-            throw InvalidArgument(fmt::format("node pool \"{}\": cost_per_minute must be finite and >= 0, got {}", name, cost_per_minute));
+            throw InvalidArgument(continuum::detail::message("node pool \"{}\": cost_per_minute must be finite and >= 0, got {}", name, cost_per_minute));
         }
-        if (latency().count() < 0) throw InvalidArgument(fmt::format("node pool \"{}\": provisioning_latency must be >= 0, got {} ms", name, latency().count()));
-        if (min_size < 0) throw InvalidArgument(fmt::format("node pool \"{}\": min_size must be >= 0, got {}", name, min_size));
-        if (max_size != unlimited_nodes && max_size < 0) throw InvalidArgument(fmt::format("node pool \"{}\": max_size must be >= 0 or unlimited, got {}", name, max_size));
-        if (initial_size < 0) throw InvalidArgument(fmt::format("node pool \"{}\": initial_size must be >= 0, got {}", name, initial_size));
+        if (latency().count() < 0) throw InvalidArgument(continuum::detail::message("node pool \"{}\": provisioning_latency must be >= 0, got {} ms", name, latency().count()));
+        if (min_size < 0) throw InvalidArgument(continuum::detail::message("node pool \"{}\": min_size must be >= 0, got {}", name, min_size));
+        if (max_size != unlimited_nodes && max_size < 0) throw InvalidArgument(continuum::detail::message("node pool \"{}\": max_size must be >= 0 or unlimited, got {}", name, max_size));
+        if (initial_size < 0) throw InvalidArgument(continuum::detail::message("node pool \"{}\": initial_size must be >= 0, got {}", name, initial_size));
         if (max_size != unlimited_nodes && (min_size > max_size || initial_size > max_size)) {
-            throw InvalidArgument(fmt::format("node pool \"{}\": min_size {} and initial_size {} must not exceed max_size {}", name, min_size, initial_size, max_size));
+            throw InvalidArgument(continuum::detail::message("node pool \"{}\": min_size {} and initial_size {} must not exceed max_size {}", name, min_size, initial_size, max_size));
         }
     }
 };

@@ -3,6 +3,7 @@
 // every 15 s, CA every 10 s) and a combinator running two scalers in the same tick (HPA + CA).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 #include <continuum/sim/decision.hpp>
@@ -51,7 +52,7 @@ class Periodic {
 public:
     /// \throws InvalidArgument when period <= 0.
     Periodic(S scaler, Duration period) : scaler_(std::move(scaler)), period_(period) {
-        if (period.count() <= 0) throw InvalidArgument(fmt::format("Periodic: period must be > 0, got {} ms", period.count()));
+        if (period.count() <= 0) throw InvalidArgument(continuum::detail::message("Periodic: period must be > 0, got {} ms", period.count()));
     }
     Decision decide(const Snapshot& snapshot) {
         if (last_ && snapshot.now - *last_ < period_) return {};

@@ -4,6 +4,7 @@
 // deployment; that is the default timeout.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -118,57 +119,57 @@ inline bool is_pods_key(const std::string& key) { return key == "pods" || key ==
 
 inline void Scenario::validate() const {
     const auto& c = config;
-    if (c.tick.count() <= 0) throw InvalidArgument(fmt::format("simulation: tick must be > 0, got {} ms", c.tick.count()));
-    if (c.duration.count() < 0) throw InvalidArgument(fmt::format("simulation: duration must be >= 0, got {} ms", c.duration.count()));
-    if (c.pending_timeout.count() <= 0) throw InvalidArgument(fmt::format("simulation: pending_timeout must be > 0, got {} ms", c.pending_timeout.count()));
-    if (c.pod_startup.count() < 0) throw InvalidArgument(fmt::format("simulation: pod_startup must be >= 0, got {} ms", c.pod_startup.count()));
+    if (c.tick.count() <= 0) throw InvalidArgument(continuum::detail::message("simulation: tick must be > 0, got {} ms", c.tick.count()));
+    if (c.duration.count() < 0) throw InvalidArgument(continuum::detail::message("simulation: duration must be >= 0, got {} ms", c.duration.count()));
+    if (c.pending_timeout.count() <= 0) throw InvalidArgument(continuum::detail::message("simulation: pending_timeout must be > 0, got {} ms", c.pending_timeout.count()));
+    if (c.pod_startup.count() < 0) throw InvalidArgument(continuum::detail::message("simulation: pod_startup must be >= 0, got {} ms", c.pod_startup.count()));
     if (c.rollout_max_surge_percent < 0 || c.rollout_max_surge_percent > 100) {
-        throw InvalidArgument(fmt::format("simulation: rollout_max_surge_percent must be in [0, 100], got {}", c.rollout_max_surge_percent));
+        throw InvalidArgument(continuum::detail::message("simulation: rollout_max_surge_percent must be in [0, 100], got {}", c.rollout_max_surge_percent));
     }
-    if (c.record.sample_every.count() < 0) throw InvalidArgument(fmt::format("simulation: record.sample_every must be >= 0, got {} ms", c.record.sample_every.count()));
+    if (c.record.sample_every.count() < 0) throw InvalidArgument(continuum::detail::message("simulation: record.sample_every must be >= 0, got {} ms", c.record.sample_every.count()));
     if (pools.empty()) throw InvalidArgument("simulation: needs at least one node pool");
     std::set<std::string> names;
     for (const auto& pool : pools) {
         pool.validate();
-        if (!names.insert(pool.name).second) throw InvalidArgument(fmt::format("simulation: duplicate node pool \"{}\"", pool.name));
+        if (!names.insert(pool.name).second) throw InvalidArgument(continuum::detail::message("simulation: duplicate node pool \"{}\"", pool.name));
     }
     names.clear();
     for (const auto& ns : namespaces) {
         if (ns.name.empty()) throw InvalidArgument("simulation: namespace name must not be empty");
-        if (!names.insert(ns.name).second) throw InvalidArgument(fmt::format("simulation: duplicate namespace \"{}\"", ns.name));
+        if (!names.insert(ns.name).second) throw InvalidArgument(continuum::detail::message("simulation: duplicate namespace \"{}\"", ns.name));
         if (ns.quota) {
             for (const auto& [key, value] : *ns.quota) {
                 if (!detail::is_cpu_key(key) && !detail::is_memory_key(key) && !detail::is_pods_key(key)) {
-                    throw InvalidArgument(fmt::format("namespace \"{}\": quota resource \"{}\" is not simulated (cpu, memory, pods)", ns.name, key));
+                    throw InvalidArgument(continuum::detail::message("namespace \"{}\": quota resource \"{}\" is not simulated (cpu, memory, pods)", ns.name, key));
                 }
-                if (value < 0) throw InvalidArgument(fmt::format("namespace \"{}\": quota {} must be >= 0", ns.name, ns.quota->to_string()));
+                if (value < 0) throw InvalidArgument(continuum::detail::message("namespace \"{}\": quota {} must be >= 0", ns.name, ns.quota->to_string()));
             }
         }
     }
     std::set<std::string> deployment_names;
     for (const auto& d : deployments) {
         if (d.name.empty()) throw InvalidArgument("simulation: deployment name must not be empty");
-        if (!deployment_names.insert(d.name).second) throw InvalidArgument(fmt::format("simulation: duplicate deployment \"{}\"", d.name));
-        if (!names.contains(d.namespace_name)) throw InvalidArgument(fmt::format("deployment \"{}\": unknown namespace \"{}\"", d.name, d.namespace_name));
-        if (d.pod_request.cpu_millis() <= 0) throw InvalidArgument(fmt::format("deployment \"{}\": pod_request.cpu must be > 0, got {}", d.name, d.pod_request.to_string()));
+        if (!deployment_names.insert(d.name).second) throw InvalidArgument(continuum::detail::message("simulation: duplicate deployment \"{}\"", d.name));
+        if (!names.contains(d.namespace_name)) throw InvalidArgument(continuum::detail::message("deployment \"{}\": unknown namespace \"{}\"", d.name, d.namespace_name));
+        if (d.pod_request.cpu_millis() <= 0) throw InvalidArgument(continuum::detail::message("deployment \"{}\": pod_request.cpu must be > 0, got {}", d.name, d.pod_request.to_string()));
         for (const auto& [key, value] : d.pod_request) {
-            if (key != "cpu" && key != "memory") throw InvalidArgument(fmt::format("deployment \"{}\": pod request resource \"{}\" is not simulated (cpu, memory)", d.name, key));
-            if (value < 0) throw InvalidArgument(fmt::format("deployment \"{}\": negative pod request {}", d.name, d.pod_request.to_string()));
+            if (key != "cpu" && key != "memory") throw InvalidArgument(continuum::detail::message("deployment \"{}\": pod request resource \"{}\" is not simulated (cpu, memory)", d.name, key));
+            if (value < 0) throw InvalidArgument(continuum::detail::message("deployment \"{}\": negative pod request {}", d.name, d.pod_request.to_string()));
         }
-        if (d.load.points().empty()) throw InvalidArgument(fmt::format("deployment \"{}\": load profile is empty", d.name));
+        if (d.load.points().empty()) throw InvalidArgument(continuum::detail::message("deployment \"{}\": load profile is empty", d.name));
         for (const auto& point : d.load.points()) {
-            if (point.second < 0) throw InvalidArgument(fmt::format("deployment \"{}\": load must be >= 0, got {} at {} ms", d.name, point.second, point.first.count()));
+            if (point.second < 0) throw InvalidArgument(continuum::detail::message("deployment \"{}\": load must be >= 0, got {} at {} ms", d.name, point.second, point.first.count()));
         }
         if (!d.node_pool.empty() && std::none_of(pools.begin(), pools.end(), [&](const NodePool& p) { return p.name == d.node_pool; })) {
-            throw InvalidArgument(fmt::format("deployment \"{}\": unknown node_pool \"{}\"", d.name, d.node_pool));
+            throw InvalidArgument(continuum::detail::message("deployment \"{}\": unknown node_pool \"{}\"", d.name, d.node_pool));
         }
-        if (d.initial_replicas < 0) throw InvalidArgument(fmt::format("deployment \"{}\": initial_replicas must be >= 0, got {}", d.name, d.initial_replicas));
-        if (!(d.usage_per_pod >= 0.0 && d.usage_per_pod <= 1e6)) throw InvalidArgument(fmt::format("deployment \"{}\": usage_per_pod must be finite and >= 0, got {}", d.name, d.usage_per_pod));
-        if (!(d.cpu_limit_factor >= 1.0 && d.cpu_limit_factor <= 1e6)) throw InvalidArgument(fmt::format("deployment \"{}\": cpu_limit_factor must be finite and >= 1, got {}", d.name, d.cpu_limit_factor));
+        if (d.initial_replicas < 0) throw InvalidArgument(continuum::detail::message("deployment \"{}\": initial_replicas must be >= 0, got {}", d.name, d.initial_replicas));
+        if (!(d.usage_per_pod >= 0.0 && d.usage_per_pod <= 1e6)) throw InvalidArgument(continuum::detail::message("deployment \"{}\": usage_per_pod must be finite and >= 0, got {}", d.name, d.usage_per_pod));
+        if (!(d.cpu_limit_factor >= 1.0 && d.cpu_limit_factor <= 1e6)) throw InvalidArgument(continuum::detail::message("deployment \"{}\": cpu_limit_factor must be finite and >= 1, got {}", d.name, d.cpu_limit_factor));
         const bool fits_somewhere = std::any_of(pools.begin(), pools.end(), [&](const NodePool& pool) {
             return d.pod_request.cpu_millis() <= pool.capacity.cpu_millis() && d.pod_request.memory_bytes() <= pool.capacity.memory_bytes();
         });
-        if (!fits_somewhere) throw Infeasible(fmt::format("deployment \"{}\": a pod requesting {} fits no node pool", d.name, d.pod_request.to_string()));
+        if (!fits_somewhere) throw Infeasible(continuum::detail::message("deployment \"{}\": a pod requesting {} fits no node pool", d.name, d.pod_request.to_string()));
     }
 }
 

@@ -4,6 +4,7 @@
 // Each tick the scaler under test sees a Snapshot and returns a Decision. Fully deterministic.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -198,7 +199,7 @@ private:
         status.quota = quota;
         if (quota) {
             for (const auto& [key, value] : *quota) {
-                if (value < 0) throw InvalidArgument(fmt::format("quota for namespace \"{}\": {} must be >= 0", status.name, quota->to_string()));
+                if (value < 0) throw InvalidArgument(continuum::detail::message("quota for namespace \"{}\": {} must be >= 0", status.name, quota->to_string()));
                 if (detail::is_cpu_key(key)) {
                     state.quota_cpu = value;
                 } else if (detail::is_memory_key(key)) {
@@ -206,7 +207,7 @@ private:
                 } else if (detail::is_pods_key(key)) {
                     state.quota_pods = value;
                 } else {
-                    throw InvalidArgument(fmt::format("quota for namespace \"{}\": resource \"{}\" is not simulated (cpu, memory, pods)", status.name, key));
+                    throw InvalidArgument(continuum::detail::message("quota for namespace \"{}\": resource \"{}\" is not simulated (cpu, memory, pods)", status.name, key));
                 }
             }
             // A quota that lists cpu, memory or pods as 0 is absent from Resources; an explicit
@@ -218,7 +219,7 @@ private:
     void add_node(std::size_t pool, Time requested, Time ready_at, NodePhase phase) {
         const auto& spec = scenario_.pools[pool];
         Node node;
-        node.status.name = fmt::format("{}-{}", spec.name, pool_serial_[pool]++);
+        node.status.name = continuum::detail::message("{}-{}", spec.name, pool_serial_[pool]++);
         node.status.pool = pool;
         node.status.phase = phase;
         node.status.requested_at = requested;
@@ -563,20 +564,20 @@ private:
     void apply(const Decision& decision) {
         for (const auto& change : decision.quotas) {
             const auto it = namespace_lookup_.find(change.namespace_name);
-            if (it == namespace_lookup_.end()) throw InvalidArgument(fmt::format("decision: unknown namespace \"{}\" (reason: {})", change.namespace_name, decision.reason));
+            if (it == namespace_lookup_.end()) throw InvalidArgument(continuum::detail::message("decision: unknown namespace \"{}\" (reason: {})", change.namespace_name, decision.reason));
             set_quota(it->second, change.hard);
         }
         for (const auto& change : decision.replicas) {
             const auto it = deployment_lookup_.find(change.deployment);
-            if (it == deployment_lookup_.end()) throw InvalidArgument(fmt::format("decision: unknown deployment \"{}\"", change.deployment));
-            if (change.replicas < 0) throw InvalidArgument(fmt::format("decision: replicas for \"{}\" must be >= 0, got {}", change.deployment, change.replicas));
+            if (it == deployment_lookup_.end()) throw InvalidArgument(continuum::detail::message("decision: unknown deployment \"{}\"", change.deployment));
+            if (change.replicas < 0) throw InvalidArgument(continuum::detail::message("decision: replicas for \"{}\" must be >= 0, got {}", change.deployment, change.replicas));
             if (scenario_.deployments[it->second].replicas_from != ReplicaControl::scaler) {
-                throw InvalidArgument(fmt::format("decision: deployment \"{}\" follows its workload; the scaler cannot set its replicas", change.deployment));
+                throw InvalidArgument(continuum::detail::message("decision: deployment \"{}\" follows its workload; the scaler cannot set its replicas", change.deployment));
             }
             deployment_status_[it->second].desired = change.replicas;
             if (!change.node_pool.empty()) {
                 const auto pool = pool_lookup_.find(change.node_pool);
-                if (pool == pool_lookup_.end()) throw InvalidArgument(fmt::format("decision: deployment \"{}\" pinned to unknown pool \"{}\"", change.deployment, change.node_pool));
+                if (pool == pool_lookup_.end()) throw InvalidArgument(continuum::detail::message("decision: deployment \"{}\" pinned to unknown pool \"{}\"", change.deployment, change.node_pool));
                 auto& pinned = deployment_status_[it->second].pinned_pool;
                 if (pinned != pool->second) deployment_state_[it->second].generation += 1;  // a rollout starts
                 pinned = pool->second;
@@ -584,21 +585,21 @@ private:
         }
         for (const auto& release : decision.releases) {
             const auto it = node_lookup_.find(release.node);
-            if (it == node_lookup_.end()) throw InvalidArgument(fmt::format("decision: unknown or released node \"{}\"", release.node));
+            if (it == node_lookup_.end()) throw InvalidArgument(continuum::detail::message("decision: unknown or released node \"{}\"", release.node));
             const auto& pool = scenario_.pools[nodes_[it->second].status.pool];
             if (pool_status_[nodes_[it->second].status.pool].size() - 1 < pool.min_size) {
-                throw InvalidArgument(fmt::format("decision: releasing \"{}\" takes pool \"{}\" below min_size {}", release.node, pool.name, pool.min_size));
+                throw InvalidArgument(continuum::detail::message("decision: releasing \"{}\" takes pool \"{}\" below min_size {}", release.node, pool.name, pool.min_size));
             }
             release_node(it->second);
         }
         for (const auto& resize : decision.pools) {
             const auto it = pool_lookup_.find(resize.pool);
-            if (it == pool_lookup_.end()) throw InvalidArgument(fmt::format("decision: unknown node pool \"{}\"", resize.pool));
+            if (it == pool_lookup_.end()) throw InvalidArgument(continuum::detail::message("decision: unknown node pool \"{}\"", resize.pool));
             const std::size_t p = it->second;
             const auto& spec = scenario_.pools[p];
             if (resize.size < spec.min_size || (spec.max_size != unlimited_nodes && resize.size > spec.max_size)) {
-                throw InvalidArgument(fmt::format("decision: pool \"{}\" size {} outside [{}, {}]", spec.name, resize.size, spec.min_size,
-                                                  spec.max_size == unlimited_nodes ? std::string("unlimited") : std::to_string(spec.max_size)));
+                throw InvalidArgument(continuum::detail::message("decision: pool \"{}\" size {} outside [{}, {}]", spec.name, resize.size, spec.min_size,
+                                                                 spec.max_size == unlimited_nodes ? std::string("unlimited") : std::to_string(spec.max_size)));
             }
             int size = pool_status_[p].size();
             for (; size < resize.size; ++size) add_node(p, now_, now_ + spec.latency(), NodePhase::provisioning);

@@ -3,6 +3,7 @@
 // into the simulator's state. Amounts are canonical integers (millicores, bytes) as in continuum::Resources.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -129,7 +130,7 @@ private:
         for (std::size_t i = 0; i < items.size(); ++i) {
             if (get_name(items[i]) == name) return i;
         }
-        throw InvalidArgument(fmt::format("snapshot: no {} named \"{}\"", what, name));
+        throw InvalidArgument(continuum::detail::message("snapshot: no {} named \"{}\"", what, name));
     }
 };
 

@@ -3,6 +3,7 @@
 // and falling replica count, and seed 001's bursty CPU demand; all deterministic given a seed.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/series.hpp>
 #include <continuum/core/time.hpp>
@@ -59,7 +60,7 @@ struct VuToCpu {
     /// CPU cores for `profile` in VUs. \throws InvalidArgument for negative or non-finite parameters.
     [[nodiscard]] LoadProfile cores(const LoadProfile& vus) const {
         if (!std::isfinite(millicores_per_vu) || millicores_per_vu < 0 || !std::isfinite(idle_millicores) || idle_millicores < 0) {
-            throw InvalidArgument(fmt::format("VuToCpu: millicores_per_vu ({}) and idle_millicores ({}) must be finite and >= 0", millicores_per_vu, idle_millicores));
+            throw InvalidArgument(continuum::detail::message("VuToCpu: millicores_per_vu ({}) and idle_millicores ({}) must be finite and >= 0", millicores_per_vu, idle_millicores));
         }
         return vus.scaled(millicores_per_vu / 1000.0, idle_millicores / 1000.0);
     }
@@ -70,8 +71,8 @@ struct VuToCpu {
 /// stages. Deterministic given `seed`.
 /// \throws InvalidArgument for step <= 0 or a negative or non-finite sigma.
 inline LoadProfile with_noise(const LoadProfile& profile, Duration step, double relative_sigma, std::uint64_t seed) {
-    if (!std::isfinite(relative_sigma) || relative_sigma < 0) throw InvalidArgument(fmt::format("with_noise: relative_sigma must be finite and >= 0, got {}", relative_sigma));
-    if (step.count() <= 0) throw InvalidArgument(fmt::format("with_noise: step must be > 0, got {} ms", step.count()));
+    if (!std::isfinite(relative_sigma) || relative_sigma < 0) throw InvalidArgument(continuum::detail::message("with_noise: relative_sigma must be finite and >= 0, got {}", relative_sigma));
+    if (step.count() <= 0) throw InvalidArgument(continuum::detail::message("with_noise: step must be > 0, got {} ms", step.count()));
     detail::Random random(seed);
     std::vector<double> values;
     for (Duration t{0}; t < profile.duration(); t += step) values.push_back(std::max(0.0, profile.at(t) * (1.0 + relative_sigma * random.normal())));
@@ -92,7 +93,7 @@ struct RisingFallingReplicas {
 
     /// \throws InvalidArgument for a negative count or a non-positive phase duration.
     [[nodiscard]] LoadProfile profile() const {
-        if (start < 0 || peak < 0) throw InvalidArgument(fmt::format("RisingFallingReplicas: start ({}) and peak ({}) must be >= 0", start, peak));
+        if (start < 0 || peak < 0) throw InvalidArgument(continuum::detail::message("RisingFallingReplicas: start ({}) and peak ({}) must be >= 0", start, peak));
         return LoadProfile::from_stages({{idle_before, start}, {rise, peak}, {hold, peak}, {fall, start}, {idle_after, start}}, start);
     }
 };
@@ -132,7 +133,7 @@ struct BurstyCpu {
             throw InvalidArgument("BurstyCpu: step, duration, burst_period, burst_length and wave_period must be > 0 (duration >= step), history >= 0");
         }
         if (base_cores < 0 || burst_cores < 0 || noise_cores < 0 || wave_amplitude < 0 || surprise_bursts < 0) {
-            throw InvalidArgument(fmt::format("BurstyCpu: levels must be >= 0 (base {}, burst {}, noise {}, wave {}, surprises {})", base_cores, burst_cores, noise_cores, wave_amplitude, surprise_bursts));
+            throw InvalidArgument(continuum::detail::message("BurstyCpu: levels must be >= 0 (base {}, burst {}, noise {}, wave {}, surprises {})", base_cores, burst_cores, noise_cores, wave_amplitude, surprise_bursts));
         }
         detail::Random random(seed);
         const auto history_steps = history / step;

@@ -4,6 +4,7 @@
 // core/quantity.hpp; not API.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/quantity.hpp>
 
 #include <cstdlib>
@@ -43,7 +44,7 @@ struct DecimalDigits {
 };
 
 [[noreturn]] inline void throw_quantity_parse_error(std::string_view text, std::string_view why) {
-    throw ParseError(fmt::format("quantity {} is not a Kubernetes quantity: {}", quoted(text), why));
+    throw ParseError(continuum::detail::message("quantity {} is not a Kubernetes quantity: {}", quoted(text), why));
 }
 
 inline bool is_decimal_digit(char c) { return c >= '0' && c <= '9'; }
@@ -122,10 +123,10 @@ inline QuantitySuffix interpret_quantity_suffix(std::string_view text, std::stri
         std::string_view digits = suffix.substr(1);  // strconv.ParseInt(digits, 10, 64)
         const bool negative = digits[0] == '-';
         if (digits[0] == '+' || digits[0] == '-') digits.remove_prefix(1);
-        if (digits.empty()) throw_quantity_parse_error(text, fmt::format("exponent \"{}\" has no digits", suffix));
+        if (digits.empty()) throw_quantity_parse_error(text, continuum::detail::message("exponent \"{}\" has no digits", suffix));
         std::int64_t exponent = 0;
         for (const char c : digits) {
-            if (!is_decimal_digit(c)) throw_quantity_parse_error(text, fmt::format("unknown suffix \"{}\"", suffix));
+            if (!is_decimal_digit(c)) throw_quantity_parse_error(text, continuum::detail::message("unknown suffix \"{}\"", suffix));
             exponent = exponent * 10 + (c - '0');
             if (exponent > std::int64_t{1} << 31) {
                 throw_quantity_parse_error(text, "exponent outside int32 (apimachinery truncates it to int32, changing the value)");
@@ -137,7 +138,7 @@ inline QuantitySuffix interpret_quantity_suffix(std::string_view text, std::stri
         }
         return {10, exponent, QuantityFormat::decimal_exponent};
     }
-    throw_quantity_parse_error(text, fmt::format("unknown suffix \"{}\"", suffix));
+    throw_quantity_parse_error(text, continuum::detail::message("unknown suffix \"{}\"", suffix));
 }
 
 /// Length of the Unicode white-space rune (Go's unicode.IsSpace) at the start (or end) of text, or 0.
@@ -164,7 +165,7 @@ inline std::string_view trim_go_space(std::string_view text) {
 
 /// strtod is correctly rounded (glibc) and, with no decimal point in the text, locale-independent.
 inline double nearest_double(std::int64_t mantissa, std::int64_t exponent) {
-    const std::string text = fmt::format("{}e{}", mantissa, exponent);
+    const std::string text = continuum::detail::message("{}e{}", mantissa, exponent);
     return std::strtod(text.c_str(), nullptr);  // +-HUGE_VAL (inf) beyond the range, +-0 below it
 }
 
@@ -296,7 +297,7 @@ inline Quantity Quantity::from_json(std::string_view json) {
     try {
         return parse(value);
     } catch (const ParseError& e) {
-        throw ParseError(fmt::format("quantity JSON {}: {}", detail::quoted(json), e.what()));
+        throw ParseError(continuum::detail::message("quantity JSON {}: {}", detail::quoted(json), e.what()));
     }
 }
 
@@ -348,8 +349,8 @@ inline Quantity Quantity::add(const Quantity& a, const Quantity& b, bool subtrac
         ok = detail::narrow_to_mantissa(subtract ? x - y : x + y, out.exponent_, out.mantissa_);
     }
     if (!ok) {
-        throw InvalidArgument(fmt::format("quantity {} {} {} has no int64 mantissa (more than 19 significant digits)", a.to_string(),
-                                          subtract ? '-' : '+', b.to_string()));
+        throw InvalidArgument(continuum::detail::message("quantity {} {} {} has no int64 mantissa (more than 19 significant digits)", a.to_string(),
+                                                         subtract ? '-' : '+', b.to_string()));
     }
     return out;
 }
@@ -364,7 +365,7 @@ inline Quantity Quantity::multiply(const Quantity& a, std::int64_t factor) {
         return out;
     }
     if (!detail::narrow_to_mantissa(detail::QuantityWide{a.mantissa_} * factor, out.exponent_, out.mantissa_)) {
-        throw InvalidArgument(fmt::format("quantity {} * {} has no int64 mantissa (more than 19 significant digits)", a.to_string(), factor));
+        throw InvalidArgument(continuum::detail::message("quantity {} * {} has no int64 mantissa (more than 19 significant digits)", a.to_string(), factor));
     }
     return out;
 }
@@ -422,7 +423,7 @@ inline std::string Quantity::canonical_string() const {
         static constexpr std::array<std::string_view, 10> decimal_suffixes = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
         return number + std::string(decimal_suffixes[static_cast<std::size_t>((exponent3 + 9) / 3)]);
     }
-    return exponent3 == 0 ? number : fmt::format("{}e{}", number, exponent3);
+    return exponent3 == 0 ? number : continuum::detail::message("{}e{}", number, exponent3);
 }
 
 }  // namespace continuum

@@ -2,6 +2,7 @@
 // Gaussian prediction interval (mean ± z·sd), the form every analytic interval here takes.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/normal.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
@@ -31,7 +32,7 @@ inline Forecast gaussian_forecast(std::vector<double> mean, const std::vector<do
 
 /// \throws InvalidArgument when the model has not been fitted yet.
 inline void require_fitted(bool fitted, const char* who) {
-    if (!fitted) throw InvalidArgument(fmt::format("{}: call fit() before forecast() or update()", who));
+    if (!fitted) throw InvalidArgument(continuum::detail::message("{}: call fit() before forecast() or update()", who));
 }
 
 }  // namespace continuum::forecast::detail

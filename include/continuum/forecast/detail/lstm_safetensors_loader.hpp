@@ -3,6 +3,7 @@
 // header length, JSON header parsed with nlohmann_json, contiguous tensor data. Not API.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 
 #include <nlohmann/json.hpp>
@@ -59,7 +60,7 @@ struct SafetensorsFile {
 };
 
 [[noreturn]] inline void safetensors_fail(const std::string& source, const std::string& message) {
-    throw ParseError(fmt::format("{}: {}", source, message));
+    throw ParseError(continuum::detail::message("{}: {}", source, message));
 }
 
 inline std::string_view dtype_name(SafetensorsDtype dtype) { return dtype == SafetensorsDtype::f32 ? "F32" : "F64"; }
@@ -69,17 +70,17 @@ inline std::size_t dtype_size(SafetensorsDtype dtype) { return dtype == Safetens
 /// \throws ParseError naming `source` and, where there is one, the tensor.
 inline SafetensorsFile parse_safetensors(std::span<const std::byte> bytes, std::string source) {
     if (bytes.size() < 8) {
-        safetensors_fail(source, fmt::format("truncated file: {} bytes, shorter than the 8-byte header length", bytes.size()));
+        safetensors_fail(source, continuum::detail::message("truncated file: {} bytes, shorter than the 8-byte header length", bytes.size()));
     }
     std::uint64_t header_length = 0;
     for (int i = 7; i >= 0; --i) header_length = (header_length << 8) | std::to_integer<std::uint64_t>(bytes[static_cast<std::size_t>(i)]);
     if (header_length > safetensors_max_header) {
-        safetensors_fail(source, fmt::format("header length {} exceeds the safetensors limit of {} bytes", header_length,
-                                             safetensors_max_header));
+        safetensors_fail(source, continuum::detail::message("header length {} exceeds the safetensors limit of {} bytes", header_length,
+                                                            safetensors_max_header));
     }
     if (header_length > bytes.size() - 8) {
-        safetensors_fail(source, fmt::format("header length {} runs past the end of the file ({} bytes after the length field)",
-                                             header_length, bytes.size() - 8));
+        safetensors_fail(source, continuum::detail::message("header length {} runs past the end of the file ({} bytes after the length field)",
+                                                            header_length, bytes.size() - 8));
     }
     const auto header_size = static_cast<std::size_t>(header_length);
     const char* header_begin = reinterpret_cast<const char*>(bytes.data() + 8);
@@ -112,9 +113,9 @@ inline SafetensorsFile parse_safetensors(std::span<const std::byte> bytes, std::
     try {
         header = nlohmann::json::parse(header_begin, header_begin + header_size, reject_duplicates);
     } catch (const nlohmann::json::exception& e) {
-        safetensors_fail(source, fmt::format("the header is not valid JSON: {}", e.what()));
+        safetensors_fail(source, continuum::detail::message("the header is not valid JSON: {}", e.what()));
     }
-    if (duplicate) safetensors_fail(source, fmt::format("the header repeats the key \"{}\"", duplicate_key));
+    if (duplicate) safetensors_fail(source, continuum::detail::message("the header repeats the key \"{}\"", duplicate_key));
     if (!header.is_object()) safetensors_fail(source, "the header is not a JSON object");
 
     SafetensorsFile file;
@@ -128,12 +129,12 @@ inline SafetensorsFile parse_safetensors(std::span<const std::byte> bytes, std::
         if (name == "__metadata__") {
             if (!entry.is_object()) safetensors_fail(file.source, "__metadata__ is not a JSON object");
             for (const auto& [key, value] : entry.items()) {
-                if (!value.is_string()) safetensors_fail(file.source, fmt::format("__metadata__ value of \"{}\" is not a string", key));
+                if (!value.is_string()) safetensors_fail(file.source, continuum::detail::message("__metadata__ value of \"{}\" is not a string", key));
                 file.metadata.emplace(key, value.get<std::string>());
             }
             continue;
         }
-        const auto fail = [&](const std::string& message) { safetensors_fail(file.source, fmt::format("tensor {}: {}", name, message)); };
+        const auto fail = [&](const std::string& message) { safetensors_fail(file.source, continuum::detail::message("tensor {}: {}", name, message)); };
         if (!entry.is_object()) fail("entry is not a JSON object");
         if (!entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets")) {
             fail("entry needs \"dtype\", \"shape\" and \"data_offsets\"");
@@ -147,34 +148,34 @@ inline SafetensorsFile parse_safetensors(std::span<const std::byte> bytes, std::
         } else if (dtype == "F64") {
             tensor.dtype = SafetensorsDtype::f64;
         } else {
-            fail(fmt::format("dtype {} is not supported (only F32 and F64)", dtype.dump()));
+            fail(continuum::detail::message("dtype {} is not supported (only F32 and F64)", dtype.dump()));
         }
         const auto& shape = entry["shape"];
         if (!shape.is_array()) fail("shape is not an array");
         std::size_t numel = 1;
         for (const auto& dim : shape) {
-            if (!dim.is_number_unsigned()) fail(fmt::format("shape {} holds {}, not a non-negative integer", shape.dump(), dim.dump()));
+            if (!dim.is_number_unsigned()) fail(continuum::detail::message("shape {} holds {}, not a non-negative integer", shape.dump(), dim.dump()));
             const auto d = dim.get<std::uint64_t>();
-            if (d != 0 && numel > std::numeric_limits<std::size_t>::max() / 8 / d) fail(fmt::format("shape {} is too large", shape.dump()));
+            if (d != 0 && numel > std::numeric_limits<std::size_t>::max() / 8 / d) fail(continuum::detail::message("shape {} is too large", shape.dump()));
             numel *= static_cast<std::size_t>(d);
             tensor.shape.push_back(static_cast<std::size_t>(d));
         }
         const auto& offsets = entry["data_offsets"];
         if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned()) {
-            fail(fmt::format("data_offsets {} is not a pair of non-negative integers", offsets.dump()));
+            fail(continuum::detail::message("data_offsets {} is not a pair of non-negative integers", offsets.dump()));
         }
         const auto begin = offsets[0].get<std::uint64_t>();
         const auto end = offsets[1].get<std::uint64_t>();
-        if (begin > end) fail(fmt::format("data_offsets [{}, {}) end before they begin", begin, end));
+        if (begin > end) fail(continuum::detail::message("data_offsets [{}, {}) end before they begin", begin, end));
         if (end > buffer) {
-            fail(fmt::format("data_offsets [{}, {}) lie outside the data buffer of {} bytes", begin, end, buffer));
+            fail(continuum::detail::message("data_offsets [{}, {}) lie outside the data buffer of {} bytes", begin, end, buffer));
         }
         tensor.begin = static_cast<std::size_t>(begin);
         tensor.end = static_cast<std::size_t>(end);
         const std::size_t expected = numel * dtype_size(tensor.dtype);
         if (tensor.end - tensor.begin != expected) {
-            fail(fmt::format("data_offsets [{}, {}) hold {} bytes but shape {} of {} needs {}", begin, end, tensor.end - tensor.begin,
-                             shape.dump(), dtype_name(tensor.dtype), expected));
+            fail(continuum::detail::message("data_offsets [{}, {}) hold {} bytes but shape {} of {} needs {}", begin, end, tensor.end - tensor.begin,
+                                            shape.dump(), dtype_name(tensor.dtype), expected));
         }
         file.tensors.emplace(name, std::move(tensor));
     }
@@ -190,19 +191,19 @@ inline SafetensorsFile parse_safetensors(std::span<const std::byte> bytes, std::
     const SafetensorsTensor* previous = nullptr;
     for (const auto* tensor : by_offset) {
         if (tensor->begin < expected_begin) {
-            safetensors_fail(file.source, fmt::format("tensors {} [{}, {}) and {} [{}, {}) overlap", previous->name, previous->begin,
-                                                      previous->end, tensor->name, tensor->begin, tensor->end));
+            safetensors_fail(file.source, continuum::detail::message("tensors {} [{}, {}) and {} [{}, {}) overlap", previous->name, previous->begin,
+                                                                     previous->end, tensor->name, tensor->begin, tensor->end));
         }
         if (tensor->begin > expected_begin) {
-            safetensors_fail(file.source, fmt::format("gap of {} bytes before tensor {} at offset {} (tensors must be contiguous)",
-                                                      tensor->begin - expected_begin, tensor->name, tensor->begin));
+            safetensors_fail(file.source, continuum::detail::message("gap of {} bytes before tensor {} at offset {} (tensors must be contiguous)",
+                                                                     tensor->begin - expected_begin, tensor->name, tensor->begin));
         }
         expected_begin = tensor->end;
         previous = tensor;
     }
     if (expected_begin != buffer) {
-        safetensors_fail(file.source, fmt::format("the data buffer holds {} bytes but the tensors cover only {} (trailing bytes)",
-                                                  buffer, expected_begin));
+        safetensors_fail(file.source, continuum::detail::message("the data buffer holds {} bytes but the tensors cover only {} (trailing bytes)",
+                                                                 buffer, expected_begin));
     }
     return file;
 }
@@ -222,8 +223,8 @@ std::vector<T> read_tensor_values(const SafetensorsFile& file, const Safetensors
             const auto value = std::bit_cast<Stored>(raw);
             out[i] = static_cast<T>(value);
             if (!std::isfinite(value) || !std::isfinite(out[i])) {
-                safetensors_fail(file.source, fmt::format("tensor {}: value {} at flat index {} {}", tensor.name, value, i,
-                                                          std::isfinite(value) ? "overflows the model's float type" : "is not finite"));
+                safetensors_fail(file.source, continuum::detail::message("tensor {}: value {} at flat index {} {}", tensor.name, value, i,
+                                                                         std::isfinite(value) ? "overflows the model's float type" : "is not finite"));
             }
         }
     };

@@ -4,6 +4,7 @@
 
 #include <continuum/core/budget.hpp>
 #include <continuum/core/detail/counted.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
@@ -35,13 +36,13 @@ public:
         std::vector<Resources> all;
         for (std::size_t j = 0; j < nodes.size(); ++j) {
             const auto& node = nodes[j];
-            if (node.name.empty()) throw InvalidArgument(fmt::format("nodes[{}] has an empty name", j));
-            if (!seen.insert(node.name).second) throw InvalidArgument(fmt::format("nodes[{}]: duplicate node name \"{}\"", j, node.name));
-            if (!std::isfinite(node.cost) || node.cost < 0) throw InvalidArgument(fmt::format("node \"{}\" cost must be finite and >= 0, got {}", node.name, node.cost));
-            if (node.capacity.any_negative()) throw InvalidArgument(fmt::format("node \"{}\" capacity has a negative amount: {}", node.name, node.capacity));
+            if (node.name.empty()) throw InvalidArgument(continuum::detail::message("nodes[{}] has an empty name", j));
+            if (!seen.insert(node.name).second) throw InvalidArgument(continuum::detail::message("nodes[{}]: duplicate node name \"{}\"", j, node.name));
+            if (!std::isfinite(node.cost) || node.cost < 0) throw InvalidArgument(continuum::detail::message("node \"{}\" cost must be finite and >= 0, got {}", node.name, node.cost));
+            if (node.capacity.any_negative()) throw InvalidArgument(continuum::detail::message("node \"{}\" capacity has a negative amount: {}", node.name, node.capacity));
             all.push_back(node.capacity);
             for (const auto& pod : node.pods) {
-                if (pod.request.any_negative()) throw InvalidArgument(fmt::format("pod \"{}\" on node \"{}\" has a negative request: {}", pod.name, node.name, pod.request));
+                if (pod.request.any_negative()) throw InvalidArgument(continuum::detail::message("pod \"{}\" on node \"{}\" has a negative request: {}", pod.name, node.name, pod.request));
                 all.push_back(pod.request);
             }
         }
@@ -60,7 +61,7 @@ public:
             for (const auto& pod : nodes[j].pods) {
                 pods.push_back(row(pod.request));
                 for (std::size_t k = 0; k < d_; ++k) {
-                    if (__builtin_add_overflow(used[k], pods.back()[k], &used[k])) throw InvalidArgument(fmt::format("node \"{}\": pod requests overflow int64", nodes[j].name));
+                    if (__builtin_add_overflow(used[k], pods.back()[k], &used[k])) throw InvalidArgument(continuum::detail::message("node \"{}\": pod requests overflow int64", nodes[j].name));
                 }
             }
             for (std::size_t k = 0; k < d_; ++k) {
@@ -157,15 +158,15 @@ public:
         }
         const std::size_t pinned = nodes_.size() - candidates_.size();
         if (out.nodes_to_release.empty()) {
-            out.reason = fmt::format("no node can be emptied: {} of {} nodes hold unmovable pods and the pods of every other node do not fit elsewhere",
-                                     pinned, nodes_.size());
+            out.reason = continuum::detail::message("no node can be emptied: {} of {} nodes hold unmovable pods and the pods of every other node do not fit elsewhere",
+                                                    pinned, nodes_.size());
         } else {
             std::string list;
             for (std::size_t i = 0; i < out.nodes_to_release.size(); ++i) list += (i ? ", " : "") + out.nodes_to_release[i];
-            out.reason = fmt::format("release {} of {} ({}) by moving {}; saves {:g} per unit of time{}", out.nodes_to_release.size(),
-                                     continuum::detail::counted(static_cast<std::int64_t>(nodes_.size()), "node"), list,
-                                     continuum::detail::counted(static_cast<std::int64_t>(out.moves.size()), "pod"), out.saved_cost,
-                                     exact ? " (proved maximal)" : "");
+            out.reason = continuum::detail::message("release {} of {} ({}) by moving {}; saves {:g} per unit of time{}", out.nodes_to_release.size(),
+                                                    continuum::detail::counted(static_cast<std::int64_t>(nodes_.size()), "node"), list,
+                                                    continuum::detail::counted(static_cast<std::int64_t>(out.moves.size()), "pod"), out.saved_cost,
+                                                    exact ? " (proved maximal)" : "");
         }
         return out;
     }

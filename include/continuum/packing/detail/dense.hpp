@@ -2,6 +2,7 @@
 // the packing loops never touch strings. Dimension order: cpu, memory, then the other names sorted.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 
@@ -55,11 +56,11 @@ inline DenseItems dense_items(std::span<const Resources> items, const std::vecto
     out.names = names;
     out.sizes.assign(out.n * out.d, 0);
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (items[i].empty()) throw InvalidArgument(fmt::format("{}[{}] requests nothing (all resources zero); every item must have a positive size", argument, i));
+        if (items[i].empty()) throw InvalidArgument(continuum::detail::message("{}[{}] requests nothing (all resources zero); every item must have a positive size", argument, i));
         for (const auto& [name, value] : items[i]) {
-            if (value < 0) throw InvalidArgument(fmt::format("{}[{}] has negative {} = {}", argument, i, name, value));
+            if (value < 0) throw InvalidArgument(continuum::detail::message("{}[{}] has negative {} = {}", argument, i, name, value));
             const auto it = std::lower_bound(names.begin(), names.end(), name, dimension_less);
-            if (it == names.end() || *it != name) throw InvalidArgument(fmt::format("{}[{}] names resource {} outside the known dimensions", argument, i, name));
+            if (it == names.end() || *it != name) throw InvalidArgument(continuum::detail::message("{}[{}] names resource {} outside the known dimensions", argument, i, name));
             out.sizes[i * out.d + static_cast<std::size_t>(it - names.begin())] = value;
         }
     }
@@ -69,24 +70,24 @@ inline DenseItems dense_items(std::span<const Resources> items, const std::vecto
 /// One capacity as a dense vector over `names`.
 /// \throws InvalidArgument on a negative amount or an empty (all-zero) capacity.
 inline std::vector<std::int64_t> dense_capacity(const Resources& capacity, const std::vector<std::string>& names, const std::string& argument = "capacity") {
-    if (capacity.empty()) throw InvalidArgument(fmt::format("{} is empty (all resources zero); a bin must have a positive capacity", argument));
+    if (capacity.empty()) throw InvalidArgument(continuum::detail::message("{} is empty (all resources zero); a bin must have a positive capacity", argument));
     std::vector<std::int64_t> out(names.size(), 0);
     for (std::size_t k = 0; k < names.size(); ++k) {
         const auto value = capacity.get(names[k]);
-        if (value < 0) throw InvalidArgument(fmt::format("{} has negative {} = {}", argument, names[k], value));
+        if (value < 0) throw InvalidArgument(continuum::detail::message("{} has negative {} = {}", argument, names[k], value));
         out[k] = value;
     }
     for (const auto& [name, value] : capacity) {
-        if (value < 0) throw InvalidArgument(fmt::format("{} has negative {} = {}", argument, name, value));
+        if (value < 0) throw InvalidArgument(continuum::detail::message("{} has negative {} = {}", argument, name, value));
     }
     return out;
 }
 
 /// Validates 1-D sizes. \throws InvalidArgument naming the first size <= 0 or a capacity <= 0.
 inline void validate_one_dimensional(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    if (capacity <= 0) throw InvalidArgument(fmt::format("capacity must be > 0, got {}", capacity));
+    if (capacity <= 0) throw InvalidArgument(continuum::detail::message("capacity must be > 0, got {}", capacity));
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (sizes[i] <= 0) throw InvalidArgument(fmt::format("sizes[{}] must be > 0, got {}", i, sizes[i]));
+        if (sizes[i] <= 0) throw InvalidArgument(continuum::detail::message("sizes[{}] must be > 0, got {}", i, sizes[i]));
     }
 }
 
@@ -94,11 +95,11 @@ inline void validate_one_dimensional(std::span<const std::int64_t> sizes, std::i
 /// a dimension mismatch, or a capacity with a negative amount or no positive amount.
 inline void validate_dense(const DenseItems& items, std::span<const std::int64_t> capacity) {
     if (capacity.size() != items.d) {
-        throw InvalidArgument(fmt::format("capacity has {} dimensions but the items have {}", capacity.size(), items.d));
+        throw InvalidArgument(continuum::detail::message("capacity has {} dimensions but the items have {}", capacity.size(), items.d));
     }
     bool any_positive = false;
     for (std::size_t k = 0; k < capacity.size(); ++k) {
-        if (capacity[k] < 0) throw InvalidArgument(fmt::format("capacity[{}] must be >= 0, got {}", k, capacity[k]));
+        if (capacity[k] < 0) throw InvalidArgument(continuum::detail::message("capacity[{}] must be >= 0, got {}", k, capacity[k]));
         any_positive = any_positive || capacity[k] > 0;
     }
     if (!any_positive && items.d > 0) throw InvalidArgument("capacity must have at least one positive dimension, got all zero");
@@ -107,10 +108,10 @@ inline void validate_dense(const DenseItems& items, std::span<const std::int64_t
         bool positive = false;
         for (std::size_t k = 0; k < items.d; ++k) {
             const auto v = items.sizes[i * items.d + k];
-            if (v < 0) throw InvalidArgument(fmt::format("items[{}][{}] must be >= 0, got {}", i, k, v));
+            if (v < 0) throw InvalidArgument(continuum::detail::message("items[{}][{}] must be >= 0, got {}", i, k, v));
             positive = positive || v > 0;
         }
-        if (!positive) throw InvalidArgument(fmt::format("items[{}] is zero in every dimension; every item must have a positive size", i));
+        if (!positive) throw InvalidArgument(continuum::detail::message("items[{}] is zero in every dimension; every item must have a positive size", i));
     }
 }
 

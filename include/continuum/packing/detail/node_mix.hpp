@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
@@ -72,8 +73,8 @@ inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::sp
     std::vector<Resources> capacities;
     for (std::size_t t = 0; t < types.size(); ++t) {
         const auto& type = types[t];
-        if (!std::isfinite(type.cost) || type.cost < 0) throw InvalidArgument(fmt::format("types[{}] ({}) cost must be finite and >= 0, got {}", t, type.name, type.cost));
-        if (type.max_count < unlimited) throw InvalidArgument(fmt::format("types[{}] ({}) max_count must be >= 0 or unlimited (-1), got {}", t, type.name, type.max_count));
+        if (!std::isfinite(type.cost) || type.cost < 0) throw InvalidArgument(continuum::detail::message("types[{}] ({}) cost must be finite and >= 0, got {}", t, type.name, type.cost));
+        if (type.max_count < unlimited) throw InvalidArgument(continuum::detail::message("types[{}] ({}) max_count must be >= 0 or unlimited (-1), got {}", t, type.name, type.max_count));
         capacities.push_back(type.capacity);
     }
     for (const auto& node : existing) {
@@ -84,16 +85,16 @@ inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::sp
     const auto names = dimension_names(items, capacities);
     p.items = dense_items(items, names);
     for (std::size_t t = 0; t < types.size(); ++t) {
-        p.capacity.push_back(dense_capacity(types[t].capacity, names, fmt::format("types[{}] ({}) capacity", t, types[t].name)));
+        p.capacity.push_back(dense_capacity(types[t].capacity, names, continuum::detail::message("types[{}] ({}) capacity", t, types[t].name)));
         p.cost.push_back(types[t].cost);
         p.max_count.push_back(types[t].max_count);
     }
     p.new_types = types.size();
     for (std::size_t e = 0; e < existing.size(); ++e) {
-        auto residual = dense_capacity(existing[e].capacity, names, fmt::format("existing_nodes[{}] ({}) capacity", e, existing[e].name));
+        auto residual = dense_capacity(existing[e].capacity, names, continuum::detail::message("existing_nodes[{}] ({}) capacity", e, existing[e].name));
         for (std::size_t k = 0; k < names.size(); ++k) {
             const auto allocated = existing[e].allocated.get(names[k]);
-            if (allocated < 0) throw InvalidArgument(fmt::format("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
+            if (allocated < 0) throw InvalidArgument(continuum::detail::message("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
             residual[k] -= allocated;  // negative: over-committed, receives nothing
         }
         p.capacity.push_back(std::move(residual));
@@ -121,11 +122,11 @@ inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::sp
             std::int64_t largest = 0;
             for (std::size_t t = 0; t < p.new_types; ++t) largest = std::max(largest, p.capacity[t][k]);
             if (row[k] > largest) {
-                why = fmt::format("{}needs {} {} but the largest node type offers {}", where, format_resource(names[k], row[k]), names[k], format_resource(names[k], largest));
+                why = continuum::detail::message("{}needs {} {} but the largest node type offers {}", where, format_resource(names[k], row[k]), names[k], format_resource(names[k], largest));
             }
         }
         if (why.empty() && p.new_types == 0) why = "fits no existing node's residual and no node type may be opened";
-        if (why.empty()) why = fmt::format("{}no single node type offers all of its resources at once", where);
+        if (why.empty()) why = continuum::detail::message("{}no single node type offers all of its resources at once", where);
         p.unplaceable.emplace_back(i, why);
     }
     std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });

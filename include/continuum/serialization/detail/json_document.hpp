@@ -4,6 +4,7 @@
 // computed only when an error names one. Not API: used by serialization::detail::Reader.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 
 #include <cstddef>
@@ -72,7 +73,7 @@ public:
                     child = nodes_[value].end;
                 } else {
                     if (target >= child && target < nodes_[child].end) {
-                        path += fmt::format("[{}]", index);
+                        path += continuum::detail::message("[{}]", index);
                         at = child;
                         descended = true;
                         break;
@@ -151,7 +152,7 @@ private:
             return true;
         }
         bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-            throw ParseError(fmt::format("state document: not valid JSON: {}", e.what()));
+            throw ParseError(continuum::detail::message("state document: not valid JSON: {}", e.what()));
         }
     };
 

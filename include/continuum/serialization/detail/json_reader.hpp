@@ -4,6 +4,7 @@
 // Not API: include <continuum/serialization.hpp> or one of serialization/<area>.hpp.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -43,12 +44,12 @@ public:
 
     [[nodiscard]] std::string path() const { return doc_->path_of(index_); }
 
-    [[noreturn]] void fail(std::string_view what) const { throw ParseError(fmt::format("state document: {}: {}", path(), what)); }
+    [[noreturn]] void fail(std::string_view what) const { throw ParseError(continuum::detail::message("state document: {}: {}", path(), what)); }
 
     /// A required member of an object.
     [[nodiscard]] Reader operator[](std::string_view key) const {
         if (const auto value = find(key)) return Reader(*doc_, *value);
-        throw ParseError(fmt::format("state document: {}.{}: missing field", path(), key));
+        throw ParseError(continuum::detail::message("state document: {}.{}: missing field", path(), key));
     }
     /// An optional member: nullopt when absent or null.
     [[nodiscard]] std::optional<Reader> optional(std::string_view key) const {
@@ -69,7 +70,7 @@ public:
         require(NodeKind::array);
         std::uint32_t child = index_ + 1;
         for (std::size_t k = 0; k < i && child < node().end; ++k) child = doc_->node(child).end;
-        if (child >= node().end) fail(fmt::format("has no element {}", i));
+        if (child >= node().end) fail(continuum::detail::message("has no element {}", i));
         return Reader(*doc_, child);
     }
     /// f(element reader) for every element.
@@ -96,12 +97,12 @@ public:
             case NodeKind::floating: return n.number.floating;  // the parser refuses 1e999
             case NodeKind::integer: return static_cast<double>(n.number.integer);
             case NodeKind::unsigned_integer: return static_cast<double>(n.number.unsigned_integer);
-            default: fail(fmt::format("expected a number, got {}", type_name(n.kind)));
+            default: fail(continuum::detail::message("expected a number, got {}", type_name(n.kind)));
         }
     }
     [[nodiscard]] double number_in(double lo, double hi) const {
         const double v = number();
-        if (!(v >= lo && v <= hi)) fail(fmt::format("{} is outside [{}, {}]", v, lo, hi));
+        if (!(v >= lo && v <= hi)) fail(continuum::detail::message("{} is outside [{}, {}]", v, lo, hi));
         return v;
     }
     [[nodiscard]] double non_negative_number() const { return number_in(0.0, std::numeric_limits<double>::max()); }
@@ -109,37 +110,37 @@ public:
         const Node& n = node();
         if (n.kind == NodeKind::unsigned_integer) {
             const auto v = n.number.unsigned_integer;
-            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) fail(fmt::format("{} does not fit in int64", v));
+            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) fail(continuum::detail::message("{} does not fit in int64", v));
             return static_cast<std::int64_t>(v);
         }
-        if (n.kind != NodeKind::integer) fail(fmt::format("expected an integer, got {}", type_name(n.kind)));
+        if (n.kind != NodeKind::integer) fail(continuum::detail::message("expected an integer, got {}", type_name(n.kind)));
         return n.number.integer;
     }
     [[nodiscard]] std::int64_t int64_in(std::int64_t lo, std::int64_t hi) const {
         const std::int64_t v = int64();
-        if (v < lo || v > hi) fail(fmt::format("{} is outside [{}, {}]", v, lo, hi));
+        if (v < lo || v > hi) fail(continuum::detail::message("{} is outside [{}, {}]", v, lo, hi));
         return v;
     }
     [[nodiscard]] std::uint64_t uint64() const {
         const Node& n = node();
         if (n.kind == NodeKind::unsigned_integer) return n.number.unsigned_integer;
-        if (n.kind != NodeKind::integer) fail(fmt::format("expected an integer, got {}", type_name(n.kind)));
-        if (n.number.integer < 0) fail(fmt::format("{} is negative", n.number.integer));
+        if (n.kind != NodeKind::integer) fail(continuum::detail::message("expected an integer, got {}", type_name(n.kind)));
+        if (n.number.integer < 0) fail(continuum::detail::message("{} is negative", n.number.integer));
         return static_cast<std::uint64_t>(n.number.integer);
     }
     [[nodiscard]] std::size_t size_value() const {
         const std::uint64_t v = uint64();
-        if (v > std::numeric_limits<std::size_t>::max()) fail(fmt::format("{} does not fit in size_t", v));
+        if (v > std::numeric_limits<std::size_t>::max()) fail(continuum::detail::message("{} does not fit in size_t", v));
         return static_cast<std::size_t>(v);
     }
     [[nodiscard]] int int32() const { return static_cast<int>(int64_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max())); }
     [[nodiscard]] bool boolean() const {
-        if (node().kind != NodeKind::boolean) fail(fmt::format("expected true or false, got {}", type_name(node().kind)));
+        if (node().kind != NodeKind::boolean) fail(continuum::detail::message("expected true or false, got {}", type_name(node().kind)));
         return node().flag;
     }
     /// The string's text, valid as long as the document.
     [[nodiscard]] std::string_view string_view() const {
-        if (node().kind != NodeKind::string) fail(fmt::format("expected a string, got {}", type_name(node().kind)));
+        if (node().kind != NodeKind::string) fail(continuum::detail::message("expected a string, got {}", type_name(node().kind)));
         return doc_->text_of(node());
     }
     [[nodiscard]] std::string string() const { return std::string(string_view()); }
@@ -175,13 +176,13 @@ public:
             if (s == name) return i;
             ++i;
         }
-        fail(fmt::format("unknown value {}", continuum::detail::quoted(s)));
+        fail(continuum::detail::message("unknown value {}", continuum::detail::quoted(s)));
     }
 
 private:
     [[nodiscard]] const Node& node() const { return doc_->node(index_); }
     void require(NodeKind kind) const {
-        if (node().kind != kind) fail(fmt::format("expected an {}, got {}", type_name(kind), type_name(node().kind)));
+        if (node().kind != kind) fail(continuum::detail::message("expected an {}, got {}", type_name(kind), type_name(node().kind)));
     }
     /// The value node of member `key` (the last one if the key repeats, as nlohmann_json's DOM keeps).
     [[nodiscard]] std::optional<std::uint32_t> find(std::string_view key) const {
@@ -200,7 +201,7 @@ private:
 /// A finite double as a JSON number. \throws InvalidArgument on NaN or infinity (a state never
 /// holds one; JSON has no spelling for it).
 inline Json number(double v, std::string_view field) {
-    if (!std::isfinite(v)) throw InvalidArgument(fmt::format("state document: field {} = {} is not finite and cannot be written", field, v));
+    if (!std::isfinite(v)) throw InvalidArgument(continuum::detail::message("state document: field {} = {} is not finite and cannot be written", field, v));
     return Json(v);
 }
 inline Json numbers(const std::vector<double>& values, std::string_view field) {
@@ -224,11 +225,11 @@ template <typename T>
 void check_envelope(const Reader& r) {
     const std::string_view schema = r["schema"].string_view();
     if (schema != Schema<T>::name) {
-        r["schema"].fail(fmt::format("expected {}, got {}", continuum::detail::quoted(Schema<T>::name), continuum::detail::quoted(schema)));
+        r["schema"].fail(continuum::detail::message("expected {}, got {}", continuum::detail::quoted(Schema<T>::name), continuum::detail::quoted(schema)));
     }
     const std::int64_t version = r["version"].int64();
     if (version != Schema<T>::version) {
-        r["version"].fail(fmt::format("unsupported version {} of {} (this build reads version {})", version, Schema<T>::name, Schema<T>::version));
+        r["version"].fail(continuum::detail::message("unsupported version {} of {} (this build reads version {})", version, Schema<T>::name, Schema<T>::version));
     }
 }
 

@@ -4,6 +4,7 @@
 // large doubles read back bit-identically as doubles). Not API: used by serialization::dump.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -46,7 +47,7 @@ public:
 
     /// A finite double. \throws InvalidArgument naming `field` on NaN or infinity.
     void number(double v, std::string_view field) {
-        if (!std::isfinite(v)) throw InvalidArgument(fmt::format("state document: field {} = {} is not finite and cannot be written", field, v));
+        if (!std::isfinite(v)) throw InvalidArgument(continuum::detail::message("state document: field {} = {} is not finite and cannot be written", field, v));
         separate();
         char buffer[32];
         const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
@@ -84,7 +85,7 @@ public:
         try {
             scalar(nlohmann::json(std::string(s)).dump());
         } catch (const nlohmann::json::exception&) {
-            throw InvalidArgument(fmt::format("state document: string {} is not valid UTF-8 and cannot be written", continuum::detail::quoted(s)));
+            throw InvalidArgument(continuum::detail::message("state document: string {} is not valid UTF-8 and cannot be written", continuum::detail::quoted(s)));
         }
     }
     /// {"cpu": 1500, ...}: canonical int64 amounts by resource name.

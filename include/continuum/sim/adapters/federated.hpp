@@ -5,6 +5,7 @@
 // the pool's latency) and scale-in releases (unpeers) the virtual nodes CA's rules find unneeded.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -86,10 +87,10 @@ public:
     explicit FederatedClusterAdapter(M cost_model, FederatedAdapterConfig config = {})
         : config_(std::move(config)), recommender_(std::move(cost_model)), scaler_(config_.scale_out, config_.scale_in) {
         if (config_.scan_interval.count() <= 0) {
-            throw InvalidArgument(fmt::format("federated adapter: scan_interval must be > 0, got {} ms", config_.scan_interval.count()));
+            throw InvalidArgument(continuum::detail::message("federated adapter: scan_interval must be > 0, got {} ms", config_.scan_interval.count()));
         }
         if (config_.scale_out.price_tiers < 1) {
-            throw InvalidArgument(fmt::format("federated adapter: scale_out.price_tiers must be >= 1, got {}", config_.scale_out.price_tiers));
+            throw InvalidArgument(continuum::detail::message("federated adapter: scale_out.price_tiers must be >= 1, got {}", config_.scale_out.price_tiers));
         }
     }
 
@@ -151,7 +152,7 @@ private:
         }
         std::vector<int> serial(snap.deployments.size(), 0);
         for (const auto& pod : snap.bound) {
-            nodes_[pod.node].pods.push_back({fmt::format("{}/bound-{}", snap.deployments[pod.deployment].name, serial[pod.deployment]++),
+            nodes_[pod.node].pods.push_back({continuum::detail::message("{}/bound-{}", snap.deployments[pod.deployment].name, serial[pod.deployment]++),
                                              Resources::from_units({{"cpu", pod.cpu}, {"memory", pod.memory}}), true});
         }
     }
@@ -163,7 +164,7 @@ private:
             if (pod.reason != PendingReason::unschedulable) continue;
             const auto& deployment = snap.deployments[pod.deployment];
             federation::PendingPod p;
-            p.name = fmt::format("{}/pending-{}", deployment.name, serial[pod.deployment]++);
+            p.name = continuum::detail::message("{}/pending-{}", deployment.name, serial[pod.deployment]++);
             p.request = Resources::from_units({{"cpu", pod.cpu}, {"memory", pod.memory}});
             if (deployment.pinned_pool) p.node_selector.match_labels = labels_of(*deployment.pinned_pool);
             pending.push_back(std::move(p));
@@ -205,8 +206,8 @@ private:
             peerings_ += static_cast<std::int64_t>(peering.nodes.size());
         }
         if (!d.pools.empty() || !decision.unschedulable.empty()) {
-            d.reason = fmt::format("federated cluster scaler ({}): {}", recommendation_.cost_model, decision.reason);
-            if (!decision.unschedulable.empty()) d.reason += fmt::format("; e.g. {}: {}", decision.unschedulable.front().pod, decision.unschedulable.front().reason);
+            d.reason = continuum::detail::message("federated cluster scaler ({}): {}", recommendation_.cost_model, decision.reason);
+            if (!decision.unschedulable.empty()) d.reason += continuum::detail::message("; e.g. {}: {}", decision.unschedulable.front().pod, decision.unschedulable.front().reason);
         }
         return d;
     }

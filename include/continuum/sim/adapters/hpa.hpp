@@ -4,6 +4,7 @@
 // and the HPA's desired replicas are patched.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/scalers/hpa.hpp>
 #include <continuum/sim/decision.hpp>
@@ -31,8 +32,8 @@ public:
     /// \throws InvalidArgument also for a negative metrics window.
     HpaAdapter(std::string deployment, scalers::HpaSpec spec, Duration sync_period = std::chrono::seconds(15), Duration metrics_window = Duration{0})
         : deployment_(std::move(deployment)), hpa_(std::move(spec)), period_(sync_period), window_(metrics_window) {
-        if (period_.count() <= 0) throw InvalidArgument(fmt::format("hpa adapter: sync_period must be > 0, got {} ms", period_.count()));
-        if (window_.count() < 0) throw InvalidArgument(fmt::format("hpa adapter: metrics_window must be >= 0, got {} ms", window_.count()));
+        if (period_.count() <= 0) throw InvalidArgument(continuum::detail::message("hpa adapter: sync_period must be > 0, got {} ms", period_.count()));
+        if (window_.count() < 0) throw InvalidArgument(continuum::detail::message("hpa adapter: metrics_window must be >= 0, got {} ms", window_.count()));
     }
 
     /// A plain cpu-utilisation HPA: min/max replicas and a target percentage, Kubernetes' default behaviour.
@@ -66,9 +67,9 @@ public:
             cores_per_pod = sum / static_cast<double>(samples_.size());
         }
         const auto per_pod = d.ready > 0 ? static_cast<std::int64_t>(std::llround(cores_per_pod * 1000.0)) : 0;
-        for (int i = 0; i < d.ready; ++i) metric.pods.push_back({fmt::format("ready-{}", i), scalers::PodPhase::running, false, true, per_pod, d.pod_cpu});
-        for (int i = 0; i < d.starting; ++i) metric.pods.push_back({fmt::format("starting-{}", i), scalers::PodPhase::running, false, false, std::nullopt, d.pod_cpu});
-        for (int i = 0; i < d.pending; ++i) metric.pods.push_back({fmt::format("pending-{}", i), scalers::PodPhase::pending, false, false, std::nullopt, d.pod_cpu});
+        for (int i = 0; i < d.ready; ++i) metric.pods.push_back({continuum::detail::message("ready-{}", i), scalers::PodPhase::running, false, true, per_pod, d.pod_cpu});
+        for (int i = 0; i < d.starting; ++i) metric.pods.push_back({continuum::detail::message("starting-{}", i), scalers::PodPhase::running, false, false, std::nullopt, d.pod_cpu});
+        for (int i = 0; i < d.pending; ++i) metric.pods.push_back({continuum::detail::message("pending-{}", i), scalers::PodPhase::pending, false, false, std::nullopt, d.pod_cpu});
         scalers::ScaleTargetState target;
         target.spec_replicas = d.desired;
         target.status_replicas = d.ready + d.starting + d.pending;

@@ -7,6 +7,7 @@
 
 #include <continuum/core/detail/counted.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
+#include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/series.hpp>
@@ -62,10 +63,10 @@ inline std::int64_t capacity_for(const Snapshot& snap, std::size_t ns) {
 /// The waiting pool's inactive slots as capacity::WaitingNode values named "<pool>/<k>".
 inline std::vector<capacity::WaitingNode> waiting_nodes(const Snapshot& snap, std::size_t pool) {
     const auto& spec = snap.pool_specs[pool];
-    if (spec.max_size == unlimited_nodes) throw InvalidArgument(fmt::format("quota adapter: waiting pool \"{}\" must have a finite max_size", spec.name));
+    if (spec.max_size == unlimited_nodes) throw InvalidArgument(continuum::detail::message("quota adapter: waiting pool \"{}\" must have a finite max_size", spec.name));
     std::vector<capacity::WaitingNode> out;
     for (int k = snap.pools[pool].size(); k < spec.max_size; ++k) {
-        out.push_back({fmt::format("{}/{}", spec.name, k), Resources::from_units({{"cpu", spec.capacity.cpu_millis()}}), spec.latency(), spec.cost_per_minute});
+        out.push_back({continuum::detail::message("{}/{}", spec.name, k), Resources::from_units({{"cpu", spec.capacity.cpu_millis()}}), spec.latency(), spec.cost_per_minute});
     }
     return out;
 }
@@ -81,7 +82,7 @@ inline void stop_redundant(const Snapshot& snap, std::size_t pool, std::int64_t 
         capacity -= node.cpu_capacity;
         d.releases.push_back({node.name});
     }
-    if (!d.releases.empty()) d.reason += fmt::format("{}stop {}", d.reason.empty() ? "" : "; ", continuum::detail::counted(std::ssize(d.releases), "redundant waiting node"));
+    if (!d.releases.empty()) d.reason += continuum::detail::message("{}stop {}", d.reason.empty() ? "" : "; ", continuum::detail::counted(std::ssize(d.releases), "redundant waiting node"));
 }
 
 inline std::int64_t total_quota(const Snapshot& snap, std::size_t ns, std::int64_t own) {
@@ -141,7 +142,7 @@ public:
         }
         if (follow_demand_down_ && st.quota_cpu > st.requested_cpu && st.pending_pods == 0) {
             d.quotas.push_back({st.name, detail::cpu(st.requested_cpu)});
-            d.reason = fmt::format("reactive: quota follows the admitted requests down to {}m", st.requested_cpu);
+            d.reason = continuum::detail::message("reactive: quota follows the admitted requests down to {}m", st.requested_cpu);
         }
         if (target_.stop_redundant_nodes) {
             const auto own = d.quotas.empty() ? quota : st.requested_cpu;
@@ -176,7 +177,7 @@ public:
     ProactiveQuotaAdapter(QuotaTarget target, F forecaster, const Series& history, quota::ProactiveConfig config = {},
                           Duration forecast_period = std::chrono::minutes(1))
         : target_(std::move(target)), forecaster_(std::move(forecaster)), scaler_(std::move(config)), period_(forecast_period) {
-        if (period_.count() <= 0) throw InvalidArgument(fmt::format("proactive quota adapter: forecast_period must be > 0, got {} ms", period_.count()));
+        if (period_.count() <= 0) throw InvalidArgument(continuum::detail::message("proactive quota adapter: forecast_period must be > 0, got {} ms", period_.count()));
         forecaster_.fit(history);
     }
 
@@ -203,7 +204,7 @@ public:
         if (decision.new_quota.cpu_millis() != std::max<std::int64_t>(0, st.quota_cpu)) d.quotas.push_back({st.name, decision.new_quota});
         const auto activate = static_cast<int>(decision.activation.count());
         if (activate > 0) d.pools.push_back({snap.pool_specs[pool].name, snap.pools[pool].size() + activate});
-        d.reason = fmt::format("proactive (Algorithm 1, {} predicts {:.2f} cores): {}", forecaster_.name(), prediction_cores_, decision.reason);
+        d.reason = continuum::detail::message("proactive (Algorithm 1, {} predicts {:.2f} cores): {}", forecaster_.name(), prediction_cores_, decision.reason);
         if (decision.action == quota::ProactiveAction::lower_quota && target_.stop_redundant_nodes) {
             detail::stop_redundant(snap, pool, detail::total_quota(snap, ns, decision.new_quota.cpu_millis()), d);
         }
