@@ -64,9 +64,10 @@ public:
     }
 
     /// ScaleInTracker::decide (with the workloads' disruption budgets, if any). \throws InvalidArgument as ScaleInTracker::decide.
-    template <typename = void>
+    /// (`decide<T>`, not `decide`: a call that does not depend on T makes clang compile decide in every unit.)
+    template <typename T = void>
     ScaleInDecision scale_in(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets = {}) {
-        return tracker_.decide(nodes, now, budgets);
+        return tracker_.template decide<T>(nodes, now, budgets);
     }
 
     /// Nodes were added at `when` by something else than scale_out.
