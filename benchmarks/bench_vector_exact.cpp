@@ -3,8 +3,8 @@
 // proved optima, the total bins against the best known (OPT of the summary where known, else the
 // best published heuristic's count: classes 4 and 5 have no known optima), the gap in per cent
 // (negative: fewer bins than the best known), that of the best published heuristic (best_overall
-// of Mommessin et al.) and of FFD for scale, median / max wall time, and the CPU seconds of the
-// class (this thread's): the budget is wall clock, so on a loaded machine a second of wall is less CPU.
+// of Mommessin et al.) and of FFD for scale, median / max wall time, the CPU seconds of the class
+// (this thread's: with a wall-clock budget a loaded machine gives less CPU) and its nodes per CPU second.
 // Usage: bench_vector_exact [vbp_dir] [time_limit_ms] [max_n] [instance stride] [node_limit] [class] [set]
 // set (default panigrahy) reads vbp_dir/SET_summary_known.tsv and vbp_dir/SET/CLASS/NAME.vbp; for the
 // held-out set (data/vbp_heldout, set "heldout") an instance with neither OPT nor a published count is
