@@ -76,6 +76,7 @@ struct Row {
 std::size_t origin_every_minutes = 0;  // --origin-every MINUTES: denser origins than the protocol's 6 h (less noise at short horizons)
 bool show_members = false;  // --members: print auto's chosen members per origin and horizon (diagnosis)
 int walk_forward_points = 0;  // --walk-forward-points N: PortfolioOptions::walk_forward_points (tuning)
+int min_walk_forward_origins = -1;  // --min-walk-forward-origins N: PortfolioOptions::min_walk_forward_origins (0 = before session 9)
 double level_guard = -1.0;    // --level-guard X: PortfolioOptions::level_guard (tuning; 0 = off)
 int level_guard_points = 0;   // --level-guard-points K: PortfolioOptions::level_guard_points (tuning)
 int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error_correction (tuning)
@@ -128,6 +129,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.season_lengths = s.portfolio_seasons;
                 options.horizon = s.horizons[k];
                 options.walk_forward_points = walk_forward_points;
+                if (min_walk_forward_origins >= 0) options.min_walk_forward_origins = min_walk_forward_origins;
                 if (level_guard >= 0.0) options.level_guard = level_guard;
                 if (level_guard_points > 0) options.level_guard_points = level_guard_points;
                 if (error_correction >= 0) options.error_correction = error_correction == 1;
@@ -223,7 +225,8 @@ int main(int argc, char** argv) {
     // --quick: 4 origins per trace; --tuning: data/traces only; --only 5min|1min|hourly; --walk-forward-points N;
     // --origin-every MINUTES (denser origins: at 5 min the 6-h protocol scores only 8-28 single-step errors a trace);
     // --members (auto's members and every candidate's validation scores, per origin and horizon);
-    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --level-guard X, --level-guard-points K
+    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --min-walk-forward-origins N (0 = before session 9);
+    // --level-guard X, --level-guard-points K
     // (PortfolioOptions::level_guard*, 0 = off); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
@@ -240,6 +243,7 @@ int main(int argc, char** argv) {
         if (a == "--error-correction" && i + 1 < argc) error_correction = std::stoi(argv[++i]);
         if (a == "--trace" && i + 1 < argc) trace_filter = argv[++i];
         if (a == "--walk-forward-points" && i + 1 < argc) walk_forward_points = std::stoi(argv[++i]);
+        if (a == "--min-walk-forward-origins" && i + 1 < argc) min_walk_forward_origins = std::stoi(argv[++i]);
         if (a == "--validation" && i + 1 < argc) {
             const std::string v = argv[++i];
             validation = v == "blocks" ? fc::PortfolioValidation::blocks : v == "walk_forward" ? fc::PortfolioValidation::walk_forward
