@@ -1,4 +1,5 @@
 // Portfolio: rolling-origin selection/combination, on synthetic series and a real trace.
+#include <continuum/forecast/moving_average.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/portfolio.hpp>
 
@@ -247,6 +248,39 @@ TEST_CASE("few origins: the walk-forward window has min(96, n/2) points at least
     fc::PortfolioOptions options;
     options.min_walk_forward_origins = -1;
     CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("min_walk_forward_origins must be >= 0, got -1"), continuum::InvalidArgument);
+}
+
+TEST_CASE("an extra candidate trained on the validation window sits the fit out") {
+    // y = t, n = 100, season 24, horizon 2: the walk-forward origins are the last 28 points (72..99).
+    // The extra moving average of 2 forecasts t - 1.5 from origin t: it misses by 1.5 and 2.5 (MAE 2)
+    // at 27 origins and by 1.5 at the last, half-weight one; MASE scale 24.
+    std::vector<double> y(100);
+    for (std::size_t t = 0; t < y.size(); ++t) y[t] = static_cast<double>(t);
+    const auto extra_score = [&](int seen) {
+        fc::PortfolioOptions options;
+        options.season_lengths = {24};
+        options.horizon = 2;
+        options.extra_seen_points = seen;
+        fc::Portfolio portfolio(options, {fc::AnyForecaster(fc::MovingAverage(2))});
+        portfolio.fit(continuum::SeriesView(y));
+        CHECK(portfolio.name() == "portfolio(drift)");
+        for (const auto& s : portfolio.scores()) {
+            if (s.name == "moving_average(window=2)") return s;
+        }
+        return fc::PortfolioScore{};
+    };
+    // Trained on points before the first origin (72): validated as usual.
+    const auto unseen = extra_score(72);
+    CHECK(unseen.mase == doctest::Approx((27.0 * 2.0 / 24.0 + 0.5 * 1.5 / 24.0) / 27.5).epsilon(1e-12));
+    CHECK(std::isfinite(unseen.owa));
+    CHECK(extra_score(0).mase == unseen.mase);  // 0: nothing seen (the default)
+    // Trained on point 72 too: in-sample there, so not scored and never selected.
+    const auto seen = extra_score(73);
+    CHECK(seen.owa == std::numeric_limits<double>::infinity());
+    CHECK_FALSE(seen.selected);
+    fc::PortfolioOptions options;
+    options.extra_seen_points = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("extra_seen_points must be >= 0, got -1"), continuum::InvalidArgument);
 }
 
 TEST_CASE("plan_for_horizon sets an unset validation horizon and keeps an explicit one") {

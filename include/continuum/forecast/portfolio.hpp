@@ -73,6 +73,12 @@ struct PortfolioOptions {
     /// the window has at least this many origins (its coefficients fitted on fewer pairs are noise).
     /// 0 = neither (the behaviour before session 9). Measured in docs/forecast.md.
     int min_walk_forward_origins = 96;
+    /// The extra candidates (e.g. a pre-trained LSTM) were trained or tuned on the first
+    /// `extra_seen_points` points of the history given to fit() (0 = none of it, or unknown). A model
+    /// validated on its own training data scores better than it forecasts, so when the validation
+    /// starts before that point the extra candidates sit this fit out (score owa = +inf, never
+    /// selected) and the choice is among the built-in candidates; after it they compete as usual.
+    int extra_seen_points = 0;
     /// Level guard (walk-forward validation only, i.e. horizons below the reference season): when
     /// the last `level_guard_points` one-step errors of the chosen forecast (fit, then each update)
     /// all have the same sign and each exceeds level_guard times the median absolute one-step error
@@ -248,8 +254,12 @@ public:
         weigh_windows(values);
         std::vector<Validation> runs;
         scores_.clear();
-        for (auto& candidate : candidates) {
-            runs.push_back(validate_one(candidate, values));  // leaves the candidate fitted at the last origin
+        const std::size_t built_in = candidates.size() - extra_.size();
+        const bool extras_seen_validation = static_cast<std::size_t>(options_.extra_seen_points) > windows_.front().origin;
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            auto& candidate = candidates[i];
+            // An extra candidate that saw the validation window while training is not scored on it (ok = false: owa = +inf).
+            runs.push_back(i >= built_in && extras_seen_validation ? Validation{} : validate_one(candidate, values));  // leaves the candidate fitted at the last origin
             scores_.push_back(score(candidate.name(), runs.back(), reference_run, values));
         }
         std::vector<std::size_t> order(candidates.size());
@@ -427,6 +437,7 @@ private:
         if (!(options_.level_guard >= 0.0) || !std::isfinite(options_.level_guard)) {
             throw InvalidArgument(fmt::format("portfolio: level_guard must be finite and >= 0, got {}", options_.level_guard));
         }
+        if (options_.extra_seen_points < 0) throw InvalidArgument(fmt::format("portfolio: extra_seen_points must be >= 0, got {}", options_.extra_seen_points));
         if (options_.min_walk_forward_origins < 0) {
             throw InvalidArgument(fmt::format("portfolio: min_walk_forward_origins must be >= 0, got {}", options_.min_walk_forward_origins));
         }
