@@ -164,7 +164,8 @@ def test_portfolio_error_correction():
     for i in range(1, len(t)):
         z[i] = 0.9 * z[i - 1] + (3.0 * np.sin(i) if i % 7 == 0 else 0.0)
     y = 100 + 40 * np.sin(2 * np.pi * t / 24) + z
-    corrected = fc.Portfolio(season_lengths=[24], horizon=3).fit(y)
+    # One day of origins (min_walk_forward_origins=0), as the C++ test: this is about the correction's fit.
+    corrected = fc.Portfolio(season_lengths=[24], horizon=3, min_walk_forward_origins=0).fit(y)
     doc = json.loads(corrected.to_json())
     b, latest, limit = doc["error_correction"], doc["guard_errors"][-1], doc["error_correction_limit"]
     assert len(b) == 3 and b[0] > 0.2 and limit > 0
