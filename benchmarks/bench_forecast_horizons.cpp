@@ -76,6 +76,10 @@ struct Row {
 std::size_t origin_every_minutes = 0;  // --origin-every MINUTES: denser origins than the protocol's 6 h (less noise at short horizons)
 bool show_members = false;  // --members: print auto's chosen members per origin and horizon (diagnosis)
 int walk_forward_points = 0;  // --walk-forward-points N: PortfolioOptions::walk_forward_points (tuning)
+bool tell_lstm_span = true;  // --lstm-seen 0: do not tell auto which points the LSTM was trained on (PortfolioOptions::extra_seen_points)
+// The shipped LSTM was trained on the first 8,966 one-minute means of the Alibaba trace (models/README.md).
+constexpr std::size_t lstm_training_minutes = 8966;
+int min_walk_forward_origins = -1;  // --min-walk-forward-origins N: PortfolioOptions::min_walk_forward_origins (0 = before session 9)
 double level_guard = -1.0;    // --level-guard X: PortfolioOptions::level_guard (tuning; 0 = off)
 int level_guard_points = 0;   // --level-guard-points K: PortfolioOptions::level_guard_points (tuning)
 int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error_correction (tuning)
@@ -128,12 +132,17 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.season_lengths = s.portfolio_seasons;
                 options.horizon = s.horizons[k];
                 options.walk_forward_points = walk_forward_points;
+                if (min_walk_forward_origins >= 0) options.min_walk_forward_origins = min_walk_forward_origins;
                 if (level_guard >= 0.0) options.level_guard = level_guard;
                 if (level_guard_points > 0) options.level_guard_points = level_guard_points;
                 if (error_correction >= 0) options.error_correction = error_correction == 1;
                 options.validation = validation;
                 std::vector<fc::AnyForecaster> extra;
-                if (with_lstm) extra.emplace_back(*lstm_model);
+                if (with_lstm) {
+                    extra.emplace_back(*lstm_model);
+                    const std::size_t start = origin - history;  // the history's first point in the trace
+                    if (tell_lstm_span && lstm_training_minutes > start) options.extra_seen_points = static_cast<int>(lstm_training_minutes - start);
+                }
                 fc::Portfolio portfolio(options, extra);
                 portfolio.fit(view);
                 forecasts[automatic] = portfolio.forecast(s.horizons[k]).mean;
@@ -223,7 +232,9 @@ int main(int argc, char** argv) {
     // --quick: 4 origins per trace; --tuning: data/traces only; --only 5min|1min|hourly; --walk-forward-points N;
     // --origin-every MINUTES (denser origins: at 5 min the 6-h protocol scores only 8-28 single-step errors a trace);
     // --members (auto's members and every candidate's validation scores, per origin and horizon);
-    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --level-guard X, --level-guard-points K
+    // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --min-walk-forward-origins N (0 = before session 9);
+    // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
+    // --level-guard X, --level-guard-points K
     // (PortfolioOptions::level_guard*, 0 = off); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
@@ -240,6 +251,8 @@ int main(int argc, char** argv) {
         if (a == "--error-correction" && i + 1 < argc) error_correction = std::stoi(argv[++i]);
         if (a == "--trace" && i + 1 < argc) trace_filter = argv[++i];
         if (a == "--walk-forward-points" && i + 1 < argc) walk_forward_points = std::stoi(argv[++i]);
+        if (a == "--lstm-seen" && i + 1 < argc) tell_lstm_span = std::stoi(argv[++i]) != 0;
+        if (a == "--min-walk-forward-origins" && i + 1 < argc) min_walk_forward_origins = std::stoi(argv[++i]);
         if (a == "--validation" && i + 1 < argc) {
             const std::string v = argv[++i];
             validation = v == "blocks" ? fc::PortfolioValidation::blocks : v == "walk_forward" ? fc::PortfolioValidation::walk_forward

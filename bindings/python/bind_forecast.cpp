@@ -344,7 +344,7 @@ void bind_forecast(py::module_& m) {
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
                             int partial_origins, const std::string& validation, int walk_forward_points, double level_guard, int level_guard_points,
-                            bool error_correction) {
+                            bool error_correction, int min_walk_forward_origins) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -362,12 +362,13 @@ void bind_forecast(py::module_& m) {
                     options.level_guard = level_guard;
                     options.level_guard_points = level_guard_points;
                     options.error_correction = error_correction;
+                    options.min_walk_forward_origins = min_walk_forward_origins;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
                 py::arg("combine") = 3, py::arg("recency_decay") = 1.0, py::arg("shift_factor") = 2.0, py::arg("partial_origins") = 3,
                 py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0, py::arg("level_guard") = 0.0, py::arg("level_guard_points") = 3,
-                py::arg("error_correction") = true,
+                py::arg("error_correction") = true, py::arg("min_walk_forward_origins") = 96,
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
@@ -380,7 +381,9 @@ void bind_forecast(py::module_& m) {
                 "only): when the last level_guard_points one-step errors share a sign and each exceeds level_guard x the median\n"
                 "absolute one-step error of the validation, forecasts add the smallest of them (see level_offset); 0 (the\n"
                 "default) disables; error_correction (walk-forward only): the forecast i steps ahead adds b_i x the members'\n"
-                "latest one-step error, b_i in [0, 1] fitted on the validation window (how much of an error persisted).\n"
+                "latest one-step error, b_i in [0, 1] fitted on the validation window (how much of an error persisted);\n"
+                "min_walk_forward_origins: the walk-forward window has at least min(this, half the history) points, and the\n"
+                "error correction needs this many origins; 0 = neither.\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
 #if CONTINUUM_HAVE_NLOHMANN_JSON
@@ -388,7 +391,7 @@ void bind_forecast(py::module_& m) {
             const auto& o = s.options();
             const char* validation = o.validation == PortfolioValidation::blocks ? "blocks" : o.validation == PortfolioValidation::walk_forward ? "walk_forward" : "automatic";
             return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins, validation,
-                                  o.walk_forward_points, o.level_guard, o.level_guard_points, o.error_correction);
+                                  o.walk_forward_points, o.level_guard, o.level_guard_points, o.error_correction, o.min_walk_forward_origins);
         });
 #endif
         cls.def_property_readonly("scores", [](const Portfolio& self) {

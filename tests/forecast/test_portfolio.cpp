@@ -1,4 +1,5 @@
 // Portfolio: rolling-origin selection/combination, on synthetic series and a real trace.
+#include <continuum/forecast/moving_average.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/portfolio.hpp>
 
@@ -162,8 +163,9 @@ TEST_CASE("a level shift inside the last validation block triggers the partial o
 }
 
 TEST_CASE("a horizon below the season validates walk-forward: every recent point is an origin") {
-    // y = t, n = 100, season 24, horizon 2: the last max(7·2, 24) = 24 points are origins, from one
-    // fit on the first 76 then update()s; each forecasts min(2, points left) steps.
+    // y = t, n = 100, season 24, horizon 2: the last max(7·2, 24, min(96, 100 / 2)) = 50 points
+    // would be origins, but three seasons stay for the first fit, so the last 28 are, from one fit
+    // on the first 72 then update()s; each forecasts min(2, points left) steps.
     std::vector<double> y(100);
     for (std::size_t t = 0; t < y.size(); ++t) y[t] = static_cast<double>(t);
     fc::PortfolioOptions options;
@@ -174,9 +176,9 @@ TEST_CASE("a horizon below the season validates walk-forward: every recent point
     CHECK(portfolio.walk_forward());
     CHECK(portfolio.validation_horizon() == 2);
     CHECK_FALSE(portfolio.shift_detected());
-    // Naive misses by 1 and 2 (MAE 1.5) at 23 full origins and by 1 at the last, half-weight one;
+    // Naive misses by 1 and 2 (MAE 1.5) at 27 full origins and by 1 at the last, half-weight one;
     // the MASE scale is |y_t - y_{t-24}| = 24 everywhere.
-    const double naive_mase = (23.0 * 1.5 / 24.0 + 0.5 * 1.0 / 24.0) / 23.5;
+    const double naive_mase = (27.0 * 1.5 / 24.0 + 0.5 * 1.0 / 24.0) / 27.5;
     bool seen = false;
     for (const auto& s : portfolio.scores()) {
         if (s.name != "naive") continue;
@@ -205,6 +207,80 @@ TEST_CASE("a horizon below the season validates walk-forward: every recent point
     CHECK_FALSE(blocks.walk_forward());
     options.walk_forward_points = -1;
     CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("walk_forward_points must be >= 0, got -1"), continuum::InvalidArgument);
+}
+
+namespace {
+/// Naive's validation MASE on y = t (n points, season 24, horizon 2): with k walk-forward origins
+/// it misses by 1 and 2 at k - 1 of them and by 1 at the last, half-weight one; the scale is 24.
+double naive_mase_on_line(std::size_t n, int min_walk_forward_origins, bool& corrected) {
+    std::vector<double> y(n);
+    for (std::size_t t = 0; t < n; ++t) y[t] = static_cast<double>(t);
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    options.horizon = 2;
+    options.min_walk_forward_origins = min_walk_forward_origins;
+    fc::Portfolio portfolio(options);
+    portfolio.fit(continuum::SeriesView(y));
+    corrected = !portfolio.state().error_correction.empty();
+    for (const auto& s : portfolio.scores()) {
+        if (s.name == "naive") return s.mase;
+    }
+    return -1.0;
+}
+double naive_mase_with_origins(double k) { return ((k - 1.0) * 1.5 / 24.0 + 0.5 / 24.0) / (k - 0.5); }
+}  // namespace
+
+TEST_CASE("few origins: the walk-forward window has min(96, n/2) points at least and the correction needs 96") {
+    bool corrected = false;
+    // n = 168 (a week of hourly data): max(7·2, 24, min(96, 84)) = 84 origins (the first fit keeps
+    // 84 >= 3 seasons); 84 < 96, so no error correction.
+    CHECK(naive_mase_on_line(168, 96, corrected) == doctest::Approx(naive_mase_with_origins(84.0)).epsilon(1e-12));
+    CHECK_FALSE(corrected);
+    // n = 300: min(96, 150) = 96 origins, and the correction is fitted on them.
+    CHECK(naive_mase_on_line(300, 96, corrected) == doctest::Approx(naive_mase_with_origins(96.0)).epsilon(1e-12));
+    CHECK(corrected);
+    // 0 = the rule off (before session 9): max(7·2, 24) = 24 origins, corrected whatever their number.
+    CHECK(naive_mase_on_line(168, 0, corrected) == doctest::Approx(naive_mase_with_origins(24.0)).epsilon(1e-12));
+    CHECK(corrected);
+    // A smaller minimum: min(30, 84) = 30 origins, enough for the correction.
+    CHECK(naive_mase_on_line(168, 30, corrected) == doctest::Approx(naive_mase_with_origins(30.0)).epsilon(1e-12));
+    CHECK(corrected);
+    fc::PortfolioOptions options;
+    options.min_walk_forward_origins = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("min_walk_forward_origins must be >= 0, got -1"), continuum::InvalidArgument);
+}
+
+TEST_CASE("an extra candidate trained on the validation window sits the fit out") {
+    // y = t, n = 100, season 24, horizon 2: the walk-forward origins are the last 28 points (72..99).
+    // The extra moving average of 2 forecasts t - 1.5 from origin t: it misses by 1.5 and 2.5 (MAE 2)
+    // at 27 origins and by 1.5 at the last, half-weight one; MASE scale 24.
+    std::vector<double> y(100);
+    for (std::size_t t = 0; t < y.size(); ++t) y[t] = static_cast<double>(t);
+    const auto extra_score = [&](int seen) {
+        fc::PortfolioOptions options;
+        options.season_lengths = {24};
+        options.horizon = 2;
+        options.extra_seen_points = seen;
+        fc::Portfolio portfolio(options, {fc::AnyForecaster(fc::MovingAverage(2))});
+        portfolio.fit(continuum::SeriesView(y));
+        CHECK(portfolio.name() == "portfolio(drift)");
+        for (const auto& s : portfolio.scores()) {
+            if (s.name == "moving_average(window=2)") return s;
+        }
+        return fc::PortfolioScore{};
+    };
+    // Trained on points before the first origin (72): validated as usual.
+    const auto unseen = extra_score(72);
+    CHECK(unseen.mase == doctest::Approx((27.0 * 2.0 / 24.0 + 0.5 * 1.5 / 24.0) / 27.5).epsilon(1e-12));
+    CHECK(std::isfinite(unseen.owa));
+    CHECK(extra_score(0).mase == unseen.mase);  // 0: nothing seen (the default)
+    // Trained on point 72 too: in-sample there, so not scored and never selected.
+    const auto seen = extra_score(73);
+    CHECK(seen.owa == std::numeric_limits<double>::infinity());
+    CHECK_FALSE(seen.selected);
+    fc::PortfolioOptions options;
+    options.extra_seen_points = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{options}, doctest::Contains("extra_seen_points must be >= 0, got -1"), continuum::InvalidArgument);
 }
 
 TEST_CASE("plan_for_horizon sets an unset validation horizon and keeps an explicit one") {
@@ -408,6 +484,7 @@ TEST_CASE("the error correction follows errors that persist and leaves independe
     auto options = three_steps_ahead();
     options.level_guard = 0.0;
     options.error_correction = true;
+    options.min_walk_forward_origins = 0;  // one day of origins: what this test is about is the correction's fit
     fc::Portfolio persistent(options);
     persistent.fit(continuum::SeriesView(y));
     const auto b = persistent.state().error_correction;
@@ -421,6 +498,7 @@ TEST_CASE("the error correction follows errors that persist and leaves independe
     const fc::PortfolioOptions defaults;
     CHECK(defaults.error_correction);
     CHECK(defaults.level_guard == 0.0);
+    CHECK(defaults.min_walk_forward_origins == 96);
     auto day_ahead = options;
     day_ahead.horizon = 0;  // one season: block validation
     for (const auto& o : {three_steps_ahead(), day_ahead}) {

@@ -100,3 +100,22 @@ TEST_CASE("vector exact: no bound above a known optimum and no packing below it 
     // 36 would be the triplets alone).
     CHECK(proved >= 55);
 }
+
+TEST_CASE("vector phase: begin_leaving keeps the reserve of the node budget for a later phase") {
+    continuum::Budget budget;
+    budget.node_limit = 1000;
+    continuum::BudgetTracker whole(budget);
+    for (int i = 0; i < 300; ++i) whole.count();
+    continuum::packing::detail::VectorPhase phase(budget, {});
+    // 1,000 − 300 used − 20 % of 1,000 reserved = 500 nodes for this phase.
+    phase.begin_leaving(0.2, whole);
+    int counted = 0;
+    while (phase.tracker().count()) ++counted;
+    CHECK(counted == 499);  // the 500th count exhausts the phase
+    CHECK(phase.end(whole));
+    CHECK(whole.nodes() == 800);
+    // Less left than the reserve: the phase still gets one node.
+    phase.begin_leaving(0.5, whole);
+    CHECK_FALSE(phase.tracker().count());
+    CHECK(phase.tracker().nodes() == 1);
+}

@@ -92,8 +92,9 @@ def test_auto_validates_at_the_asked_horizon():
     assert short.members == ["drift"]
     assert short.forecast(2)[1] == pytest.approx(50 + 0.1 * 121)
     naive = next(s for s in short.scores if s["name"] == "naive")
-    # 23 origins miss by 0.1 and 0.2, the last (half weight) by 0.1; MASE scale 24 * 0.1.
-    assert naive["mase"] == pytest.approx((23 * 0.15 / 2.4 + 0.5 * 0.1 / 2.4) / 23.5, rel=1e-9)
+    # max(7 * 2, 24, min(96, 120 / 2)) = 60 origins wanted, 48 kept (3 seasons stay for the first fit):
+    # 47 miss by 0.1 and 0.2, the last (half weight) by 0.1; MASE scale 24 * 0.1.
+    assert naive["mase"] == pytest.approx((47 * 0.15 / 2.4 + 0.5 * 0.1 / 2.4) / 47.5, rel=1e-9)
     assert fc.auto(y, season_lengths=[24]).validation_horizon == 24
     planned = fc.Portfolio(season_lengths=[24])
     planned.plan_for_horizon(5)
@@ -163,7 +164,8 @@ def test_portfolio_error_correction():
     for i in range(1, len(t)):
         z[i] = 0.9 * z[i - 1] + (3.0 * np.sin(i) if i % 7 == 0 else 0.0)
     y = 100 + 40 * np.sin(2 * np.pi * t / 24) + z
-    corrected = fc.Portfolio(season_lengths=[24], horizon=3).fit(y)
+    # One day of origins (min_walk_forward_origins=0), as the C++ test: this is about the correction's fit.
+    corrected = fc.Portfolio(season_lengths=[24], horizon=3, min_walk_forward_origins=0).fit(y)
     doc = json.loads(corrected.to_json())
     b, latest, limit = doc["error_correction"], doc["guard_errors"][-1], doc["error_correction_limit"]
     assert len(b) == 3 and b[0] > 0.2 and limit > 0
@@ -173,6 +175,25 @@ def test_portfolio_error_correction():
     off = fc.Portfolio(season_lengths=[24], horizon=3, error_correction=False)
     assert json.loads(off.fit(y).to_json())["error_correction"] == []
     assert json.loads(pickle.loads(pickle.dumps(off)).fit(y).to_json())["error_correction"] == []  # the option survives pickling
+
+
+def test_portfolio_few_origins():
+    # A week of hourly data (168 points) validated 2 steps ahead: the walk-forward window is
+    # min(96, 168 / 2) = 84 points, fewer than the 96 the error correction needs (same rule as the C++ test).
+    import json
+    import pickle
+
+    y = np.arange(168, dtype=float)
+    few = fc.Portfolio(season_lengths=[24], horizon=2).fit(y)
+    naive = next(s for s in few.scores if s["name"] == "naive")
+    assert naive["mase"] == pytest.approx((83 * 1.5 / 24 + 0.5 / 24) / 83.5, rel=1e-12)
+    assert json.loads(few.to_json())["error_correction"] == []
+    before = fc.Portfolio(season_lengths=[24], horizon=2, min_walk_forward_origins=0)
+    assert json.loads(before.fit(y).to_json())["error_correction"] != []  # 24 origins, corrected as before session 9
+    copy = pickle.loads(pickle.dumps(before))  # the option survives pickling
+    assert next(s["mase"] for s in copy.fit(y).scores if s["name"] == "naive") == pytest.approx((23 * 1.5 / 24 + 0.5 / 24) / 23.5, rel=1e-12)
+    with pytest.raises(continuum.InvalidArgument, match="min_walk_forward_origins"):
+        fc.Portfolio(min_walk_forward_origins=-1)
 
 
 def test_baselines_by_hand():

@@ -140,6 +140,10 @@ inline constexpr double vector_search_share = 0.3;
 /// bin in 10 dimensions, class5 of the shared set, it took the whole second and left the search,
 /// which then needs milliseconds, nothing).
 inline constexpr double vector_start_share = 0.1;
+/// Vectors whose root LP ran out of its share: when the LP resumes after the search, it leaves this
+/// share of the budget to the dive (it had taken all, and a 1 s deadline then left the dive nothing:
+/// on the shared classes the dive's packings were worth more than the LP's last Farley bounds).
+inline constexpr double vector_dive_reserve = 0.2;
 
 /// Runs CompletionSearch for one bin fewer than `out.bins` until it proves the incumbent optimal, the
 /// share of the budget (also bounded by `tracker`) runs out, or a run ends without an answer.
@@ -325,7 +329,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             phase.end(tracker);
             if (improved) cg.adopt(out.bins);
             if (!out.optimal && !tracker.exhausted()) {
-                phase.begin(1.0, tracker);
+                phase.begin_leaving(vector_dive_reserve, tracker);
                 root = cg.root(static_cast<std::int64_t>(out.bins.size()));
                 phase.end(tracker);
                 out.lower_bound = std::max(out.lower_bound, root.lower_bound);

@@ -35,6 +35,20 @@ public:
         phase_ = BudgetTracker(part);
     }
 
+    /// Arms the phase with all that `whole` has left but `reserve` (a share of the call's budget, nodes
+    /// and time), and at least one node: so a later phase keeps its share.
+    void begin_leaving(double reserve, const BudgetTracker& whole) {
+        Budget part;
+        const auto kept = static_cast<std::int64_t>(static_cast<double>(budget_.node_limit) * reserve);
+        part.node_limit = std::max<std::int64_t>(1, budget_.node_limit - whole.nodes() - kept);
+        if (deadline_) {
+            const auto now = std::chrono::steady_clock::now();
+            const auto end = *deadline_ - std::chrono::duration_cast<std::chrono::steady_clock::duration>(*budget_.time_limit * reserve);
+            part.time_limit = end > now ? std::chrono::duration_cast<Duration>(end - now) : Duration{0};
+        }
+        phase_ = BudgetTracker(part);
+    }
+
     /// Charges the nodes the phase counted to `whole`. True when the phase ran out of its share
     /// (rather than finishing its work).
     bool end(BudgetTracker& whole) {
