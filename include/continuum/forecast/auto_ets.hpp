@@ -4,6 +4,7 @@
 // (statsmodels' n·log(SSE/n) + 2k + 2(k+2)(k+3)/(n−k−3), falling back to AIC when n is too short).
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 
 #include <algorithm>
@@ -41,8 +42,8 @@ HoltWinters<Scalar> auto_ets(SeriesView y, int season_length, const AutoEtsOptio
     if (season_length >= 2) {
         const auto m = static_cast<std::size_t>(season_length);
         if (y.size() < 2 * m) {
-            throw InvalidArgument(fmt::format("auto_ets: series has {} points, needs at least 2*season_length = {} (two full seasons of {})",
-                                              y.size(), 2 * m, m));
+            throw InvalidArgument(continuum::detail::message("auto_ets: series has {} points, needs at least 2*season_length = {} (two full seasons of {})",
+                                                             y.size(), 2 * m, m));
         }
     }
     detail::require_length(y.size(), 2, "auto_ets", "two points");

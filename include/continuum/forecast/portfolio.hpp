@@ -8,6 +8,7 @@
 // horizons the forecast adds the share of the members' latest error that validation saw persist.
 #pragma once
 
+#include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/drift.hpp>
@@ -157,18 +158,18 @@ public:
     ///         validation_owa that is negative or not finite (a failed score's owa may be +inf).
     [[nodiscard]] BasicPortfolio with_state(const PortfolioState& s) const {
         if (s.fitted == s.members.empty()) {
-            throw InvalidArgument(fmt::format("portfolio restore: state.members has {} models, expected {}", s.members.size(),
-                                              s.fitted ? "at least one once fitted" : "none before fit"));
+            throw InvalidArgument(continuum::detail::message("portfolio restore: state.members has {} models, expected {}", s.members.size(),
+                                                             s.fitted ? "at least one once fitted" : "none before fit"));
         }
-        if (s.reference_season < 1) throw InvalidArgument(fmt::format("portfolio restore: state.reference_season = {} must be >= 1", s.reference_season));
+        if (s.reference_season < 1) throw InvalidArgument(continuum::detail::message("portfolio restore: state.reference_season = {} must be >= 1", s.reference_season));
         detail::require_state_non_negative(s.validation_owa, "portfolio", "validation_owa");
         detail::require_state_non_negative(s.guard_scale, "portfolio", "guard_scale");
         for (std::size_t i = 0; i < s.guard_errors.size(); ++i) {
-            if (!std::isfinite(s.guard_errors[i])) throw InvalidArgument(fmt::format("portfolio restore: state.guard_errors[{}] = {} must be finite", i, s.guard_errors[i]));
+            if (!std::isfinite(s.guard_errors[i])) throw InvalidArgument(continuum::detail::message("portfolio restore: state.guard_errors[{}] = {} must be finite", i, s.guard_errors[i]));
         }
         for (std::size_t i = 0; i < s.error_correction.size(); ++i) {
             const double b = s.error_correction[i];
-            if (!(b >= 0.0 && b <= 1.0)) throw InvalidArgument(fmt::format("portfolio restore: state.error_correction[{}] = {} must be in [0, 1]", i, b));
+            if (!(b >= 0.0 && b <= 1.0)) throw InvalidArgument(continuum::detail::message("portfolio restore: state.error_correction[{}] = {} must be in [0, 1]", i, b));
         }
         detail::require_state_non_negative(s.error_correction_limit, "portfolio", "error_correction_limit");
         if (!s.error_correction.empty() && s.guard_errors.empty()) {
@@ -177,8 +178,8 @@ public:
         for (std::size_t i = 0; i < s.scores.size(); ++i) {
             const auto& score = s.scores[i];
             if (!(std::isfinite(score.smape) && score.smape >= 0.0 && std::isfinite(score.mase) && score.mase >= 0.0 && score.owa >= 0.0)) {
-                throw InvalidArgument(fmt::format("portfolio restore: state.scores[{}] has smape {}, mase {}, owa {}; all must be >= 0 and finite (owa may be inf)",
-                                                  i, score.smape, score.mase, score.owa));
+                throw InvalidArgument(continuum::detail::message("portfolio restore: state.scores[{}] has smape {}, mase {}, owa {}; all must be >= 0 and finite (owa may be inf)",
+                                                                 i, score.smape, score.mase, score.owa));
             }
         }
         std::vector<AnyForecaster> members;
@@ -186,7 +187,7 @@ public:
             try {
                 members.push_back(restore_forecaster(s.members[i], options_.holt_winters));
             } catch (const InvalidArgument& e) {
-                throw InvalidArgument(fmt::format("portfolio restore: state.members[{}]: {}", i, e.what()));
+                throw InvalidArgument(continuum::detail::message("portfolio restore: state.members[{}]: {}", i, e.what()));
             }
         }
         BasicPortfolio out = *this;
@@ -232,7 +233,7 @@ public:
         }
         horizon_ = options_.horizon > 0 ? options_.horizon : reference_season_;
         const auto h = static_cast<std::size_t>(horizon_);
-        detail::require_length(n, h + 2, "portfolio", fmt::format("one validation horizon of {} plus 2", horizon_));
+        detail::require_length(n, h + 2, "portfolio", continuum::detail::message("one validation horizon of {} plus 2", horizon_));
         walk_forward_ = options_.validation == PortfolioValidation::walk_forward ||
                         (options_.validation == PortfolioValidation::automatic && horizon_ < reference_season_);
         const std::size_t shortest = walk_forward_ ? walk_forward_windows(n) : block_windows(n);
@@ -314,7 +315,7 @@ public:
             chosen.push_back(i);
         }
         validation_owa_ = best_owa;
-        if (members_.empty()) throw InvalidArgument(fmt::format("portfolio: no candidate could be fitted on {} points", n));
+        if (members_.empty()) throw InvalidArgument(continuum::detail::message("portfolio: no candidate could be fitted on {} points", n));
         fitted_ = true;
         if (guard_points > 0) {
             if (guarded) guard_scale_ = one_step_scale(runs, chosen, values);
@@ -394,7 +395,7 @@ public:
     [[nodiscard]] std::string name() const {
         std::vector<std::string> names;
         for (const auto& member : members_) names.push_back(member.name());
-        return fmt::format("portfolio({})", fmt::join(names, " + "));
+        return continuum::detail::message("portfolio({})", fmt::join(names, " + "));
     }
 
     /// Validation scores of every candidate from the last fit(), in the order tried.
@@ -424,27 +425,27 @@ public:
 
 private:
     void validate() const {
-        if (options_.horizon < 0) throw InvalidArgument(fmt::format("portfolio: horizon must be >= 0, got {}", options_.horizon));
-        if (options_.origins < 1) throw InvalidArgument(fmt::format("portfolio: origins must be >= 1, got {}", options_.origins));
-        if (options_.combine < 1) throw InvalidArgument(fmt::format("portfolio: combine must be >= 1, got {}", options_.combine));
+        if (options_.horizon < 0) throw InvalidArgument(continuum::detail::message("portfolio: horizon must be >= 0, got {}", options_.horizon));
+        if (options_.origins < 1) throw InvalidArgument(continuum::detail::message("portfolio: origins must be >= 1, got {}", options_.origins));
+        if (options_.combine < 1) throw InvalidArgument(continuum::detail::message("portfolio: combine must be >= 1, got {}", options_.combine));
         for (int m : options_.season_lengths) detail::require_season_length(m, "portfolio");
         if (!(options_.shift_factor >= 0.0) || !std::isfinite(options_.shift_factor)) {
-            throw InvalidArgument(fmt::format("portfolio: shift_factor must be finite and >= 0, got {}", options_.shift_factor));
+            throw InvalidArgument(continuum::detail::message("portfolio: shift_factor must be finite and >= 0, got {}", options_.shift_factor));
         }
         if (options_.walk_forward_points < 0) {
-            throw InvalidArgument(fmt::format("portfolio: walk_forward_points must be >= 0, got {}", options_.walk_forward_points));
+            throw InvalidArgument(continuum::detail::message("portfolio: walk_forward_points must be >= 0, got {}", options_.walk_forward_points));
         }
         if (!(options_.level_guard >= 0.0) || !std::isfinite(options_.level_guard)) {
-            throw InvalidArgument(fmt::format("portfolio: level_guard must be finite and >= 0, got {}", options_.level_guard));
+            throw InvalidArgument(continuum::detail::message("portfolio: level_guard must be finite and >= 0, got {}", options_.level_guard));
         }
-        if (options_.extra_seen_points < 0) throw InvalidArgument(fmt::format("portfolio: extra_seen_points must be >= 0, got {}", options_.extra_seen_points));
+        if (options_.extra_seen_points < 0) throw InvalidArgument(continuum::detail::message("portfolio: extra_seen_points must be >= 0, got {}", options_.extra_seen_points));
         if (options_.min_walk_forward_origins < 0) {
-            throw InvalidArgument(fmt::format("portfolio: min_walk_forward_origins must be >= 0, got {}", options_.min_walk_forward_origins));
+            throw InvalidArgument(continuum::detail::message("portfolio: min_walk_forward_origins must be >= 0, got {}", options_.min_walk_forward_origins));
         }
-        if (options_.level_guard_points < 1) throw InvalidArgument(fmt::format("portfolio: level_guard_points must be >= 1, got {}", options_.level_guard_points));
-        if (options_.partial_origins < 0) throw InvalidArgument(fmt::format("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
+        if (options_.level_guard_points < 1) throw InvalidArgument(continuum::detail::message("portfolio: level_guard_points must be >= 1, got {}", options_.level_guard_points));
+        if (options_.partial_origins < 0) throw InvalidArgument(continuum::detail::message("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
-            throw InvalidArgument(fmt::format("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
+            throw InvalidArgument(continuum::detail::message("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
         }
     }
 
