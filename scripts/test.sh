@@ -2,9 +2,10 @@
 # Runs every continuum test on a fresh Debian 12 machine: installs missing packages, configures and
 # builds into build/, then runs the C++ tests (ctest) and the Python tests (pytest under
 # /usr/bin/python3, against the extension built into build/python). Only what the tests run is built:
-# the benchmarks and the header self-containment check are compiled in CI (.ci/run), and tests,
-# examples and the Python module compile at -O1 (CONTINUUM_TEST_OPTIMIZATION,
-# CONTINUUM_PYTHON_OPTIMIZATION; figures in docs/CONTRIBUTING.md).
+# the benchmarks and the header self-containment check are compiled in CI (.ci/run); tests and
+# examples compile at -O0 (packing's at -O1), the Python module, the gRPC hosts and the demo at -O1
+# (CONTINUUM_TEST_OPTIMIZATION, CONTINUUM_PYTHON_OPTIMIZATION, CONTINUUM_PROGRAM_OPTIMIZATION; figures
+# in docs/CONTRIBUTING.md).
 #
 # CONTINUUM_SANITIZE=1 (what CI runs): the C++ side (tests, examples, docs' examples, gRPC hosts,
 # demo) is built with clang at -O0 under AddressSanitizer + UndefinedBehaviorSanitizer into
@@ -51,8 +52,11 @@ start_pytest() {
 }
 
 if [ "$sanitize" != 1 ]; then
-  # The gRPC hosts and the demo at -O1 too (CONTINUUM_PROGRAM_OPTIMIZATION): here they only run as tests.
+  # Tests and examples at -O0 (a third less compiler CPU than -O1 for a test unit, docs/CONTRIBUTING.md),
+  # except the packing tests, whose exact solvers' node-budget cases need -O1 to run in seconds. The
+  # gRPC hosts and the demo at -O1 (CONTINUUM_PROGRAM_OPTIMIZATION): here they only run as tests.
   configure build "${module[@]}" -DCONTINUUM_BUILD_TESTS=ON -DCONTINUUM_BUILD_EXAMPLES=ON \
+    -DCONTINUUM_TEST_OPTIMIZATION=-O0 -DCONTINUUM_TEST_AREA_OPTIMIZATION=packing=-O1 \
     -DCONTINUUM_PROGRAM_OPTIMIZATION=-O1 \
     -DCONTINUUM_BUILD_BENCHMARKS=OFF -DCONTINUUM_HEADER_CHECK=OFF "${cpp_args[@]}" "${python_args[@]}"
   cmake --build build -j "$jobs"
