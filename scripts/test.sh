@@ -2,9 +2,10 @@
 # Runs every continuum test on a fresh Debian 12 machine: installs missing packages, configures and
 # builds into build/, then runs the C++ tests (ctest) and the Python tests (pytest under
 # /usr/bin/python3, against the extension built into build/python). Only what the tests run is built:
-# the benchmarks and the header self-containment check are compiled in CI (.ci/run), and tests,
-# examples and the Python module compile at -O1 (CONTINUUM_TEST_OPTIMIZATION,
-# CONTINUUM_PYTHON_OPTIMIZATION; figures in docs/CONTRIBUTING.md).
+# the benchmarks and the header self-containment check are compiled in CI (.ci/run); tests and
+# examples compile at -O0 (packing's and federation's at -O1), the Python module, the gRPC hosts and the demo at -O1
+# (CONTINUUM_TEST_OPTIMIZATION, CONTINUUM_PYTHON_OPTIMIZATION, CONTINUUM_PROGRAM_OPTIMIZATION; figures
+# in docs/CONTRIBUTING.md).
 #
 # CONTINUUM_SANITIZE=1 (what CI runs): the C++ side (tests, examples, docs' examples, gRPC hosts,
 # demo) is built with clang at -O0 under AddressSanitizer + UndefinedBehaviorSanitizer into
@@ -23,7 +24,11 @@ if [ "$sanitize" = 1 ]; then bash scripts/deps.sh ci; else bash scripts/deps.sh 
 
 jobs="${CONTINUUM_JOBS:-$(nproc)}"
 launcher=()
-if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+if [ -n "${CONTINUUM_CPU_LOG:-}" ]; then
+  # CONTINUUM_CPU_LOG=FILE: log every compile and link's CPU seconds and peak memory instead of using
+  # ccache (a new build folder only); `tools/build_profile.sh --summary FILE` sums them per target.
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER="$PWD/tools/cpu_time_launcher.sh" -DCMAKE_CXX_LINKER_LAUNCHER="$PWD/tools/cpu_time_launcher.sh")
+elif command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 # configure DIR ARGS...: Ninja for a new build folder (it starts the longest units first, see the top
 # CMakeLists.txt); an existing folder keeps the generator it was configured with.
 configure() {
@@ -36,12 +41,29 @@ read -r -a python_args <<< "${CONTINUUM_PYTHON_CMAKE_ARGS:-}"
 # The Python module at -O1 (CONTINUUM_PYTHON_OPTIMIZATION): it is built here to be tested; pip and
 # wheel builds keep the release flags.
 module=(-DCMAKE_BUILD_TYPE=Release -DCONTINUUM_BUILD_PYTHON=ON -DCONTINUUM_PYTHON_OPTIMIZATION=-O1)
+# pytest runs in the background, its output kept for the end, while ctest runs (and, in the sanitized
+# mode, while the C++ side still compiles): its longest part (mypy's stubtest) is one process, so it
+# fills the core that ctest's last long cases leave idle instead of running after them.
+pytest_log="$(mktemp)"; pytest_pid=""; ctest_status=0
+trap 'rm -f "$pytest_log"' EXIT
+start_pytest() {
+  PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q tests/python > "$pytest_log" 2>&1 &
+  pytest_pid=$!
+}
 
 if [ "$sanitize" != 1 ]; then
+  # Tests and examples at -O0 (a quarter to a third less compiler CPU than -O1 for a test unit,
+  # docs/CONTRIBUTING.md), except two areas whose long cases need -O1 to run in seconds: packing (the
+  # exact solvers' node budgets) and federation (the offer catalogue's random ranking check: 67.6 s
+  # at -O0, 2.6 s at -O1). The gRPC hosts and the demo at -O1 (CONTINUUM_PROGRAM_OPTIMIZATION): here
+  # they only run as tests.
   configure build "${module[@]}" -DCONTINUUM_BUILD_TESTS=ON -DCONTINUUM_BUILD_EXAMPLES=ON \
+    -DCONTINUUM_TEST_OPTIMIZATION=-O0 "-DCONTINUUM_TEST_AREA_OPTIMIZATION=packing=-O1;federation=-O1" \
+    -DCONTINUUM_PROGRAM_OPTIMIZATION=-O1 \
     -DCONTINUUM_BUILD_BENCHMARKS=OFF -DCONTINUUM_HEADER_CHECK=OFF "${cpp_args[@]}" "${python_args[@]}"
   cmake --build build -j "$jobs"
-  ctest --test-dir build --output-on-failure -j "$jobs"
+  start_pytest
+  ctest --test-dir build --output-on-failure -j "$jobs" || ctest_status=$?
 else
   # -O0: ASan's instrumentation makes clang's optimiser the largest part of a unit's compile (a test
   # unit: 13.7 s of CPU at -O1, 5.4 s at -O0, g++ -O1 6.6 s); -gline-tables-only: file and line in
@@ -54,11 +76,26 @@ else
   configure build "${module[@]}" -DCONTINUUM_BUILD_TESTS=OFF -DCONTINUUM_BUILD_EXAMPLES=OFF \
     -DCONTINUUM_BUILD_BENCHMARKS=OFF "${python_args[@]}"
   # Both builds at once: neither leaves a core idle while the other's last units (its serial tail)
-  # compile. Each waits for the other only at the end.
-  cmake --build build -j "$jobs" & python_build=$!
-  cmake --build build-asan -j "$jobs" || { wait "$python_build" || true; exit 1; }
-  wait "$python_build"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+  # compile. Each waits for the other only at the end. pytest starts as soon as the module is built,
+  # beside the rest of the C++ build.
+  { cmake --build build -j "$jobs" && start_pytest && wait "$pytest_pid"; } & python_job=$!
+  # The packing and federation tests first: their node-budget and random-ranking cases are the longest
+  # under ASan (minutes of CPU), so they run beside the rest of the C++ build instead of after it.
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+  early='^(packing|federation)$' early_log="$(mktemp)"; early_status=0
+  cmake --build build-asan -j "$jobs" --target test_packing test_federation || { wait "$python_job" || true; exit 1; }
+  ctest --test-dir build-asan -L "$early" --output-on-failure -j "$jobs" > "$early_log" 2>&1 & early_job=$!
+  cmake --build build-asan -j "$jobs" || { wait "$python_job" "$early_job" || true; exit 1; }
+  ctest --test-dir build-asan -LE "$early" --output-on-failure -j "$jobs" || ctest_status=$?
+  wait "$early_job" || early_status=$?
+  echo "::: ctest -L '$early' (run during the build):"; cat "$early_log"; rm -f "$early_log"
+  if [ "$early_status" != 0 ]; then ctest_status=$early_status; fi
+  pytest_pid=$python_job  # its status: the module's build, then pytest's
 fi
-PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q tests/python
+pytest_status=0
+wait "$pytest_pid" || pytest_status=$?
+cat "$pytest_log"
+if [ "$ctest_status" != 0 ] || [ "$pytest_status" != 0 ]; then
+  echo "scripts/test.sh: FAILED (ctest exit $ctest_status, Python build or pytest exit $pytest_status)" >&2
+  exit 1
+fi
