@@ -179,7 +179,13 @@ void print(const Setting& s, const std::vector<Row>& rows) {
     std::printf("%-34s %-7s |", "trace", "horizon");
     for (int m = 0; m < method_count; ++m) std::printf(" %14s", method_names[m]);
     std::printf(" | %8s %8s | %s\n", "auto/best", "auto/last", "sMAPE auto / best");
-    std::vector<std::vector<double>> worst(s.horizons.size()), versus_last(s.horizons.size());
+    // Per horizon, one entry per trace: auto/best and auto/last value (the summary below).
+    struct Ratio {
+        std::string trace;
+        bool held_out = false, daily = false;
+        double best = 0, last = 0;
+    };
+    std::vector<std::vector<Ratio>> ratios(s.horizons.size());
     for (const auto& row : rows) {
         for (std::size_t k = 0; k < s.horizons.size(); ++k) {
             const auto& sc = row.scores[k];
@@ -199,29 +205,43 @@ void print(const Setting& s, const std::vector<Row>& rows) {
                 }
             }
             std::printf(" | %8.3f %8.3f | %6.2f / %6.2f\n", a / best, a / mean_mase(sc[last_value]), mean_smape(sc[automatic]), best_smape);
-            worst[k].push_back(a / best);
-            if (row.daily) versus_last[k].push_back(a / mean_mase(sc[last_value]));
+            ratios[k].push_back({row.trace, row.held_out, row.daily, a / best, a / mean_mase(sc[last_value])});
         }
     }
-    std::printf("summary per horizon: auto/best (worst trace, geometric mean over traces); auto/last value on daily-pattern traces (worst, geometric mean)\n");
+    // The goal's figures, tuning and held-out traces apart: auto/best geometric mean / worst (trace) /
+    // misses (more than 2 % above the best of four, named); auto/last value on the daily-pattern
+    // traces: geometric mean / worst / how many are not at least 10 % better.
+    const auto geometric_mean = [](const std::vector<double>& v) {
+        double sum = 0.0;
+        for (double x : v) sum += std::log(x);
+        return std::exp(sum / static_cast<double>(v.size()));
+    };
+    std::printf("summary: horizon  set        n | auto/best: geo mean / worst / misses (> 1.02) | auto/last, daily: geo mean / worst / not >= 10 %% better\n");
     for (std::size_t k = 0; k < s.horizons.size(); ++k) {
-        const auto summary = [](const std::vector<double>& v, double& hi, double& geo) {
-            hi = 0.0;
-            geo = 0.0;
-            for (double x : v) {
-                hi = std::max(hi, x);
-                geo += std::log(x);
+        for (const bool held_out : {false, true}) {
+            std::vector<double> best, last;
+            const Ratio* worst = nullptr;
+            std::string misses;
+            int miss_count = 0, slow = 0;
+            for (const auto& r : ratios[k]) {
+                if (r.held_out != held_out) continue;
+                best.push_back(r.best);
+                if (worst == nullptr || r.best > worst->best) worst = &r;
+                if (r.best > 1.02) {
+                    ++miss_count;
+                    misses += (misses.empty() ? "" : ", ") + r.trace;
+                }
+                if (r.daily) {
+                    last.push_back(r.last);
+                    if (r.last > 0.9) ++slow;
+                }
             }
-            geo = v.empty() ? NAN : std::exp(geo / static_cast<double>(v.size()));
-        };
-        double w = 0, g = 0, lw = 0, lg = 0;
-        summary(worst[k], w, g);
-        summary(versus_last[k], lw, lg);
-        std::printf("  %-7s auto/best worst %.3f mean %.3f | ", s.horizon_labels[k], w, g);
-        if (versus_last[k].empty()) {
-            std::printf("auto/last (daily) -\n");  // no daily-pattern trace selected
-        } else {
-            std::printf("auto/last (daily) worst %.3f mean %.3f\n", lw, lg);
+            if (best.empty()) continue;
+            std::printf("  %-7s %-9s %2zu | %.3f / %.3f (%s) / %d", s.horizon_labels[k], held_out ? "held out" : "tuning", best.size(), geometric_mean(best), worst->best,
+                        worst->trace.c_str(), miss_count);
+            if (!misses.empty()) std::printf(" [%s]", misses.c_str());
+            if (!last.empty()) std::printf(" | %.3f / %.3f / %d of %zu", geometric_mean(last), *std::max_element(last.begin(), last.end()), slow, last.size());
+            std::printf("\n");
         }
     }
 }
