@@ -24,29 +24,21 @@ public:
 
     /// Arms the phase with `share` of the call's budget (nodes and time), never more than `whole` has left.
     void begin(double share, const BudgetTracker& whole) {
-        Budget part;
         const auto left = std::max<std::int64_t>(1, budget_.node_limit - whole.nodes());
-        part.node_limit = std::clamp<std::int64_t>(static_cast<std::int64_t>(static_cast<double>(budget_.node_limit) * share), 1, left);
-        if (deadline_) {
-            const auto now = std::chrono::steady_clock::now();
-            const auto rest = *deadline_ > now ? std::chrono::duration_cast<Duration>(*deadline_ - now) : Duration{0};
-            part.time_limit = std::min(rest, std::chrono::duration_cast<Duration>(*budget_.time_limit * share));
-        }
-        phase_ = BudgetTracker(part);
+        const auto nodes = std::clamp<std::int64_t>(static_cast<std::int64_t>(static_cast<double>(budget_.node_limit) * share), 1, left);
+        std::optional<Duration> time;
+        if (deadline_) time = std::min(time_until(*deadline_), std::chrono::duration_cast<Duration>(*budget_.time_limit * share));
+        arm(nodes, time);
     }
 
     /// Arms the phase with all that `whole` has left but `reserve` (a share of the call's budget, nodes
     /// and time), and at least one node: so a later phase keeps its share.
     void begin_leaving(double reserve, const BudgetTracker& whole) {
-        Budget part;
         const auto kept = static_cast<std::int64_t>(static_cast<double>(budget_.node_limit) * reserve);
-        part.node_limit = std::max<std::int64_t>(1, budget_.node_limit - whole.nodes() - kept);
-        if (deadline_) {
-            const auto now = std::chrono::steady_clock::now();
-            const auto end = *deadline_ - std::chrono::duration_cast<std::chrono::steady_clock::duration>(*budget_.time_limit * reserve);
-            part.time_limit = end > now ? std::chrono::duration_cast<Duration>(end - now) : Duration{0};
-        }
-        phase_ = BudgetTracker(part);
+        const auto nodes = std::max<std::int64_t>(1, budget_.node_limit - whole.nodes() - kept);
+        std::optional<Duration> time;
+        if (deadline_) time = time_until(*deadline_ - std::chrono::duration_cast<std::chrono::steady_clock::duration>(*budget_.time_limit * reserve));
+        arm(nodes, time);
     }
 
     /// Charges the nodes the phase counted to `whole`. True when the phase ran out of its share
@@ -59,9 +51,25 @@ public:
     }
 
 private:
+    using TimePoint = std::chrono::steady_clock::time_point;
+
+    /// The time from now to `end`, or zero when it has passed.
+    static Duration time_until(TimePoint end) {
+        const auto now = std::chrono::steady_clock::now();
+        return end > now ? std::chrono::duration_cast<Duration>(end - now) : Duration{0};
+    }
+
+    /// Starts a phase of `nodes` and `time` (none without a deadline).
+    void arm(std::int64_t nodes, std::optional<Duration> time) {
+        Budget part;
+        part.node_limit = nodes;
+        part.time_limit = time;
+        phase_ = BudgetTracker(part);
+    }
+
     Budget budget_;
     BudgetTracker phase_;
-    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    std::optional<TimePoint> deadline_;
 };
 
 }  // namespace continuum::packing::detail
