@@ -88,6 +88,7 @@ bool tell_lstm_span = true;  // --lstm-seen 0: do not tell auto which points the
 // The shipped LSTM was trained on the first 8,966 one-minute means of the Alibaba trace (models/README.md).
 constexpr std::size_t lstm_training_minutes = 8966;
 int min_walk_forward_origins = -1;  // --min-walk-forward-origins N: PortfolioOptions::min_walk_forward_origins (0 = before session 9)
+double naive_test = -1.0;     // --naive-test Z: PortfolioOptions::naive_test (0 = off)
 double level_guard = -1.0;    // --level-guard X: PortfolioOptions::level_guard (tuning; 0 = off)
 int level_guard_points = 0;   // --level-guard-points K: PortfolioOptions::level_guard_points (tuning)
 int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error_correction (tuning)
@@ -141,6 +142,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.horizon = s.horizons[k];
                 options.walk_forward_points = walk_forward_points;
                 if (min_walk_forward_origins >= 0) options.min_walk_forward_origins = min_walk_forward_origins;
+                if (naive_test >= 0.0) options.naive_test = naive_test;
                 if (level_guard >= 0.0) options.level_guard = level_guard;
                 if (level_guard_points > 0) options.level_guard_points = level_guard_points;
                 if (error_correction >= 0) options.error_correction = error_correction == 1;
@@ -276,6 +278,7 @@ int main(int argc, char** argv) {
         if (a == "--origin-every" && i + 1 < argc) origin_every_minutes = static_cast<std::size_t>(std::stoul(argv[++i]));
         if (a == "--only" && i + 1 < argc) only = argv[++i];
         if (a == "--level-guard" && i + 1 < argc) level_guard = std::stod(argv[++i]);
+        if (a == "--naive-test" && i + 1 < argc) naive_test = std::stod(argv[++i]);
         if (a == "--level-guard-points" && i + 1 < argc) level_guard_points = std::stoi(argv[++i]);
         if (a == "--error-correction" && i + 1 < argc) error_correction = std::stoi(argv[++i]);
         if (a == "--trace" && i + 1 < argc) trace_filter = argv[++i];
