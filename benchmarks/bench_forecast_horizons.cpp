@@ -265,7 +265,7 @@ int main(int argc, char** argv) {
     // --members (auto's members and every candidate's validation scores, per origin and horizon);
     // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --min-walk-forward-origins N (0 = before session 9);
     // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
-    // --level-guard X, --level-guard-points K
+    // --naive-test Z (PortfolioOptions::naive_test, 0 = off); --level-guard X, --level-guard-points K
     // (PortfolioOptions::level_guard*, 0 = off); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
