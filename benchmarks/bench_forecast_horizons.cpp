@@ -6,7 +6,8 @@
 // the preceding 7 days of history (5.8 on the 8-day Alibaba trace); MASE is scaled by the daily
 // seasonal naive MAE of that history, sMAPE in percent (M4). Traces: data/traces (the series the
 // portfolio was tuned on), the NAB series only in ../shared/data/traces and those in
-// data/traces/nab_heldout (held out, never tuned on).
+// data/traces/nab_heldout (held out, never tuned on), and data/traces/nab_heldout2 (a second held-out
+// set added in session 10, after the choices up to session 9; reported on its own as `held out 2`).
 #include <continuum/forecast.hpp>
 #include <continuum/forecast/lstm_loader.hpp>
 
@@ -41,10 +42,17 @@ double autocorrelation(const std::vector<double>& y, std::size_t lag) {
     return den > 0.0 ? num / den : 0.0;
 }
 
+// Which set a trace belongs to: the series the portfolio was tuned on, the held-out series of sessions
+// 7-8, or the second held-out set of session 10 (reported apart, so a rule chosen on the first two is
+// confirmed on data no rule was tuned on).
+enum TraceSet { tuning_set, held_out_set, held_out_2_set };
+const char* const trace_set_names[] = {"tuning", "held out", "held out 2"};
+const char* const trace_set_marks[] = {"", " (h)", " (h2)"};
+
 struct Trace {
     std::string name;
     std::vector<double> y;  // at the evaluation resolution
-    bool held_out = false;
+    TraceSet set = tuning_set;
 };
 
 enum Method { last_value, seasonal_naive, holt_winters, lstm, automatic, method_count };
@@ -68,7 +76,7 @@ struct Setting {
 
 struct Row {
     std::string trace;
-    bool held_out;
+    TraceSet set;
     bool daily;
     std::vector<std::vector<Score>> scores;  // [horizon][method]
 };
@@ -80,6 +88,7 @@ bool tell_lstm_span = true;  // --lstm-seen 0: do not tell auto which points the
 // The shipped LSTM was trained on the first 8,966 one-minute means of the Alibaba trace (models/README.md).
 constexpr std::size_t lstm_training_minutes = 8966;
 int min_walk_forward_origins = -1;  // --min-walk-forward-origins N: PortfolioOptions::min_walk_forward_origins (0 = before session 9)
+double naive_test = -1.0;     // --naive-test Z: PortfolioOptions::naive_test (0 = off)
 double level_guard = -1.0;    // --level-guard X: PortfolioOptions::level_guard (tuning; 0 = off)
 int level_guard_points = 0;   // --level-guard-points K: PortfolioOptions::level_guard_points (tuning)
 int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error_correction (tuning)
@@ -94,7 +103,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
         const std::size_t n = t.y.size();
         const std::size_t history = std::min<std::size_t>(7 * day, n - std::min<std::size_t>(n / 4, 2 * day));
         const std::size_t first = std::max(history, n - std::min(n, s.evaluated_days * day));
-        Row row{t.name, t.held_out, autocorrelation(t.y, day) >= 0.3, std::vector<std::vector<Score>>(s.horizons.size(), std::vector<Score>(method_count))};
+        Row row{t.name, t.set, autocorrelation(t.y, day) >= 0.3, std::vector<std::vector<Score>>(s.horizons.size(), std::vector<Score>(method_count))};
         std::vector<std::size_t> origins;
         for (std::size_t o = n - static_cast<std::size_t>(max_h); o >= first && o <= n; o -= every) {
             origins.push_back(o);
@@ -133,6 +142,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.horizon = s.horizons[k];
                 options.walk_forward_points = walk_forward_points;
                 if (min_walk_forward_origins >= 0) options.min_walk_forward_origins = min_walk_forward_origins;
+                if (naive_test >= 0.0) options.naive_test = naive_test;
                 if (level_guard >= 0.0) options.level_guard = level_guard;
                 if (level_guard_points > 0) options.level_guard_points = level_guard_points;
                 if (error_correction >= 0) options.error_correction = error_correction == 1;
@@ -175,14 +185,15 @@ double mean_smape(const Score& s) { return s.count ? s.smape / s.count : NAN; }
 void print(const Setting& s, const std::vector<Row>& rows) {
     std::printf("\n%s\n", s.title);
     if (origin_every_minutes > 0) std::printf("(--origin-every: origins every %zu min instead)\n", origin_every_minutes);
-    std::printf("MASE (daily seasonal naive scale); auto/best = auto's MASE over the best of the four others; * = daily pattern (ACF at 1 day >= 0.3); (h) = held out\n");
+    std::printf("MASE (daily seasonal naive scale); auto/best = auto's MASE over the best of the four others; * = daily pattern (ACF at 1 day >= 0.3); (h) = held out, (h2) = held out 2\n");
     std::printf("%-34s %-7s |", "trace", "horizon");
     for (int m = 0; m < method_count; ++m) std::printf(" %14s", method_names[m]);
     std::printf(" | %8s %8s | %s\n", "auto/best", "auto/last", "sMAPE auto / best");
     // Per horizon, one entry per trace: auto/best and auto/last value (the summary below).
     struct Ratio {
         std::string trace;
-        bool held_out = false, daily = false;
+        TraceSet set = tuning_set;
+        bool daily = false;
         double best = 0, last = 0;
     };
     std::vector<std::vector<Ratio>> ratios(s.horizons.size());
@@ -196,7 +207,7 @@ void print(const Setting& s, const std::vector<Row>& rows) {
                 best_smape = std::min(best_smape, mean_smape(sc[static_cast<std::size_t>(m)]));
             }
             const double a = mean_mase(sc[automatic]);
-            std::printf("%-34s %-7s |", (row.trace + (row.daily ? " *" : "") + (row.held_out ? " (h)" : "")).c_str(), s.horizon_labels[k]);
+            std::printf("%-34s %-7s |", (row.trace + (row.daily ? " *" : "") + trace_set_marks[row.set]).c_str(), s.horizon_labels[k]);
             for (int m = 0; m < method_count; ++m) {
                 if (sc[static_cast<std::size_t>(m)].count == 0) {
                     std::printf(" %14s", "-");
@@ -205,7 +216,7 @@ void print(const Setting& s, const std::vector<Row>& rows) {
                 }
             }
             std::printf(" | %8.3f %8.3f | %6.2f / %6.2f\n", a / best, a / mean_mase(sc[last_value]), mean_smape(sc[automatic]), best_smape);
-            ratios[k].push_back({row.trace, row.held_out, row.daily, a / best, a / mean_mase(sc[last_value])});
+            ratios[k].push_back({row.trace, row.set, row.daily, a / best, a / mean_mase(sc[last_value])});
         }
     }
     // The goal's figures, tuning and held-out traces apart: auto/best geometric mean / worst (trace) /
@@ -216,15 +227,15 @@ void print(const Setting& s, const std::vector<Row>& rows) {
         for (double x : v) sum += std::log(x);
         return std::exp(sum / static_cast<double>(v.size()));
     };
-    std::printf("summary: horizon  set        n | auto/best: geo mean / worst / misses (> 1.02) | auto/last, daily: geo mean / worst / not >= 10 %% better\n");
+    std::printf("summary: horizon  set         n | auto/best: geo mean / worst / misses (> 1.02) | auto/last, daily: geo mean / worst / not >= 10 %% better\n");
     for (std::size_t k = 0; k < s.horizons.size(); ++k) {
-        for (const bool held_out : {false, true}) {
+        for (const TraceSet set : {tuning_set, held_out_set, held_out_2_set}) {
             std::vector<double> best, last;
             const Ratio* worst = nullptr;
             std::string misses;
             int miss_count = 0, slow = 0;
             for (const auto& r : ratios[k]) {
-                if (r.held_out != held_out) continue;
+                if (r.set != set) continue;
                 best.push_back(r.best);
                 if (worst == nullptr || r.best > worst->best) worst = &r;
                 if (r.best > 1.02) {
@@ -237,7 +248,7 @@ void print(const Setting& s, const std::vector<Row>& rows) {
                 }
             }
             if (best.empty()) continue;
-            std::printf("  %-7s %-9s %2zu | %.3f / %.3f (%s) / %d", s.horizon_labels[k], held_out ? "held out" : "tuning", best.size(), geometric_mean(best), worst->best,
+            std::printf("  %-7s %-10s %2zu | %.3f / %.3f (%s) / %d", s.horizon_labels[k], trace_set_names[set], best.size(), geometric_mean(best), worst->best,
                         worst->trace.c_str(), miss_count);
             if (!misses.empty()) std::printf(" [%s]", misses.c_str());
             if (!last.empty()) std::printf(" | %.3f / %.3f / %d of %zu", geometric_mean(last), *std::max_element(last.begin(), last.end()), slow, last.size());
@@ -254,7 +265,7 @@ int main(int argc, char** argv) {
     // --members (auto's members and every candidate's validation scores, per origin and horizon);
     // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --min-walk-forward-origins N (0 = before session 9);
     // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
-    // --level-guard X, --level-guard-points K
+    // --naive-test Z (PortfolioOptions::naive_test, 0 = off); --level-guard X, --level-guard-points K
     // (PortfolioOptions::level_guard*, 0 = off); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
@@ -267,6 +278,7 @@ int main(int argc, char** argv) {
         if (a == "--origin-every" && i + 1 < argc) origin_every_minutes = static_cast<std::size_t>(std::stoul(argv[++i]));
         if (a == "--only" && i + 1 < argc) only = argv[++i];
         if (a == "--level-guard" && i + 1 < argc) level_guard = std::stod(argv[++i]);
+        if (a == "--naive-test" && i + 1 < argc) naive_test = std::stod(argv[++i]);
         if (a == "--level-guard-points" && i + 1 < argc) level_guard_points = std::stoi(argv[++i]);
         if (a == "--error-correction" && i + 1 < argc) error_correction = std::stoi(argv[++i]);
         if (a == "--trace" && i + 1 < argc) trace_filter = argv[++i];
@@ -285,39 +297,44 @@ int main(int argc, char** argv) {
         std::string name, path;
         int column;
         std::size_t per_5min;  // raw rows per 5 minutes
-        bool held_out;
+        TraceSet set;
     };
     std::vector<Source> sources = {
-        {"nab/ec2_5f5533", root + "nab/ec2_cpu_utilization_5f5533.csv", 1, 1, false},
-        {"nab/ec2_77c1ca", root + "nab/ec2_cpu_utilization_77c1ca.csv", 1, 1, false},
-        {"nab/ec2_825cc2", root + "nab/ec2_cpu_utilization_825cc2.csv", 1, 1, false},
-        {"nab/rds_cc0c53", root + "nab/rds_cpu_utilization_cc0c53.csv", 1, 1, false},
-        {"nab/asg_misconfiguration", root + "nab/cpu_utilization_asg_misconfiguration.csv", 1, 1, false},
-        {"alibaba2018/300s", root + "alibaba2018/machine_usage_days_1_to_8_grouped_300_seconds.csv", 0, 1, false},
+        {"nab/ec2_5f5533", root + "nab/ec2_cpu_utilization_5f5533.csv", 1, 1, tuning_set},
+        {"nab/ec2_77c1ca", root + "nab/ec2_cpu_utilization_77c1ca.csv", 1, 1, tuning_set},
+        {"nab/ec2_825cc2", root + "nab/ec2_cpu_utilization_825cc2.csv", 1, 1, tuning_set},
+        {"nab/rds_cc0c53", root + "nab/rds_cpu_utilization_cc0c53.csv", 1, 1, tuning_set},
+        {"nab/asg_misconfiguration", root + "nab/cpu_utilization_asg_misconfiguration.csv", 1, 1, tuning_set},
+        {"alibaba2018/300s", root + "alibaba2018/machine_usage_days_1_to_8_grouped_300_seconds.csv", 0, 1, tuning_set},
     };
     for (const char* id : {"ec2_cpu_utilization_24ae8d", "ec2_cpu_utilization_53ea38", "ec2_cpu_utilization_ac20cd",
                            "ec2_cpu_utilization_c6585a", "ec2_cpu_utilization_fe7f93", "rds_cpu_utilization_e47b3b"}) {
         const std::string path = shared + id + ".csv";
-        if (!tuning && std::filesystem::exists(path)) sources.push_back({std::string("nab/") + (id + std::strlen(id) - 6) + (id[0] == 'r' ? " rds" : ""), path, 1, 1, true});
+        if (!tuning && std::filesystem::exists(path)) sources.push_back({std::string("nab/") + (id + std::strlen(id) - 6) + (id[0] == 'r' ? " rds" : ""), path, 1, 1, held_out_set});
     }
-    // data/traces/nab_heldout: public traces added after the choices above, held out like the shared ones (never tuned on).
-    std::vector<std::filesystem::path> heldout_files;
-    if (!tuning && std::filesystem::exists(root + "nab_heldout")) {
-        for (const auto& entry : std::filesystem::directory_iterator(root + "nab_heldout")) {
-            if (entry.path().extension() == ".csv") heldout_files.push_back(entry.path());
+    // Every CSV of a folder, in name order (directory order is unspecified): data/traces/nab_heldout (public
+    // traces added after the choices above, held out like the shared ones) and data/traces/nab_heldout2
+    // (the second held-out set). Never tuned on.
+    const auto add_folder = [&](const std::string& folder, TraceSet set) {
+        std::vector<std::filesystem::path> files;
+        if (tuning || !std::filesystem::exists(root + folder)) return;
+        for (const auto& entry : std::filesystem::directory_iterator(root + folder)) {
+            if (entry.path().extension() == ".csv") files.push_back(entry.path());
         }
-    }
-    std::sort(heldout_files.begin(), heldout_files.end());  // directory order is unspecified
-    for (const auto& path : heldout_files) sources.push_back({"nab/" + path.stem().string(), path.string(), 1, 1, true});
+        std::sort(files.begin(), files.end());
+        for (const auto& path : files) sources.push_back({"nab/" + path.stem().string(), path.string(), 1, 1, set});
+    };
+    add_folder("nab_heldout", held_out_set);
+    add_folder("nab_heldout2", held_out_2_set);
     std::vector<Trace> five_minutes, hourly;
     for (const auto& src : sources) {
         if (!trace_filter.empty() && src.name.find(trace_filter) == std::string::npos) continue;
         const auto raw = read_column(src.path, src.column);
-        five_minutes.push_back({src.name, average(raw, src.per_5min), src.held_out});
-        hourly.push_back({src.name, average(raw, 12 * src.per_5min), src.held_out});
+        five_minutes.push_back({src.name, average(raw, src.per_5min), src.set});
+        hourly.push_back({src.name, average(raw, 12 * src.per_5min), src.set});
     }
     // The one-minute Alibaba trace, the shipped LSTM's own data (origins only in its held-out last 20 %).
-    std::vector<Trace> minutes{{"alibaba2018/60s", average(read_column(root + "alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv", 0), 2), false}};
+    std::vector<Trace> minutes{{"alibaba2018/60s", average(read_column(root + "alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv", 0), 2), tuning_set}};
     const auto model = fc::load_lstm<float>(std::string(CONTINUUM_SOURCE_DIR) + "/models/alibaba2018_cpu_lstm.safetensors");
 
     using std::chrono::seconds;

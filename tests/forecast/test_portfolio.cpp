@@ -507,3 +507,72 @@ TEST_CASE("the error correction follows errors that persist and leaves independe
         CHECK(p.state().error_correction.empty());
     }
 }
+
+TEST_CASE("the Diebold-Mariano statistic by hand") {
+    using continuum::forecast::detail::diebold_mariano;
+    const std::vector<double> rising{1.0, 2.0, 3.0, 4.0};
+    // mean 2.5; g0 = (2.25 + 0.25 + 0.25 + 2.25) / 4 = 1.25: 2.5 / sqrt(1.25 / 4) = 2 sqrt(5).
+    CHECK(diebold_mariano(rising, 0) == doctest::Approx(2.0 * std::sqrt(5.0)).epsilon(1e-12));
+    // g1 = (0.75 - 0.25 + 0.75) / 4 = 0.3125; LRV = 1.25 + 2 (1 - 1/2) 0.3125 = 1.5625: 2.5 / sqrt(1.5625 / 4) = 4.
+    CHECK(diebold_mariano(rising, 1) == doctest::Approx(4.0).epsilon(1e-12));
+    // Alternating: g0 = 1, g1 = -0.75; LRV = 1 - 0.75 = 0.25 with one lag: 1 / sqrt(0.25 / 4) = 4.
+    const std::vector<double> alternating{2.0, 0.0, 2.0, 0.0};
+    CHECK(diebold_mariano(alternating, 1) == doctest::Approx(4.0).epsilon(1e-12));
+    CHECK(diebold_mariano(alternating, 9) == doctest::Approx(diebold_mariano(alternating, 3)).epsilon(1e-15));  // lags clamped to N - 1
+    const std::vector<double> flat_up{0.5, 0.5, 0.5}, flat_down{-0.5, -0.5}, zero{0.0, 0.0}, one{3.0};
+    CHECK(diebold_mariano(flat_up, 1) == std::numeric_limits<double>::infinity());
+    CHECK(diebold_mariano(flat_down, 0) == -std::numeric_limits<double>::infinity());
+    CHECK(diebold_mariano(zero, 0) == 0.0);
+    CHECK(diebold_mariano(one, 0) == 0.0);
+    CHECK(diebold_mariano(std::span<const double>(), 0) == 0.0);
+}
+
+TEST_CASE("naive_test: the last value stays unless a candidate validates significantly better") {
+    const auto fit = [](const std::vector<double>& y, double z) {
+        fc::PortfolioOptions options;
+        options.season_lengths = {24};
+        options.horizon = 1;
+        options.naive_test = z;
+        fc::Portfolio p(options);
+        p.fit(continuum::SeriesView(y, std::chrono::hours(1), "y"));
+        return p;
+    };
+    // A Gaussian random walk, where the last value is the optimal forecast: drift happens to validate
+    // a little better over the 84 walk-forward origins and is picked without the test...
+    std::mt19937_64 rng(5);
+    std::normal_distribution<double> step(0.0, 1.0);
+    std::vector<double> walk{50.0};
+    for (int t = 1; t < 168; ++t) walk.push_back(walk.back() + step(rng));
+    const auto plain = fit(walk, 0.0);
+    REQUIRE(plain.name() == "portfolio(drift)");
+    const auto by_name = [](const fc::Portfolio& p, const std::string& name) {
+        return std::find_if(p.scores().begin(), p.scores().end(), [&](const auto& s) { return s.name == name; })->mase;
+    };
+    CHECK(by_name(plain, "drift") < by_name(plain, "naive"));
+    // ... but not significantly: with the test the portfolio is the last value, selected alone.
+    const auto tested = fit(walk, 1.645);
+    CHECK(tested.name() == "portfolio(naive)");
+    CHECK(tested.forecast(3).mean == std::vector<double>(3, walk.back()));
+    CHECK(std::count_if(tested.scores().begin(), tested.scores().end(), [](const auto& s) { return s.selected; }) == 1);
+    // An exact daily pattern: the seasonal members beat the last value at every origin (d > 0, no
+    // variance: an infinite statistic), so the choice is kept as without the test.
+    std::vector<double> daily;
+    for (int t = 0; t < 168; ++t) daily.push_back(40.0 + 10.0 * std::sin(2 * M_PI * t / 24.0));
+    CHECK(fit(daily, 1.645).name() == fit(daily, 0.0).name());
+    CHECK(fit(daily, 1.645).name() != "portfolio(naive)");
+    // Block validation (horizons of a season or more) is not affected.
+    fc::PortfolioOptions blocks;
+    blocks.season_lengths = {24};
+    blocks.naive_test = 1.645;
+    fc::Portfolio day_ahead(blocks);
+    day_ahead.fit(continuum::SeriesView(walk, std::chrono::hours(1), "y"));
+    blocks.naive_test = 0.0;
+    fc::Portfolio day_ahead_plain(blocks);
+    day_ahead_plain.fit(continuum::SeriesView(walk, std::chrono::hours(1), "y"));
+    CHECK(day_ahead.name() == day_ahead_plain.name());
+    fc::PortfolioOptions bad;
+    bad.naive_test = -1.0;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("naive_test must be finite and >= 0, got -1"), continuum::InvalidArgument);
+    bad.naive_test = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("naive_test must be finite and >= 0, got inf"), continuum::InvalidArgument);
+}

@@ -196,6 +196,27 @@ def test_portfolio_few_origins():
         fc.Portfolio(min_walk_forward_origins=-1)
 
 
+def test_portfolio_naive_test():
+    # A Gaussian random walk (as in the C++ test, drawn with numpy): a candidate that validates
+    # only slightly better than the last value is not significantly better, so with naive_test the
+    # portfolio is the last value alone; an exact daily pattern keeps its seasonal members.
+    import pickle
+
+    rng = np.random.default_rng(7)
+    walk = 50.0 + np.cumsum(np.concatenate([[0.0], rng.normal(size=167)]))
+    assert fc.Portfolio(season_lengths=[24], horizon=1).fit(walk).name == "portfolio(drift)"  # validates a little better
+    tested = fc.Portfolio(season_lengths=[24], horizon=1, naive_test=1.645).fit(walk)
+    assert tested.name == "portfolio(naive)"
+    assert list(tested.forecast(2)) == [walk[-1], walk[-1]]
+    daily = 40.0 + 10.0 * np.sin(2 * np.pi * np.arange(168) / 24.0)
+    kept = fc.Portfolio(season_lengths=[24], horizon=1, naive_test=1.645).fit(daily)
+    assert kept.name == fc.Portfolio(season_lengths=[24], horizon=1).fit(daily).name != "portfolio(naive)"
+    copy = pickle.loads(pickle.dumps(fc.Portfolio(season_lengths=[24], horizon=1, naive_test=1.645)))
+    assert copy.fit(walk).name == "portfolio(naive)"  # the option survives pickling
+    with pytest.raises(continuum.InvalidArgument, match="naive_test must be finite and >= 0"):
+        fc.Portfolio(naive_test=-1.0)
+
+
 def test_baselines_by_hand():
     y = np.array([1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
     np.testing.assert_array_equal(fc.Naive().fit(y).forecast(2), [8, 8])

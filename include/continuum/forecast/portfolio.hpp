@@ -10,6 +10,7 @@
 
 #include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
+#include <continuum/forecast/detail/diebold_mariano.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/forecaster_state.hpp>
@@ -74,6 +75,15 @@ struct PortfolioOptions {
     /// the window has at least this many origins (its coefficients fitted on fewer pairs are noise).
     /// 0 = neither (the behaviour before session 9). Measured in docs/forecast.md.
     int min_walk_forward_origins = 96;
+    /// Last value by default (walk-forward validation, i.e. horizons below the reference season;
+    /// session 10): the chosen selection or combination replaces the last value (naive) only when
+    /// its validation errors are significantly lower, by a Diebold-Mariano test: over the walk-forward
+    /// origins with a full horizon, d_t = naive's MASE - the choice's MASE at origin t; the choice is
+    /// kept when mean(d) / sqrt(LRV(d) / N) >= naive_test, LRV the Newey-West long-run variance with
+    /// horizon - 1 lags (h-step errors overlap), N the origins. Otherwise the portfolio forecasts with
+    /// naive alone (the error correction, if on, is then fitted for naive). 1.645 is a one-sided 5 %
+    /// test; 0 = off (the behaviour before session 10). Measured in docs/forecast.md.
+    double naive_test = 0.0;
     /// The extra candidates (e.g. a pre-trained LSTM) were trained or tuned on the first
     /// `extra_seen_points` points of the history given to fit() (0 = none of it, or unknown). A model
     /// validated on its own training data scores better than it forecasts, so when the validation
@@ -237,7 +247,7 @@ public:
         walk_forward_ = options_.validation == PortfolioValidation::walk_forward ||
                         (options_.validation == PortfolioValidation::automatic && horizon_ < reference_season_);
         const std::size_t shortest = walk_forward_ ? walk_forward_windows(n) : block_windows(n);
-        auto candidates = default_candidates(shortest);
+        auto candidates = default_candidates(shortest);  // candidates[naive_index] is Naive
         for (const auto& e : extra_) candidates.push_back(e);
 
         // Every candidate's validation forecasts; the reference is seasonal naive at the
@@ -287,6 +297,13 @@ public:
                 best_owa = owa_value;
                 best_count = k;
             }
+        }
+        // The last value unless the choice is significantly better (naive_test): a default that
+        // validation has to beat with evidence, not by a margin within the noise of ~100 origins.
+        if (walk_forward_ && options_.naive_test > 0.0 && !significantly_better_than_naive(runs, order, best_count, values)) {
+            best_count = 1;
+            std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return i == naive_index; });
+            best_owa = scores_[naive_index].owa;
         }
         members_.clear();
         guard_scale_ = 0.0;
@@ -437,6 +454,9 @@ private:
         }
         if (!(options_.level_guard >= 0.0) || !std::isfinite(options_.level_guard)) {
             throw InvalidArgument(continuum::detail::message("portfolio: level_guard must be finite and >= 0, got {}", options_.level_guard));
+        }
+        if (!(options_.naive_test >= 0.0) || !std::isfinite(options_.naive_test)) {
+            throw InvalidArgument(continuum::detail::message("portfolio: naive_test must be finite and >= 0, got {}", options_.naive_test));
         }
         if (options_.extra_seen_points < 0) throw InvalidArgument(continuum::detail::message("portfolio: extra_seen_points must be >= 0, got {}", options_.extra_seen_points));
         if (options_.min_walk_forward_origins < 0) {
@@ -629,6 +649,29 @@ private:
         errors(reference, rs, rm);
         out.owa = 0.5 * (rs > 0 ? out.smape / rs : (out.smape > 0 ? 2.0 : 1.0)) + 0.5 * (rm > 0 ? out.mase / rm : (out.mase > 0 ? 2.0 : 1.0));
         return out;
+    }
+
+    static constexpr std::size_t naive_index = 0;  // default_candidates() puts Naive first
+
+    /// Diebold-Mariano test of the top `count` candidates' mean (in `order`) against naive on the
+    /// walk-forward windows with a full horizon: true when mean(d) / sqrt(LRV(d) / N) >= naive_test,
+    /// d the per-origin MASE difference naive - choice, LRV Newey-West with horizon - 1 lags.
+    [[nodiscard]] bool significantly_better_than_naive(const std::vector<Validation>& runs, const std::vector<std::size_t>& order, std::size_t count,
+                                                       std::span<const double> values) const {
+        if (!runs[naive_index].ok) return true;  // nothing to fall back to
+        const auto h = static_cast<std::size_t>(horizon_);
+        std::vector<double> d;
+        for (std::size_t o = 0; o < windows_.size(); ++o) {
+            const auto& w = windows_[o];
+            if (w.length < h || !(w.scale > 0.0)) continue;
+            const auto actual = values.subspan(w.origin, w.length);
+            std::vector<double> choice(w.length, 0.0);
+            for (std::size_t k = 0; k < count; ++k) {
+                for (std::size_t i = 0; i < w.length; ++i) choice[i] += runs[order[k]].forecasts[o][i] / static_cast<double>(count);
+            }
+            d.push_back((mae(actual, runs[naive_index].forecasts[o]) - mae(actual, choice)) / w.scale);
+        }
+        return detail::diebold_mariano(d, h - 1) >= options_.naive_test;
     }
 
     /// The level guard's scale: the median absolute one-step error of the chosen candidates' mean
