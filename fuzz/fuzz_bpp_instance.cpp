@@ -4,6 +4,7 @@
 // through NF/FF/BF/NFD/FFD/BFD, L1, L2 and the exact solver (small node budget), and the packings
 // must be valid (every item exactly once, no bin over capacity, oversize items reported) with
 // L1 <= L2 <= exact lower bound <= exact bins <= min(FFD, BFD) bins.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/packing/exact.hpp>
@@ -64,7 +65,7 @@ void check_valid(const Bins& bins, const std::vector<std::size_t>& unplaced, con
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(bpp_instance) {
     namespace packing = continuum::packing;
     const auto inst = read_bpplib(std::string_view(reinterpret_cast<const char*>(data), size));
     if (!inst) return 0;

@@ -3,6 +3,7 @@
 // limit taken from the first bytes. Accepted traces give a LoadProfile whose every value is
 // finite and whose sampled Series has the expected length; everything else is a ParseError or
 // InvalidArgument.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/sim/load_profile.hpp>
@@ -11,7 +12,7 @@
 #include <string>
 #include <unistd.h>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(csv_trace) {
     namespace sim = continuum::sim;
     if (size < 2) return 0;
     static const std::string path = "/tmp/continuum_fuzz_csv_" + std::to_string(::getpid()) + ".csv";

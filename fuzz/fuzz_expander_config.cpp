@@ -3,6 +3,7 @@
 // PriorityTiers::parse, yaml-cpp then RE2). Accepted configurations must print and re-parse to the
 // same chain, and run the priority expander on a few node groups without crashing; rejected ones
 // must throw ParseError / InvalidArgument, nothing else. Built only with yaml-cpp and RE2.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/federation/expander_chain.hpp>
@@ -11,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(expander_config) {
     namespace federation = continuum::federation;
     const std::string_view input(reinterpret_cast<const char*>(data), size);
     const std::size_t newline = input.find('\n');

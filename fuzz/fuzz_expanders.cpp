@@ -3,6 +3,7 @@
 // groups, prices that cannot be computed): most-pods, least-nodes, least-waste, price, priority,
 // random and a user filter, alone and chained. Every result is a subset of the candidates, in
 // range; scores are finite; invalid options are rejected with InvalidArgument and nothing else.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/federation/expander_chain.hpp>
@@ -27,7 +28,7 @@ void check_subset(const std::vector<std::size_t>& kept, std::size_t n) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(expanders) {
     namespace federation = continuum::federation;
     namespace fz = continuum::fuzz;
     FuzzedDataProvider in(data, size);

@@ -3,11 +3,12 @@
 // initialisations, values from 1e-12 to 1e12 (constant runs, spikes, zeros, negatives), a small
 // fitting budget. A fit either succeeds or throws InvalidArgument; after a fit every forecast,
 // interval bound, fitted value and statistic is finite, and update() keeps it that way.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/forecast/holt_winters.hpp>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(holt_winters) {
     namespace forecast = continuum::forecast;
     namespace fz = continuum::fuzz;
     FuzzedDataProvider in(data, size);

@@ -3,13 +3,14 @@
 // backwards). Invariants: an invalid spec or observation is an InvalidArgument; otherwise the
 // desired replica count stays within [min, max] (or 0 when the target is scaled to zero: the HPA
 // leaves it alone, or KEDA activation deactivated it) and `scale` says whether it changed.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/scalers/hpa.hpp>
 
 #include <string>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(hpa) {
     namespace scalers = continuum::scalers;
     namespace fz = continuum::fuzz;
     FuzzedDataProvider in(data, size);

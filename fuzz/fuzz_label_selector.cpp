@@ -2,6 +2,7 @@
 // then after the first newline "key=value" lines forming a label set. Every accepted selector
 // validates, prints to a string that re-parses to an equal selector, and matches the labels
 // exactly when explain_mismatch() is empty (and the re-parsed selector agrees).
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/federation/selector.hpp>
@@ -9,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(label_selector) {
     namespace federation = continuum::federation;
     const std::string_view input(reinterpret_cast<const char*>(data), size);
     const std::size_t newline = input.find('\n');

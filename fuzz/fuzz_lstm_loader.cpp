@@ -2,6 +2,7 @@
 // either load or throw ParseError (truncation, bad header JSON, dtype, offsets, shapes, NaN
 // weights, scaling). A model that loads must forecast finite values from a finite window:
 // fit() on a constant series, then a short recursive forecast.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/forecast/lstm_loader.hpp>
@@ -30,7 +31,7 @@ void exercise(std::span<const std::byte> bytes) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(lstm_loader) {
     const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
     exercise<float>(bytes);
     exercise<double>(bytes);

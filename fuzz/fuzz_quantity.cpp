@@ -1,13 +1,15 @@
 // Fuzzes the Kubernetes quantity parser and printer: no crash, no UB, and for every accepted text
 // the String() and canonical forms re-parse to the same value (print/parse round trip), scaled
 // values agree, and the exact arithmetic either throws InvalidArgument or is consistent.
+#include "fuzz_target.hpp"
+
 #include <continuum/core/quantity.hpp>
 
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(quantity) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     continuum::Quantity q;
     try {

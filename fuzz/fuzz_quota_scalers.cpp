@@ -6,6 +6,7 @@
 // cover what the free resources lack; a proactive step touches only managed resources and, with
 // the default condition, never lowers a quota below current usage; hybrid decisions come back one
 // per namespace, in order, with non-negative quotas and consistent cut lists.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/forecast/naive.hpp>
@@ -42,7 +43,7 @@ bool non_negative(const Resources& r) { return !r.any_negative(); }
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(quota_scalers) {
     namespace quota = continuum::quota;
     FuzzedDataProvider in(data, size);
     const auto dims = in.ConsumeIntegralInRange<std::size_t>(1, 2);

@@ -1,5 +1,7 @@
 // Fuzzes Resources construction and arithmetic from arbitrary bytes: "name=quantity" pairs split on
 // ';'. Every accepted Resources prints, re-parses to itself, and a - a is empty.
+#include "fuzz_target.hpp"
+
 #include <continuum/core/resources.hpp>
 
 #include <cstdint>
@@ -9,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(resources) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::vector<std::pair<std::string, std::string>> pairs;
     std::size_t start = 0;

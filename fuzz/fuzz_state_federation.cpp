@@ -1,5 +1,6 @@
 // Fuzzes the federation state documents (Ledger, ScaleInTracker, FederatedClusterScaler): see
 // state_fuzz_support.hpp for the invariants.
+#include "fuzz_target.hpp"
 #include "state_fuzz_support.hpp"
 
 #include <cstddef>
@@ -7,7 +8,7 @@
 
 using namespace continuum;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(state_federation) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     fuzzing::check_document<federation::LedgerState>(text, [](const federation::LedgerState& s) {
         const federation::Ledger ledger(s);

@@ -1,5 +1,6 @@
 // Fuzzes the forecaster state documents (every ForecasterState alternative, Portfolio, LSTM
 // parameters): see state_fuzz_support.hpp; a restored model must also forecast without crashing.
+#include "fuzz_target.hpp"
 #include "state_fuzz_support.hpp"
 
 #include <cstddef>
@@ -8,7 +9,7 @@
 using namespace continuum;
 namespace fc = continuum::forecast;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(state_forecast) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     fuzzing::check_document<fc::ForecasterState>(text, [](const fc::ForecasterState& s) {
         fc::AnyForecaster model = fc::restore_forecaster(s);

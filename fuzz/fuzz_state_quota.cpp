@@ -1,5 +1,6 @@
 // Fuzzes the quota scalers' state documents (reactive, proactive, hybrid with any built-in model):
 // see state_fuzz_support.hpp for the invariants.
+#include "fuzz_target.hpp"
 #include "state_fuzz_support.hpp"
 
 #include <cstddef>
@@ -7,7 +8,7 @@
 
 using namespace continuum;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(state_quota) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     using Hybrid = quota::HybridQuotaScaler<forecast::AnyForecaster>;
     fuzzing::check_document<Hybrid::State>(text, [](const Hybrid::State& s) {

@@ -1,5 +1,6 @@
 // Fuzzes the scalers' state documents (Hpa, HierarchicalScaler): see state_fuzz_support.hpp; a
 // restored HPA must also decide without crashing.
+#include "fuzz_target.hpp"
 #include "state_fuzz_support.hpp"
 
 #include <cstddef>
@@ -8,7 +9,7 @@
 using namespace continuum;
 using namespace continuum::scalers;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(state_scalers) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     fuzzing::check_document<HpaState>(text, [](const HpaState& s) {
         HpaSpec spec;

@@ -4,6 +4,7 @@
 // does not fit an empty bin), no bin over capacity in any resource, lower_bound <= exact lower
 // bound <= exact bins <= every FFD/BFD variant; node mixes respect capacities and max_count and
 // report, never drop, what they cannot place. Exact search runs with a small node budget.
+#include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
 #include <continuum/packing/exact.hpp>
@@ -52,7 +53,7 @@ void check_valid(const std::vector<std::vector<std::size_t>>& bins, const std::v
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+CONTINUUM_FUZZ_TARGET(vector_packing) {
     namespace packing = continuum::packing;
     namespace fz = continuum::fuzz;
     FuzzedDataProvider in(data, size);

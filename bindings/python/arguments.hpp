@@ -5,10 +5,13 @@
 // keep their C++ parameter types, so the signatures and the stubs stay what a user passes.
 #pragma once
 
-#include "common.hpp"
+#include "py_types.hpp"
 
+#include <pybind11/chrono.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>

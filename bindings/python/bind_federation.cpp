@@ -4,8 +4,12 @@
 // continuum/federation.py re-exports them).
 #include "common.hpp"
 #include "repr.hpp"
+#include "state.hpp"
 
 #include <continuum/federation.hpp>
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+#include <continuum/serialization/federation.hpp>
+#endif
 #if CONTINUUM_HAVE_PRIORITY_CONFIG
 #include <continuum/federation/priority_config.hpp>
 #endif

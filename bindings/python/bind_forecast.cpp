@@ -2,6 +2,8 @@
 // Holt-Winters with statsmodels-compatible parameters, auto_ets, the Portfolio / auto forecaster
 // and the accuracy metrics, all under continuum.forecast with numpy arrays in and out.
 #include "common.hpp"
+#include "forecasters.hpp"
+#include "state.hpp"
 
 #include <continuum/forecast/auto_ets.hpp>
 #include <continuum/forecast/drift.hpp>
@@ -15,6 +17,9 @@
 #include <continuum/forecast/seasonal_median.hpp>
 #include <continuum/forecast/seasonal_naive.hpp>
 #include <continuum/forecast/simple_exponential_smoothing.hpp>
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+#include <continuum/serialization/forecast.hpp>
+#endif
 
 #include <fmt/format.h>
 

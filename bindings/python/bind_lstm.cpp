@@ -1,10 +1,12 @@
 // Python bindings for continuum/forecast/lstm.hpp (+ lstm_loader.hpp): continuum.forecast.Lstm,
 // a PyTorch-compatible LSTM forecaster computed in double, loaded from safetensors.
 #include "common.hpp"
+#include "state.hpp"
 
 #include <continuum/forecast/lstm.hpp>
 #if CONTINUUM_HAVE_NLOHMANN_JSON
 #include <continuum/forecast/lstm_loader.hpp>
+#include <continuum/serialization/forecast.hpp>
 #endif
 
 #include <fmt/format.h>

@@ -7,10 +7,16 @@
 // (every continuum.forecast model, or your own), deep-copied per namespace and resource; or a plain
 // callable history -> prediction (float, or a sequence over the horizon).
 #include "common.hpp"
+#include "forecasters.hpp"
+#include "quota_levels.hpp"
 #include "repr.hpp"
+#include "state.hpp"
 
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/quota.hpp>
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+#include <continuum/serialization/quota.hpp>
+#endif
 
 #include <memory>
 #include <optional>

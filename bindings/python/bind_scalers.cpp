@@ -1,9 +1,14 @@
 // Python bindings for continuum/scalers: the Kubernetes HPA reference (Hpa, HpaMetric, behaviours,
 // KEDA activation) and the MAS-H² HierarchicalScaler with its snapshot, plans and actions.
 #include "common.hpp"
+#include "forecasters.hpp"
 #include "repr.hpp"
+#include "state.hpp"
 
 #include <continuum/scalers.hpp>
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+#include <continuum/serialization/scalers.hpp>
+#endif
 
 #include <fmt/format.h>
 

@@ -3,6 +3,8 @@
 // reactive / proactive / hybrid quota, federated cluster scaler, hierarchical), a list of them or any
 // Python callable, and the replays of seeds 000, 001, 004 and the Alibaba trace as dicts.
 #include "common.hpp"
+#include "forecasters.hpp"
+#include "quota_levels.hpp"
 #include "repr.hpp"
 
 #include <continuum/sim/adapters.hpp>

@@ -1,17 +1,12 @@
 // Shared helpers for the bind_<area>.cpp files: pybind11 includes and conversions between
-// Python values and continuum core types (Resources from a dict, durations from seconds), and the two
-// Python-backed forecasters: ModelForecaster (quota, sim quota adapters) and HorizonCallableForecaster
-// (scalers.HierarchicalScaler, sim.HierarchicalAdapter).
+// Python values and continuum core types (Resources from a dict, durations from seconds, settable
+// fields). Core only: the Python-backed forecasters are in forecasters.hpp, quota levels in
+// quota_levels.hpp, state documents in state.hpp; each unit includes what it uses.
 #pragma once
 
-#include <continuum/core.hpp>
-#include <continuum/forecast/any_forecaster.hpp>
-#include <continuum/forecast/forecaster.hpp>
-#include <continuum/quota/levels.hpp>
+#include "py_types.hpp"
 
-#if CONTINUUM_HAVE_NLOHMANN_JSON
-#include <continuum/serialization.hpp>
-#endif
+#include <continuum/core.hpp>
 
 #include <pybind11/chrono.h>
 #include <pybind11/numpy.h>
@@ -68,15 +63,6 @@ CONTINUUM_PYTHON_ANY_OBJECT(LevelsLike);
 CONTINUUM_PYTHON_ANY_OBJECT(CanonicalUnitsLike);
 /// One amount of one resource (int, float or quantity string), named AmountLike in the stubs.
 CONTINUUM_PYTHON_ANY_OBJECT(AmountLike);
-
-inline std::string type_name(const py::handle& value) { return py::cast<std::string>(py::str(py::type::of(value).attr("__name__"))); }
-
-/// A numpy floating scalar that is not a Python float (np.float32, np.float16, np.longdouble):
-/// taken wherever a float is (PyFloat_AsDouble reads it through __float__).
-inline bool is_numpy_float(const py::handle& value) {
-    if (PyFloat_Check(value.ptr()) || !py::hasattr(value, "dtype") || py::isinstance<py::array>(value)) return false;
-    return py::cast<std::string>(value.attr("dtype").attr("kind")) == "f";
-}
 
 /// The amount of resource `name` that `value` means, in canonical units (see the rule above), or at
 /// `at_scale` (scale::milli for an HPA metric's milli-units) when given.
@@ -343,211 +329,12 @@ inline Duration duration_from_seconds(double seconds, const char* argument) {
     return Duration(static_cast<Duration::rep>(std::llround(seconds * 1000.0)));
 }
 
-/// A Forecaster backed by Python: a model object (fit / update / forecast) or a callable
-/// history -> prediction. Called with the GIL held (HybridQuotaScaler.tick keeps it).
-class ModelForecaster {
-public:
-    explicit ModelForecaster(py::object target) : target_(std::move(target)) {
-        model_ = py::hasattr(target_, "fit") && py::hasattr(target_, "forecast") && py::hasattr(target_, "update");
-        if (!model_ && !PyCallable_Check(target_.ptr())) {
-            throw InvalidArgument("forecaster: expected a continuum forecaster (fit/update/forecast) or a callable history -> prediction");
-        }
-    }
-    ModelForecaster(const ModelForecaster& other) : model_(other.model_), history_(other.history_) {
-        py::gil_scoped_acquire gil;
-        target_ = model_ ? py::module_::import("copy").attr("deepcopy")(other.target_) : other.target_;
-    }
-    ModelForecaster& operator=(const ModelForecaster& other) {
-        if (this != &other) *this = ModelForecaster(other);
-        return *this;
-    }
-    ModelForecaster(ModelForecaster&&) noexcept = default;
-    ModelForecaster& operator=(ModelForecaster&&) noexcept = default;
-    ~ModelForecaster() {
-        py::gil_scoped_acquire gil;
-        target_ = py::object();
-    }
-
-    void fit(SeriesView history) {
-        py::gil_scoped_acquire gil;
-        history_.assign(history.begin(), history.end());
-        if (model_) target_.attr("fit")(py::array_t<double>(static_cast<py::ssize_t>(history_.size()), history_.data()));
-    }
-    void update(double value) {
-        py::gil_scoped_acquire gil;
-        history_.push_back(value);
-        if (model_) target_.attr("update")(value);
-    }
-    [[nodiscard]] forecast::Forecast forecast(int horizon, double level) const {
-        py::gil_scoped_acquire gil;
-        if (model_ && level > 0.0 && py::hasattr(target_, "forecast_interval")) {
-            // continuum's Python forecasters: forecast_interval(h, level) -> (mean, lower, upper).
-            const auto interval = py::cast<py::tuple>(target_.attr("forecast_interval")(horizon, level));
-            if (interval.size() != 3) throw InvalidArgument("forecaster: forecast_interval(h, level) must return (mean, lower, upper)");
-            forecast::Forecast out;
-            out.mean = to_vector(interval[0]);
-            out.lower = to_vector(interval[1]);
-            out.upper = to_vector(interval[2]);
-            out.level = level;
-            return out;
-        }
-        py::object result;
-        if (model_) {
-            result = level > 0.0 ? target_.attr("forecast")(horizon, level) : target_.attr("forecast")(horizon);
-        } else {
-            result = target_(py::array_t<double>(static_cast<py::ssize_t>(history_.size()), history_.data()));
-        }
-        forecast::Forecast out;
-        // A Forecast-like object has a `mean` field; a numpy array's `mean` is a method.
-        if (py::hasattr(result, "mean") && !PyCallable_Check(result.attr("mean").ptr())) {
-            out.mean = to_vector(result.attr("mean"));
-            if (py::hasattr(result, "upper") && py::hasattr(result, "lower")) {
-                out.upper = to_vector(result.attr("upper"));
-                out.lower = to_vector(result.attr("lower"));
-                if (!out.upper.empty()) out.level = level;
-            }
-        } else {
-            out.mean = to_vector(result);
-        }
-        if (out.mean.size() == 1 && horizon > 1) out.mean.assign(static_cast<std::size_t>(horizon), out.mean.front());
-        return out;
-    }
-    /// Forwards to the model's plan_for_horizon (continuum.forecast.Portfolio) on a private deep copy,
-    /// so the caller's object is not changed; nothing for models without it and for callables.
-    void plan_for_horizon(int horizon) {
-        py::gil_scoped_acquire gil;
-        if (!model_ || !py::hasattr(target_, "plan_for_horizon")) return;
-        target_ = py::module_::import("copy").attr("deepcopy")(target_);
-        target_.attr("plan_for_horizon")(horizon);
-    }
-    [[nodiscard]] std::string name() const {
-        py::gil_scoped_acquire gil;
-        if (py::hasattr(target_, "name")) {
-            py::object n = target_.attr("name");
-            if (PyCallable_Check(n.ptr())) n = n();
-            return py::cast<std::string>(py::str(n));
-        }
-        return py::cast<std::string>(py::str(py::repr(target_)));
-    }
-
-private:
-    /// A number or an iterable of numbers, as the values of a forecast.
-    static std::vector<double> to_vector(const py::handle& v) {
-        std::vector<double> values;
-        if (py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)) {
-            values.push_back(py::cast<double>(v));
-        } else {
-            for (const auto& x : py::reinterpret_borrow<py::iterable>(v)) values.push_back(py::cast<double>(x));
-        }
-        return values;
-    }
-
-    py::object target_;
-    bool model_ = false;
-    std::vector<double> history_;
-};
-static_assert(forecast::Forecaster<ModelForecaster>);
-
-inline forecast::AnyForecaster to_forecaster(const py::object& value) {
-    if (py::detail::get_type_info(typeid(forecast::AnyForecaster)) != nullptr && py::isinstance<forecast::AnyForecaster>(value)) {
-        return py::cast<forecast::AnyForecaster>(value);
-    }
-    return forecast::AnyForecaster(ModelForecaster(value));
-}
-
-/// A Forecaster over a Python callable f(history: numpy.ndarray, horizon: int) -> sequence of
-/// floats; without a callable, the last observation repeated. Copies share the callable without
-/// touching its reference count, so decide() may copy it with the GIL released.
-struct HorizonCallableForecaster {
-    std::shared_ptr<py::object> callable;
-    std::shared_ptr<py::object> source;  // the object the host passed (pickled in its place: issue 17)
-    std::vector<double> history;
-
-    void fit(SeriesView s) { history.assign(s.begin(), s.end()); }
-    [[nodiscard]] forecast::Forecast forecast(int horizon, double /*level*/) const {
-        forecast::detail::require_horizon(horizon);
-        if (history.empty()) throw InvalidArgument("forecaster: forecast before fit");
-        forecast::Forecast out;
-        if (!callable) {
-            out.mean.assign(static_cast<std::size_t>(horizon), history.back());
-            return out;
-        }
-        py::gil_scoped_acquire gil;
-        py::array_t<double> h(static_cast<py::ssize_t>(history.size()), history.data());
-        const py::object result = (*callable)(h, horizon);
-        out.mean = py::cast<std::vector<double>>(result);
-        if (out.mean.empty()) throw InvalidArgument("forecaster: the Python forecaster returned an empty forecast");
-        return out;
-    }
-    void update(double value) { history.push_back(value); }
-    [[nodiscard]] std::string name() const { return callable ? "python-forecaster" : "last-value"; }
-};
-
 struct GilSafeDeleter {
     void operator()(py::object* o) const {
         py::gil_scoped_acquire gil;
         delete o;
     }
 };
-
-#if CONTINUUM_HAVE_NLOHMANN_JSON
-/// Rebuilds a pickled stateful object: cls(*arguments).from_json(text) (registered as
-/// continuum._core._restore_pickled, the callable every such object's __reduce__ names).
-inline py::object restore_pickled(const py::object& cls, const py::tuple& arguments, const std::string& text) {
-    return cls(*arguments).attr("from_json")(text);
-}
-
-/// State support for a bound stateful class (issue 17), all through the C++ state value:
-/// to_json() -> str (the state document), from_json(text) -> a new object with this object's
-/// configuration and the document's state, __copy__ / __deepcopy__ (exact), and, when `arguments`
-/// gives picklable constructor arguments rebuilding the configuration, pickling.
-template <typename T, typename... Options, typename Take, typename Give>
-void bind_state(py::module_& root, py::class_<T, Options...>& cls, Take take, Give give,
-                std::type_identity_t<std::function<py::tuple(const T&)>> arguments = {}) {
-    using State = std::decay_t<decltype(take(std::declval<const T&>()))>;
-    if (!py::hasattr(root, "_restore_pickled")) root.def("_restore_pickled", &restore_pickled, "Rebuilds a pickled object: cls(*arguments).from_json(text).");
-    cls.def("to_json", [take](const T& self) { return serialization::dump(take(self)); },
-            "The state as a JSON document {\"schema\": ..., \"version\": ..., ...} (see docs/state.md).");
-    cls.def("from_json", [give](const T& self, const std::string& text) { return give(self, serialization::parse<State>(text)); }, py::arg("text"),
-            "A new object with this object's configuration and the state of `text` (written by to_json). Raises ParseError\n"
-            "naming the field on a malformed document, InvalidArgument when the state does not match the configuration.");
-    cls.def("__copy__", [take, give](const T& self) { return give(self, take(self)); });
-    cls.def("__deepcopy__", [take, give](const T& self, const py::dict&) { return give(self, take(self)); }, py::arg("memo"));
-    if (arguments) {
-        cls.def("__reduce__", [take, arguments](const py::object& self) {
-            const T& value = py::cast<const T&>(self);
-            return py::make_tuple(py::module_::import("continuum._core").attr("_restore_pickled"),
-                                  py::make_tuple(self.attr("__class__"), arguments(value), serialization::dump(take(value))));
-        });
-    }
-}
-#endif
-
-/// Quota levels of one resource as Python holds them: the resource names the unit of the numbers
-/// given and returned (QuotaLevels([2, 4, 8, 16]) are cores of cpu), the levels are canonical.
-struct QuotaLevelsOf {
-    std::string resource;
-    quota::QuotaLevels levels;
-};
-
-/// Quota levels of `resource` from a QuotaLevels (of the same resource) or a sequence of amounts.
-inline quota::QuotaLevels to_quota_levels(const py::handle& value, const std::string& resource, const std::string& argument) {
-    if (py::isinstance<QuotaLevelsOf>(value)) {
-        const auto& given = py::cast<const QuotaLevelsOf&>(value);
-        if (given.resource != resource) {
-            throw InvalidArgument(argument + ": QuotaLevels of resource \"" + given.resource + "\" given for \"" + resource + "\"");
-        }
-        return given.levels;
-    }
-    if (py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value)) {
-        throw InvalidArgument(argument + ": expected a continuum.quota.QuotaLevels or a list of amounts, got " + type_name(value));
-    }
-    std::vector<std::int64_t> canonical;
-    for (const auto& level : py::reinterpret_borrow<py::iterable>(value)) {
-        canonical.push_back(amount_from_python(resource, level, argument + "[" + std::to_string(canonical.size()) + "]"));
-    }
-    return quota::QuotaLevels(std::move(canonical), resource);
-}
 
 /// Pickling (and copy.deepcopy) of a configuration value through its constructor: __reduce__
 /// returns (cls, arguments(value)), so pickle rebuilds it as cls(*arguments).
