@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -43,7 +44,10 @@ public:
         doc.nodes_.reserve(text.size() / 6 + 16);
         doc.strings_.reserve(text.size() / 3 + 16);
         Builder builder{doc, {}};
-        nlohmann::json::sax_parse(text, &builder);
+        // nlohmann's JSON parser alone: basic_json::sax_parse takes the input format at run time, so
+        // calling it compiles the CBOR, MessagePack, UBJSON, BSON and BJData readers into every unit.
+        auto input = nlohmann::detail::input_adapter(text);
+        nlohmann::detail::parser<nlohmann::json, decltype(input)>(std::move(input), nullptr, true, false).sax_parse(&builder, true);
         return doc;
     }
 
