@@ -2,6 +2,8 @@
 #include <continuum/packing/detail/lds_dive.hpp>
 #include <continuum/packing/one_dimensional.hpp>
 
+#include "bin_checks.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,22 +22,6 @@ using continuum::packing::detail::LdsDive;
 
 namespace {
 using Dive = LdsDive<ColumnGeneration<double>>;
-
-/// Every item in exactly one bin, no bin over `capacity`, at most `limit` bins.
-void check_lds_bins(const std::vector<std::vector<std::size_t>>& bins, const std::vector<std::int64_t>& sizes, std::int64_t capacity, std::size_t limit) {
-    CHECK(bins.size() <= limit);
-    std::vector<int> seen(sizes.size(), 0);
-    for (const auto& bin : bins) {
-        std::int64_t load = 0;
-        for (const auto i : bin) {
-            REQUIRE(i < sizes.size());
-            ++seen[i];
-            load += sizes[i];
-        }
-        CHECK(load <= capacity);
-    }
-    CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
-}
 
 /// The master after its root LP (as solve_exact runs it), seeded with FFD's bin count.
 struct LdsRoot {
@@ -81,13 +67,7 @@ TEST_CASE("LDS dive: finds perfect packings (random triplets) that first fit dec
     int ffd_above = 0;
     for (int trial = 0; trial < 8; ++trial) {
         const int bins = std::uniform_int_distribution<int>(8, 25)(rng);
-        std::vector<std::int64_t> sizes;
-        for (int b = 0; b < bins; ++b) {
-            const std::int64_t first = std::uniform_int_distribution<std::int64_t>(380, 490)(rng);
-            const std::int64_t second = std::uniform_int_distribution<std::int64_t>(250, 1000 - first - 250)(rng);
-            sizes.insert(sizes.end(), {first, second, 1000 - first - second});
-        }
-        std::shuffle(sizes.begin(), sizes.end(), rng);
+        const auto sizes = continuum::packing::testing::triplet_sizes(rng, bins);
         CAPTURE(trial);
         LdsRoot root(sizes, 1000, 10'000'000);
         REQUIRE(root.lower_bound == bins);
@@ -97,7 +77,7 @@ TEST_CASE("LDS dive: finds perfect packings (random triplets) that first fit dec
         const auto found = root.cg.incumbent();
         if (root.ffd_bins > bins) CHECK(dive.lps() >= 1);  // found by the dive, not handed in
         if (found.empty()) continue;  // the root's MBS' / SVC packing already reached the bound
-        check_lds_bins(found, sizes, 1000, static_cast<std::size_t>(bins));
+        continuum::packing::testing::check_bins(found, sizes, 1000, static_cast<std::size_t>(bins));
         for (const auto& bin : found) {
             std::int64_t load = 0;
             for (const auto i : bin) load += sizes[i];
@@ -123,7 +103,7 @@ TEST_CASE("LDS dive: Waescher TEST0014 reaches its optimum L1 = 23 (FFD 24) with
     REQUIRE(dive.run(23, 100'000) == Dive::Outcome::found);
     CHECK(root.tracker.nodes() - before <= 100'000 + 20'000);  // the allowance, plus the LP it was in
     CHECK(dive.lps() >= 1);
-    check_lds_bins(root.cg.incumbent(), sizes, capacity, 23);
+    continuum::packing::testing::check_bins(root.cg.incumbent(), sizes, capacity, 23);
     CHECK(root.cg.incumbent().size() == 23);
     // No allowance: nothing found, nothing claimed.
     LdsRoot again(sizes, capacity, 10'000'000);

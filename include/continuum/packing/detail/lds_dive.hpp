@@ -61,7 +61,8 @@ public:
 
 private:
     /// Columns closer than this to a non-zero integer are fixed together on a node's first branch
-    /// (fewer LPs per dive: on Hard28 it found 5 of the 7 IRUP packings in 300,000 nodes, 4 without).
+    /// (fewer LPs per dive: from the root LP alone it found 4 of Hard28's 7 open IRUP packings within
+    /// 300,000 nodes, 3 without, and BPP561 in 32,000 nodes instead of 118,000).
     static constexpr double bundle = 0.1;
 
     struct Candidate {
