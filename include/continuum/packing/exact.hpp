@@ -173,7 +173,8 @@ void close_gap(Master& master, std::int64_t capacity, ExactPacking& out, const B
 /// Share of the budget for the column-generation dive with limited discrepancy search (1-D), which
 /// takes the LP dive's place when the budget leaves room for it: it finds the near-perfect packings of
 /// IRUP instances that the LP dive ended one bin above. At 200,000 nodes on data/bpp 0.45 proved 37 of
-/// 45 (0.35 proved 36 and 0.3 35, both losing BPP60; the LP dive 34).
+/// 45 (0.35 proved 36 and 0.3 35, both losing BPP60; 0.55 37, trading BPP13 for BPP144; the LP
+/// dive 34).
 inline constexpr double lds_dive_share = 0.45;
 /// ... with at most this many discrepancies (its iterations run 1, 2, ... up to it).
 inline constexpr int lds_dive_discrepancies = 8;
