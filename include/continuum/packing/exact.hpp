@@ -394,7 +394,14 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // 1-D, when the budget leaves the dive's floor beside its share: the dive with limited
         // discrepancy search in the LP dive's place (it found the near-perfect packings the LP dive
         // ended one bin above: BPP832, BPP561, TEST0014 at 200,000 nodes, and loses none).
-        const bool lds = items.d == 1 && static_cast<double>(budget.node_limit) * (1 - lds_dive_share) >= static_cast<double>(dive_floor_nodes);
+        // With a deadline, the same test in time: the deadline's remainder against the time the
+        // floor's nodes take at the rate measured so far.
+        bool lds = items.d == 1 && static_cast<double>(budget.node_limit) * (1 - lds_dive_share) >= static_cast<double>(dive_floor_nodes);
+        if (lds && budget.time_limit && tracker.nodes() > 0) {
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            const double floor = elapsed / static_cast<double>(tracker.nodes()) * static_cast<double>(dive_floor_nodes);
+            lds = std::chrono::duration<double>(*budget.time_limit).count() * (1 - lds_dive_share) >= floor;
+        }
         if (lds && !tracker.exhausted()) lds_dive(cg, out, budget, tracker, lds_dive_share);
         if (items.d > 1) phase.begin(1.0, tracker);
         const auto result = lds ? ColumnGenerationResult{} : cg.dive_from_root(dive_nodes, dive_deadline);
