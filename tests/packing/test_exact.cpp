@@ -1,5 +1,7 @@
 #include <continuum/packing/exact.hpp>
 
+#include "bin_checks.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -150,13 +152,7 @@ TEST_CASE("property: perfect packings (random triplets filling every bin exactly
     std::mt19937_64 rng(17);
     for (int trial = 0; trial < 12; ++trial) {
         const int bins = std::uniform_int_distribution<int>(5, 40)(rng);
-        std::vector<std::int64_t> sizes;
-        for (int b = 0; b < bins; ++b) {
-            const std::int64_t first = std::uniform_int_distribution<std::int64_t>(380, 490)(rng);
-            const std::int64_t second = std::uniform_int_distribution<std::int64_t>(250, 1000 - first - 250)(rng);
-            sizes.insert(sizes.end(), {first, second, 1000 - first - second});
-        }
-        std::shuffle(sizes.begin(), sizes.end(), rng);
+        const auto sizes = continuum::packing::testing::triplet_sizes(rng, bins);
         CAPTURE(trial);
         Budget budget;
         budget.node_limit = 2'000'000;
@@ -404,9 +400,9 @@ void check_held_out(const std::string& set, const std::vector<std::string>& prov
 TEST_CASE("held-out Waescher set (data/bpp) proved at the known optima within a node budget") {
     // TEST0065 (opt = L1 + 1, proved by the LP-bounded bin completion) was open at this budget before
     // it; TEST0022 (opt = ⌈LP⌉ + 1) before the Ryan–Foster branch-and-price; TEST0014 (one bin above
-    // its optimum L1) still is.
+    // its optimum L1) before the dive with limited discrepancy search: all 17 now.
     check_held_out("waescher",
-                   {"TEST0005", "TEST0022", "TEST0030", "TEST0044", "TEST0049", "TEST0054", "TEST0055a", "TEST0055b", "TEST0058", "TEST0065", "TEST0068", "TEST0075",
+                   {"TEST0005", "TEST0014", "TEST0022", "TEST0030", "TEST0044", "TEST0049", "TEST0054", "TEST0055a", "TEST0055b", "TEST0058", "TEST0065", "TEST0068", "TEST0075",
                     "TEST0082", "TEST0084", "TEST0095", "TEST0097"},
                    200'000, 200'000, 17);
 }
@@ -414,9 +410,10 @@ TEST_CASE("held-out Waescher set (data/bpp) proved at the known optima within a 
 TEST_CASE("held-out Hard28 set (data/bpp) proved at the known optima within a node budget where the solver closes it") {
     // BPP119 and BPP175 (opt = ⌈LP⌉ + 1) are proved by the Ryan–Foster branch-and-price, BPP766 found
     // by its dive; BPP900, proved by the LP-bounded completion before it, is open at this budget now.
+    // BPP561 and BPP832 (IRUP, one bin above before) are found by the dive with limited discrepancy search.
     check_held_out("hard28",
-                   {"BPP13", "BPP47", "BPP60", "BPP119", "BPP175", "BPP178", "BPP181", "BPP195", "BPP360", "BPP485", "BPP531", "BPP640", "BPP645", "BPP742", "BPP766",
-                    "BPP781", "BPP785", "BPP814"},
+                   {"BPP13", "BPP47", "BPP60", "BPP119", "BPP175", "BPP178", "BPP181", "BPP195", "BPP360", "BPP485", "BPP531", "BPP561", "BPP640", "BPP645", "BPP742",
+                    "BPP766", "BPP781", "BPP785", "BPP814", "BPP832"},
                    200'000, 20'000, 28);
 }
 

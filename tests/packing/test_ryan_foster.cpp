@@ -1,6 +1,8 @@
 #include <continuum/packing/detail/ryan_foster.hpp>
 #include <continuum/packing/one_dimensional.hpp>
 
+#include "bin_checks.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,22 +17,6 @@ using continuum::packing::detail::RyanFosterSearch;
 
 namespace {
 using RyanFoster = RyanFosterSearch<double>;
-
-/// Every item in exactly one bin, no bin over `capacity`, at most `limit` bins.
-void check_ryan_foster_bins(const RyanFoster::Bins& bins, const std::vector<std::int64_t>& sizes, std::int64_t capacity, std::size_t limit) {
-    CHECK(bins.size() <= limit);
-    std::vector<int> seen(sizes.size(), 0);
-    for (const auto& bin : bins) {
-        std::int64_t load = 0;
-        for (const auto i : bin) {
-            REQUIRE(i < sizes.size());
-            ++seen[i];
-            load += sizes[i];
-        }
-        CHECK(load <= capacity);
-    }
-    CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
-}
 
 std::vector<std::int64_t> ryan_foster_instance(const std::string& file, std::int64_t& capacity) {
     std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
@@ -56,7 +42,7 @@ TEST_CASE("Ryan-Foster branch-and-price: a hand-checked instance, found and prov
     CHECK(search.run(2) == RyanFoster::Outcome::infeasible);
     CHECK(search.run(1) == RyanFoster::Outcome::infeasible);  // 259 > 132 before any LP
     REQUIRE(search.run(3) == RyanFoster::Outcome::found);
-    check_ryan_foster_bins(search.bins(), sizes, 132, 3);
+    continuum::packing::testing::check_bins(search.bins(), sizes, 132, 3);
     CHECK(search.bins().size() == 3);
     // A budget already spent answers unknown, never a wrong proof.
     Budget none;
@@ -101,6 +87,6 @@ TEST_CASE("Ryan-Foster branch-and-price finds the optimum of an IRUP Hard28 inst
     RyanFoster search(sizes, capacity, tracker, share);
     search.seed(continuum::packing::first_fit_decreasing(sizes, capacity).bins);
     REQUIRE(search.run(60) == RyanFoster::Outcome::found);
-    check_ryan_foster_bins(search.bins(), sizes, capacity, 60);
+    continuum::packing::testing::check_bins(search.bins(), sizes, capacity, 60);
     CHECK(search.run(59) == RyanFoster::Outcome::infeasible);  // the root LP's bound is 60
 }

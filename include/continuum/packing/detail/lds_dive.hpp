@@ -1,0 +1,161 @@
+// Internal: column-generation diving with limited discrepancy search (1-D), after Sadykov, Vanderbeck,
+// Pessoa, Tahiri & Uchoa, "Primal heuristics for branch and price: the assets of diving methods"
+// (INFORMS J. Computing 2019), used for bin packing by Wei, Luo, Baldacci & Lim (2020): fix a column
+// of the residual LP's solution (the closest to a non-zero integer, at that integer), re-solve the LP
+// of the residual demand, prune on its Farley bound; siblings try the next columns (tabu below them).
+#pragma once
+
+#include <continuum/core/budget.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace continuum::packing::detail {
+
+/// `Master` is ColumnGeneration<Real> (type_demands, residual_lp, round_residual, record_patterns,
+/// incumbent_bins).
+template <typename Master>
+class LdsDive {
+public:
+    using Pattern = std::vector<std::int64_t>;
+    enum class Outcome { found, unknown };
+
+    /// Iterations with 1, 2, ... up to `max_discrepancy` discrepancies (the k-th candidate of a
+    /// node costs k), at any depth: depth first, so the deepest choices are revised first.
+    LdsDive(Master& master, BudgetTracker& tracker, int max_discrepancy) : master_(master), tracker_(tracker), max_discrepancy_(max_discrepancy) {}
+
+    /// Looks for a packing into at most `target` bins within `node_allowance` more nodes of the
+    /// tracker (the LPs' pivots and pricings count there) and before `deadline`. found: the master
+    /// holds it as its incumbent. Proves nothing when it fails.
+    Outcome run(std::int64_t target, std::int64_t node_allowance, std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) {
+        target_ = target;
+        node_end_ = tracker_.nodes() > std::numeric_limits<std::int64_t>::max() - node_allowance ? std::numeric_limits<std::int64_t>::max() : tracker_.nodes() + node_allowance;
+        deadline_ = deadline;
+        aborted_ = false;
+        lps_ = 0;
+        if (master_.incumbent_bins() <= target) return Outcome::found;
+        const auto demand = master_.type_demands();
+        bool found = false;
+        for (int limit = 1; limit <= max_discrepancy_ && !found && !aborted_; ++limit) {
+            cut_ = false;
+            fixed_.clear();
+            tabu_.clear();
+            auto b = demand;
+            found = dive(b, limit);
+            if (!cut_) break;  // the whole tree was seen: more discrepancies change nothing
+        }
+        if (!found) return Outcome::unknown;
+        if (master_.incumbent_bins() > target) master_.record_patterns(fixed_);
+        return Outcome::found;
+    }
+
+    /// Residual LPs solved by the last run.
+    [[nodiscard]] std::int64_t lps() const { return lps_; }
+
+private:
+    /// Columns closer than this to a non-zero integer are fixed together on a node's first branch
+    /// (fewer LPs per dive: from the root LP alone it found 4 of Hard28's 7 open IRUP packings within
+    /// 300,000 nodes, 3 without, and BPP561 in 32,000 nodes instead of 118,000).
+    static constexpr double bundle = 0.1;
+
+    struct Candidate {
+        double distance, value;
+        std::size_t index;
+    };
+
+    [[nodiscard]] bool out_of_budget() {
+        if (tracker_.exhausted() || tracker_.nodes() >= node_end_) return true;
+        return deadline_ && std::chrono::steady_clock::now() >= *deadline_;
+    }
+
+    /// Fixes up to `copies` copies of `pattern` (as many as the residual demand `b` and the target
+    /// allow); returns how many.
+    std::int64_t take(const Pattern& pattern, std::int64_t copies, std::vector<std::int64_t>& b) {
+        for (std::size_t j = 0; j < b.size(); ++j) {
+            if (pattern[j] > 0) copies = std::min(copies, b[j] / pattern[j]);
+        }
+        copies = std::min(copies, target_ - static_cast<std::int64_t>(fixed_.size()));
+        if (copies <= 0) return 0;
+        for (std::size_t j = 0; j < b.size(); ++j) b[j] -= copies * pattern[j];
+        for (std::int64_t c = 0; c < copies; ++c) fixed_.push_back(pattern);
+        return copies;
+    }
+
+    static std::int64_t nearest(double value) { return static_cast<std::int64_t>(std::max(1.0, std::round(value))); }
+
+    bool dive(std::vector<std::int64_t>& b, int discrepancies) {
+        if (std::all_of(b.begin(), b.end(), [](std::int64_t x) { return x == 0; })) return true;
+        if (out_of_budget()) {
+            aborted_ = true;
+            return false;
+        }
+        const auto lp = master_.residual_lp(b);
+        ++lps_;
+        if (lp.lower_bound == 0) {  // no exact pricing round: the budget ran out
+            aborted_ = true;
+            return false;
+        }
+        const auto fixed = static_cast<std::int64_t>(fixed_.size());
+        if (fixed + lp.lower_bound > target_) return false;
+        master_.round_residual(fixed_, b, lp);
+        if (master_.incumbent_bins() <= target_) return true;
+        // Candidates: the solution's columns, closest to a non-zero integer first, then larger
+        // values; never one that an earlier sibling on the path tried (tabu).
+        std::vector<Candidate> candidates;
+        for (std::size_t k = 0; k < lp.solution.size(); ++k) {
+            const auto& [pattern, value] = lp.solution[k];
+            if (value <= 1e-9 || std::all_of(pattern.begin(), pattern.end(), [](std::int64_t x) { return x == 0; })) continue;
+            if (std::find(tabu_.begin(), tabu_.end(), pattern) != tabu_.end()) continue;
+            candidates.push_back({std::abs(value - static_cast<double>(nearest(value))), value, k});
+        }
+        std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+            if (x.distance != y.distance) return x.distance < y.distance;
+            if (x.value != y.value) return x.value > y.value;
+            return x.index < y.index;
+        });
+        const auto width = static_cast<std::size_t>(discrepancies) + 1;
+        if (candidates.size() > width) cut_ = true;
+        const std::size_t tabu_mark = tabu_.size();
+        bool found = false;
+        for (std::size_t k = 0; k < candidates.size() && k < width && !found; ++k) {
+            std::vector<std::pair<std::size_t, std::int64_t>> taken;  // (candidate, copies)
+            const auto& pattern = lp.solution[candidates[k].index].first;
+            taken.emplace_back(k, take(pattern, nearest(candidates[k].value), b));
+            for (std::size_t q = k + 1; k == 0 && q < candidates.size() && candidates[q].distance < bundle; ++q) {
+                taken.emplace_back(q, take(lp.solution[candidates[q].index].first, nearest(candidates[q].value), b));
+            }
+            found = dive(b, discrepancies - static_cast<int>(k));
+            if (found) break;
+            fixed_.resize(static_cast<std::size_t>(fixed));
+            for (const auto& [q, copies] : taken) {
+                const auto& p = lp.solution[candidates[q].index].first;
+                for (std::size_t j = 0; j < b.size(); ++j) b[j] += copies * p[j];
+            }
+            tabu_.push_back(pattern);
+            if (aborted_) break;
+        }
+        tabu_.resize(tabu_mark);
+        return found;
+    }
+
+    Master& master_;
+    BudgetTracker& tracker_;
+    int max_discrepancy_;
+    std::int64_t target_ = 0;
+    std::int64_t node_end_ = 0;
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    std::vector<Pattern> fixed_;
+    std::vector<Pattern> tabu_;
+    std::int64_t lps_ = 0;
+    bool aborted_ = false;
+    bool cut_ = false;
+};
+
+}  // namespace continuum::packing::detail

@@ -1,0 +1,113 @@
+#include <continuum/packing/detail/column_generation.hpp>
+#include <continuum/packing/detail/lds_dive.hpp>
+#include <continuum/packing/one_dimensional.hpp>
+
+#include "bin_checks.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+using continuum::Budget;
+using continuum::BudgetTracker;
+using continuum::packing::detail::ColumnGeneration;
+using continuum::packing::detail::DenseItems;
+using continuum::packing::detail::LdsDive;
+
+namespace {
+using Dive = LdsDive<ColumnGeneration<double>>;
+
+/// The master after its root LP (as solve_exact runs it), seeded with FFD's bin count.
+struct LdsRoot {
+    DenseItems items;
+    std::vector<std::size_t> placeable;
+    Budget budget;
+    BudgetTracker tracker;
+    std::int64_t capacity[1];
+    ColumnGeneration<double> cg;
+    std::int64_t ffd_bins = 0, lower_bound = 0;
+
+    LdsRoot(const std::vector<std::int64_t>& sizes, std::int64_t cap, std::int64_t node_limit)
+        : items(dense(sizes)), placeable(order(sizes)), budget(limit(node_limit)), tracker(budget), capacity{cap}, cg(items, capacity, placeable, tracker) {
+        ffd_bins = static_cast<std::int64_t>(continuum::packing::first_fit_decreasing(sizes, cap).num_bins());
+        cg.start(ffd_bins);
+        lower_bound = cg.root(ffd_bins).lower_bound;
+    }
+    static DenseItems dense(const std::vector<std::int64_t>& sizes) {
+        DenseItems out;
+        out.n = sizes.size();
+        out.d = 1;
+        out.sizes = sizes;
+        return out;
+    }
+    static std::vector<std::size_t> order(const std::vector<std::int64_t>& sizes) {
+        std::vector<std::size_t> out(sizes.size());
+        std::iota(out.begin(), out.end(), std::size_t{0});
+        std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+        return out;
+    }
+    static Budget limit(std::int64_t nodes) {
+        Budget b;
+        b.node_limit = nodes;
+        return b;
+    }
+};
+}  // namespace
+
+TEST_CASE("LDS dive: finds perfect packings (random triplets) that first fit decreasing misses") {
+    // Falkenauer's construction: each bin one item in [380, 490] and two that fill it exactly, so the
+    // LP bound is the number of bins and the only packing that reaches it wastes nothing.
+    std::mt19937_64 rng(29);
+    int ffd_above = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+        const int bins = std::uniform_int_distribution<int>(8, 25)(rng);
+        const auto sizes = continuum::packing::testing::triplet_sizes(rng, bins);
+        CAPTURE(trial);
+        LdsRoot root(sizes, 1000, 10'000'000);
+        REQUIRE(root.lower_bound == bins);
+        ffd_above += root.ffd_bins > bins ? 1 : 0;
+        Dive dive(root.cg, root.tracker, 8);
+        REQUIRE(dive.run(bins, 2'000'000) == Dive::Outcome::found);
+        const auto found = root.cg.incumbent();
+        if (root.ffd_bins > bins) CHECK(dive.lps() >= 1);  // found by the dive, not handed in
+        if (found.empty()) continue;  // the root's MBS' / SVC packing already reached the bound
+        continuum::packing::testing::check_bins(found, sizes, 1000, static_cast<std::size_t>(bins));
+        for (const auto& bin : found) {
+            std::int64_t load = 0;
+            for (const auto i : bin) load += sizes[i];
+            CHECK(load == 1000);
+        }
+    }
+    CHECK(ffd_above >= 4);
+}
+
+TEST_CASE("LDS dive: Waescher TEST0014 reaches its optimum L1 = 23 (FFD 24) within its allowance") {
+    std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
+    REQUIRE(in.good());
+    std::int64_t n = 0, capacity = 0;
+    in >> n >> capacity;
+    std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
+    for (auto& s : sizes) in >> s;
+    REQUIRE(in.good());
+    LdsRoot root(sizes, capacity, 10'000'000);
+    REQUIRE(root.ffd_bins == 24);
+    REQUIRE(root.lower_bound == 23);
+    const auto before = root.tracker.nodes();
+    Dive dive(root.cg, root.tracker, 8);
+    REQUIRE(dive.run(23, 100'000) == Dive::Outcome::found);
+    CHECK(root.tracker.nodes() - before <= 100'000 + 20'000);  // the allowance, plus the LP it was in
+    CHECK(dive.lps() >= 1);
+    continuum::packing::testing::check_bins(root.cg.incumbent(), sizes, capacity, 23);
+    CHECK(root.cg.incumbent().size() == 23);
+    // No allowance: nothing found, nothing claimed.
+    LdsRoot again(sizes, capacity, 10'000'000);
+    Dive starved(again.cg, again.tracker, 8);
+    CHECK(starved.run(23, 0) == Dive::Outcome::unknown);
+    CHECK(again.cg.incumbent_bins() == 24);
+}
