@@ -1,13 +1,17 @@
 // HoltWinters::fit_many: every series fitted in lanes gets the fit it gets alone (SSE to 1e-9,
 // same parameters and forecasts), for several model shapes, a batch that does not fill the last
-// lanes, known models, and bad input naming the series.
+// lanes, known models, and bad input naming the series; on every lane instruction path this machine
+// runs (portable, AVX2, AVX-512), bit for bit unless the build itself fuses multiply-adds.
 #include <continuum/forecast/holt_winters_batch.hpp>
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace fc = continuum::forecast;
 
@@ -28,9 +32,19 @@ std::vector<double> panel(std::size_t series, std::size_t length) {
     return out;
 }
 
-void check_same_as_alone(const fc::HoltWinters<double>& prototype, std::size_t series, std::size_t length) {
+/// The lane paths this build and CPU run (portable always).
+std::vector<fc::LaneInstructions> runnable_lane_paths() {
+    std::vector<fc::LaneInstructions> out;
+    for (auto path : {fc::LaneInstructions::portable, fc::LaneInstructions::avx2, fc::LaneInstructions::avx512}) {
+        if (fc::detail::lane_instructions_supported(path)) out.push_back(path);
+    }
+    return out;
+}
+
+void check_same_as_alone_on(const fc::HoltWinters<double>& prototype, std::size_t series, std::size_t length, fc::LaneInstructions path) {
     const auto values = panel(series, length);
-    const auto batch = prototype.fit_many(values, series);
+    const auto batch = prototype.fit_many(values, series, path);
+    CHECK(batch.instructions() == path);
     REQUIRE(batch.size() == series);
     CHECK(batch.length() == length);
     const auto forecasts = batch.forecast(30);
@@ -40,10 +54,20 @@ void check_same_as_alone(const fc::HoltWinters<double>& prototype, std::size_t s
         alone.fit(continuum::SeriesView(std::span<const double>(values).subspan(i * length, length)));
         CAPTURE(i);
         CHECK(batch[i].sse() == doctest::Approx(alone.sse()).epsilon(1e-9));
+#if !defined(__FMA__)
+        CHECK(batch[i].sse() == alone.sse());  // no fused multiply-add anywhere: the same bits
+#endif
         CHECK(batch[i].params().alpha == doctest::Approx(alone.params().alpha).epsilon(1e-9));
         CHECK(batch[i].evaluations() == alone.evaluations());
         const auto f = alone.forecast(30).mean;
         for (std::size_t h = 0; h < 30; ++h) CHECK(forecasts[i * 30 + h] == doctest::Approx(f[h]).epsilon(1e-9));
+    }
+}
+
+void check_same_as_alone(const fc::HoltWinters<double>& prototype, std::size_t series, std::size_t length) {
+    for (const auto path : runnable_lane_paths()) {
+        CAPTURE(fc::lane_instructions_name(path));
+        check_same_as_alone_on(prototype, series, length, path);
     }
 }
 }  // namespace
@@ -87,11 +111,11 @@ TEST_CASE("fit_many: known models smooth only, bad input names the series") {
 }
 
 namespace {
-/// Runs one lane evaluation (forward + backward) of `Season` on panel rows through the kernel the
-/// CPU dispatch picks and through the portable one; both must agree bit for bit (no fused
-/// multiply-add may creep into the AVX2 build).
+/// Runs one lane evaluation (forward + backward) of `Season` on panel rows through the portable
+/// kernel and through `path`; both must agree bit for bit (no fused multiply-add may creep into the
+/// AVX2 or AVX-512 bodies).
 template <fc::Seasonality Season>
-void check_dispatch_bit_identical() {
+void check_lane_path_bit_identical(fc::LaneInstructions path) {
     constexpr std::size_t lanes = 8, n = 120, m = 24;
     const auto values = panel(lanes, n);
     std::vector<double> y(n * lanes);
@@ -116,7 +140,7 @@ void check_dispatch_bit_identical() {
     auto dispatched = portable;
     std::vector<double> trace_portable(3 * n * lanes), trace_dispatched(3 * n * lanes);
     fc::detail::holt_winters_evaluate_lanes<double, lanes, Season, true, false>(y, n, m, portable, trace_portable, true);
-    fc::detail::holt_winters_evaluate_lanes_dispatched<double, lanes, Season, true, false>(y, n, m, dispatched, trace_dispatched, true);
+    fc::detail::holt_winters_evaluate_lanes_with<double, lanes, Season, true, false>(path, y, n, m, dispatched, trace_dispatched, true);
     CHECK(trace_dispatched == trace_portable);
     CHECK(dispatched.seasons == portable.seasons);
     CHECK(dispatched.g_seasons == portable.g_seasons);
@@ -137,7 +161,26 @@ void check_dispatch_bit_identical() {
 }
 }  // namespace
 
-TEST_CASE("fit_many lane kernels: the CPU-dispatched build equals the portable one bit for bit") {
-    check_dispatch_bit_identical<fc::Seasonality::additive>();
-    check_dispatch_bit_identical<fc::Seasonality::multiplicative>();
+TEST_CASE("fit_many lane kernels: every path this CPU runs equals the portable one bit for bit") {
+    const auto paths = runnable_lane_paths();
+    CHECK(paths.front() == fc::LaneInstructions::portable);
+    for (const auto path : paths) {
+        CAPTURE(fc::lane_instructions_name(path));
+        check_lane_path_bit_identical<fc::Seasonality::additive>(path);
+        check_lane_path_bit_identical<fc::Seasonality::multiplicative>(path);
+    }
+}
+
+TEST_CASE("fit_many lane instructions: automatic picks a runnable path, an unsupported one is refused") {
+    const fc::HoltWinters<double> model({fc::Trend::additive, false, fc::Seasonality::none, 2});
+    const auto values = panel(3, 60);
+    const auto chosen = model.fit_many(values, 3).instructions();
+    CHECK(chosen != fc::LaneInstructions::automatic);
+    CHECK(fc::detail::lane_instructions_supported(chosen));
+    for (auto path : {fc::LaneInstructions::avx2, fc::LaneInstructions::avx512}) {
+        if (fc::detail::lane_instructions_supported(path)) continue;
+        const std::string expected = fmt::format("instructions = {}: not supported", fc::lane_instructions_name(path));
+        CHECK_THROWS_WITH_AS((void)model.fit_many(values, 3, path), doctest::Contains(expected.c_str()), continuum::InvalidArgument);
+    }
+    CHECK(fc::lane_instructions_name(fc::LaneInstructions::avx512) == "avx512");
 }

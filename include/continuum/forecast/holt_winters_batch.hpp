@@ -29,8 +29,10 @@ public:
     static constexpr std::size_t lanes = 64 / sizeof(Scalar);
 
     /// Fits every row of `values` (row-major, `series` rows of equal length) with `prototype`'s spec
-    /// and options. \throws InvalidArgument as HoltWinters::fit_many.
-    HoltWintersBatch(const HoltWinters<Scalar>& prototype, std::span<const double> values, std::size_t series) {
+    /// and options, evaluating the lanes with `instructions`. \throws InvalidArgument as HoltWinters::fit_many.
+    HoltWintersBatch(const HoltWinters<Scalar>& prototype, std::span<const double> values, std::size_t series,
+                     LaneInstructions instructions = LaneInstructions::automatic)
+        : instructions_(detail::resolve_lane_instructions(instructions)) {
         if (series < 1) throw InvalidArgument(continuum::detail::message("holt_winters fit_many: series must be >= 1, got {}", series));
         if (values.size() % series != 0) {
             throw InvalidArgument(continuum::detail::message("holt_winters fit_many: {} values are not {} series of equal length", values.size(), series));
@@ -64,6 +66,8 @@ public:
         return models_[i];
     }
     [[nodiscard]] const std::vector<HoltWinters<Scalar>>& models() const { return models_; }
+    /// The instructions the lanes ran with (automatic resolved).
+    [[nodiscard]] LaneInstructions instructions() const { return instructions_; }
 
     /// Point forecasts of every series, row-major (size() rows of `horizon` values).
     /// \throws InvalidArgument when horizon < 1.
@@ -120,8 +124,8 @@ private:
     void evaluate(Lanes& lane_data, const std::vector<Scalar>& y, bool gradient) {
         const auto m = static_cast<std::size_t>(std::max(models_.front().spec_.period(), 1));
         detail::dispatch_holt_winters(models_.front().spec_, [&]<Seasonality S, bool T, bool N>() {
-            detail::holt_winters_evaluate_lanes_dispatched<Scalar, lanes, S, T, N>(y, length_, m, lane_data, gradient ? trace_ : no_trace_,
-                                                                                   gradient);
+            detail::holt_winters_evaluate_lanes_with<Scalar, lanes, S, T, N>(instructions_, y, length_, m, lane_data, gradient ? trace_ : no_trace_,
+                                                                             gradient);
             return 0;
         });
     }
@@ -267,6 +271,7 @@ private:
         search.lbfgs.reset();
     }
 
+    LaneInstructions instructions_;
     std::vector<Model> models_;
     std::size_t length_ = 0;
     std::vector<Scalar> y_;      // the series during the fit, row-major
