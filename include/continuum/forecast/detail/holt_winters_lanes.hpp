@@ -16,14 +16,15 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <string_view>
 #include <vector>
 
 namespace continuum::forecast {
 
 /// The instructions HoltWinters::fit_many evaluates its lanes with. automatic: AVX2 when the CPU
-/// has it and the build does not target AVX2 itself (measured fastest: see docs/forecast.md), else
-/// the build's own (portable) code; the others force one path. Every path gives the same bits
+/// has it and a g++ build does not target AVX2 itself (measured fastest: see docs/forecast.md),
+/// else the build's own (portable) code; the others force one path. Every path gives the same bits
 /// unless the build itself enables fused multiply-adds (-march=native with g++).
 enum class LaneInstructions : int { automatic = 0, portable, avx2, avx512 };
 
@@ -55,19 +56,37 @@ struct HoltWintersLanes {
     std::array<Scalar, Lanes> alpha{}, beta{}, gamma{}, phi{}, level{}, trend{}, sse{};
     std::vector<Scalar> seasons;     // m * Lanes: initial seasons in, final seasons out
     std::array<bool, Lanes> bad{};   // a multiplicative step was undefined: the SSE is +inf
+    // Pruning (a forward pass without trace): the pass may stop, setting `stopped` (states and SSEs
+    // then partial), once every lane's partial SSE is above its limit, as its full SSE must be too.
+    std::array<Scalar, Lanes> sse_limit = filled(std::numeric_limits<Scalar>::infinity());
+    bool stopped = false;
     // Gradients (backward pass).
     std::array<Scalar, Lanes> g_alpha{}, g_beta{}, g_gamma{}, g_phi{}, g_level{}, g_trend{};
     std::vector<Scalar> g_seasons;   // m * Lanes
+
+    [[nodiscard]] static constexpr std::array<Scalar, Lanes> filled(Scalar value) {
+        std::array<Scalar, Lanes> out{};
+        out.fill(value);
+        return out;
+    }
 };
 
+/// Steps between two checks of the pruning limits: rare enough to cost nothing measurable.
+inline constexpr std::size_t holt_winters_prune_interval = 16;
+
 /// Forward pass over y (n * Lanes, interleaved) from the states in `lanes` (advanced in place);
-/// writes (level, trend, season used) per step and lane to trace (3n * Lanes) when non-empty.
+/// writes (level, trend, season used) per step and lane to trace (3n * Lanes) when non-empty;
+/// without trace, stops early when every lane's SSE passes its s.sse_limit (see HoltWintersLanes).
 template <typename Scalar, std::size_t Lanes, Seasonality Season, bool HasTrend, bool NewLevel>
 void holt_winters_forward_lanes(const std::vector<Scalar>& y, std::size_t n, std::size_t m, HoltWintersLanes<Scalar, Lanes>& s,
                                 std::vector<Scalar>& trace) {
     const bool record = !trace.empty();
     std::array<Scalar, Lanes> sse{};
     std::array<bool, Lanes> bad{};
+    const auto limit = s.sse_limit;
+    bool prune = !record;
+    for (std::size_t l = 0; l < Lanes; ++l) prune = prune && limit[l] < std::numeric_limits<Scalar>::infinity();
+    s.stopped = false;
     // Locals, so the compiler knows the season pointer does not alias them and keeps them in registers.
     const auto alpha_l = s.alpha, beta_l = s.beta, gamma_l = s.gamma, phi_l = s.phi;
     auto level = s.level, trend = s.trend;
@@ -96,6 +115,14 @@ void holt_winters_forward_lanes(const std::vector<Scalar>& y, std::size_t n, std
             sse[l] += e * e;
         }
         if constexpr (Season != Seasonality::none) phase = phase + 1 == m ? 0 : phase + 1;
+        if (prune && t % holt_winters_prune_interval == holt_winters_prune_interval - 1) {
+            bool above = true;
+            for (std::size_t l = 0; l < Lanes; ++l) above = above && sse[l] > limit[l];
+            if (above) {
+                s.stopped = true;
+                break;
+            }
+        }
     }
     s.level = level;
     s.trend = trend;
@@ -208,8 +235,11 @@ inline bool lane_instructions_supported(LaneInstructions instructions) {
 /// \throws InvalidArgument when a forced path is not supported by this build or CPU.
 inline LaneInstructions resolve_lane_instructions(LaneInstructions requested) {
     if (requested == LaneInstructions::automatic) {
-#if defined(__AVX2__)
-        return LaneInstructions::portable;  // the build's own code already uses AVX2 (or wider)
+#if defined(__AVX2__) || defined(__clang__)
+        // The build's own code already uses AVX2 (or wider); or clang 14, which leaves the lane
+        // loops in its AVX2 and AVX-512 bodies scalar (no ymm/zmm instruction in them): measured
+        // slower than its vectorised portable (SSE2) lanes.
+        return LaneInstructions::portable;
 #else
         return lane_instructions_supported(LaneInstructions::avx2) ? LaneInstructions::avx2 : LaneInstructions::portable;
 #endif
