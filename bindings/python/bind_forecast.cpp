@@ -330,7 +330,7 @@ void bind_forecast(py::module_& m) {
                 return to_array(out);
             }, "Every series' SSE (numpy array).")
             .def_property_readonly("instructions", [](const HoltWintersBatch<double>& self) { return std::string(lane_instructions_name(self.instructions())); },
-                                   "The instructions the lanes ran with: 'portable', 'avx2' or 'avx512'.")
+                                   "str: the instructions the lanes ran with, 'portable', 'avx2' or 'avx512'.")
             .def("__repr__", [](const HoltWintersBatch<double>& self) {
                 return fmt::format("HoltWintersBatch({} series x {} points, {}, {})", self.size(), self.length(),
                                    self.size() ? self[0].name() : std::string("empty"), lane_instructions_name(self.instructions()));
