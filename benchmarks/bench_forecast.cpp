@@ -148,10 +148,20 @@ void BM_HoltWintersFitMany(benchmark::State& state) {
     const std::size_t series = values.size() / 720;
     const fc::HoltWinters<double> model(damped_additive);
     for (auto _ : state) {
-        if (state.range(0) == 1) {
-            const auto batch = model.fit_many(values, series);
+        if (state.range(0) >= 1) {
+            // 1: automatic; 2, 3, 4: the portable, AVX2 or AVX-512 lanes forced.
+            const auto path = static_cast<fc::LaneInstructions>(state.range(0) - 1);
+            if (!fc::detail::lane_instructions_supported(path)) {
+                state.SkipWithError("this CPU does not run these instructions");
+                break;
+            }
+            const auto batch = model.fit_many(values, series, path);
             auto f = batch.forecast(48);
             benchmark::DoNotOptimize(f.data());
+            std::int64_t evaluations = 0;
+            for (const auto& m : batch.models()) evaluations += m.evaluations();
+            state.counters["evaluations"] = static_cast<double>(evaluations) / static_cast<double>(series);
+            state.counters["pruned"] = static_cast<double>(batch.pruned_evaluations()) / static_cast<double>(series);
         } else {
             for (std::size_t i = 0; i < series; ++i) {
                 auto alone = model;
@@ -163,7 +173,7 @@ void BM_HoltWintersFitMany(benchmark::State& state) {
     }
     state.counters["series"] = static_cast<double>(series);
 }
-BENCHMARK(BM_HoltWintersFitMany)->Arg(0)->Arg(1)->ArgName("batched")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_HoltWintersFitMany)->DenseRange(0, 4)->ArgName("batched")->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

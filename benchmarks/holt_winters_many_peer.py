@@ -4,6 +4,7 @@
 against statsmodels' ExponentialSmoothing fitted series by series on a sample, in the same run.
 
     PYTHONPATH=build/python /usr/bin/python3 benchmarks/holt_winters_many_peer.py [--series 10000] [--sample 20]
+        [--instructions automatic|portable|avx2|avx512]
 
 Series: windows of 720 hourly means of NAB cpu_utilization_asg_misconfiguration (data/traces/nab,
 18,050 five-minute points), at 12 phase offsets of the hourly averaging and 780 start hours, so no
@@ -45,12 +46,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--series", type=int, default=10000)
     parser.add_argument("--sample", type=int, default=20, help="series fitted by statsmodels (and by fit() alone)")
+    parser.add_argument("--instructions", default="automatic", help="fit_many's lane instructions (automatic, portable, avx2, avx512)")
     args = parser.parse_args()
     y = panel(args.series)
+    load_before = os.getloadavg()
     model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add")
 
     def many():
-        batch = model.fit_many(y)
+        batch = model.fit_many(y, instructions=args.instructions)
         return batch, batch.forecast(48)
 
     (batch, forecasts), many_wall, many_cpu = timed(many)
@@ -78,13 +81,14 @@ def main():
     n, k = args.series, len(sample)
     print(f"{n} series x {y.shape[1]} points, m = 24, trend add damped, season add, estimated states; fit + forecast(48)")
     print(f"continuum fit_many:            wall {many_wall:9.3f} s  CPU {many_cpu:9.3f} s  "
-          f"per series {1e3 * many_cpu / n:8.3f} ms CPU  ({fc.HoltWintersBatch.__name__}, lanes of 8)")
+          f"per series {1e3 * many_cpu / n:8.3f} ms CPU  (lanes of 8, instructions {batch.instructions})")
     print(f"continuum fit() one by one:    wall {alone_wall / k * 1e3:9.3f} ms CPU {alone_cpu / k * 1e3:9.3f} ms per series ({k} series)")
     print(f"statsmodels one by one:        wall {sm_wall / k * 1e3:9.3f} ms CPU {sm_cpu / k * 1e3:9.3f} ms per series ({k} series)")
     print(f"speed-up of fit_many per series: vs statsmodels wall {sm_wall / k / (many_wall / n):7.1f}x  CPU {sm_cpu / k / (many_cpu / n):7.1f}x;"
           f"  vs fit() one by one CPU {alone_cpu / k / (many_cpu / n):5.2f}x")
     rel = max(abs(batch[int(i)].sse - s.sse) / s.sse for i, s in zip(sample, singles))
     ratio = [batch[int(i)].sse / s for i, s in zip(sample, sm_sse)]
+    print(f"load average before / after: {load_before[0]:.1f} / {os.getloadavg()[0]:.1f} (1 min)")
     print(f"SSE: max |fit_many - fit alone| / fit alone = {rel:.2e};  fit_many / statsmodels: min {min(ratio):.6f} max {max(ratio):.6f}")
 
 

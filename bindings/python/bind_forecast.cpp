@@ -89,6 +89,13 @@ Seasonality parse_seasonal(const std::optional<std::string>& seasonal) {
     throw InvalidArgument(fmt::format("seasonal must be None, \"add\" or \"mul\", got \"{}\"", *seasonal));
 }
 
+LaneInstructions parse_lane_instructions(const std::string& instructions) {
+    for (auto path : {LaneInstructions::automatic, LaneInstructions::portable, LaneInstructions::avx2, LaneInstructions::avx512}) {
+        if (instructions == lane_instructions_name(path)) return path;
+    }
+    throw InvalidArgument(fmt::format("instructions must be \"automatic\", \"portable\", \"avx2\" or \"avx512\", got \"{}\"", instructions));
+}
+
 #if CONTINUUM_HAVE_NLOHMANN_JSON
 /// state() and with_state(): every built-in forecaster's state support (issue 17).
 constexpr auto take_state = [](const auto& self) { return self.state(); };
@@ -286,17 +293,20 @@ void bind_forecast(py::module_& m) {
                                  "Largest |observation| fit() and update() accept (about 1.3e150): beyond it squared errors overflow.")
             .def(
                 "fit_many",
-                [](const HoltWinters<double>& self, const Matrix& y) {
+                [](const HoltWinters<double>& self, const Matrix& y, const std::string& instructions) {
                     if (y.ndim() != 2) throw InvalidArgument(fmt::format("y: expected a 2-D array (series, points), got {} dimensions", y.ndim()));
                     const auto series = static_cast<std::size_t>(y.shape(0));
                     const std::span<const double> values(y.data(), series * static_cast<std::size_t>(y.shape(1)));
+                    const LaneInstructions path = parse_lane_instructions(instructions);
                     py::gil_scoped_release release;
-                    return self.fit_many(values, series);
+                    return self.fit_many(values, series, path);
                 },
-                py::arg("y"),
+                py::arg("y"), py::kw_only(), py::arg("instructions") = "automatic",
                 "Fits every row of y (a 2-D array: series x points) with this model's settings, evaluating many series\n"
                 "together in SIMD lanes; each row gets the fit fit() gives it alone. Returns a HoltWintersBatch.\n"
-                "Raises continuum.InvalidArgument naming the row when one fails fit()'s checks.");
+                "instructions: 'automatic' (AVX2 when the CPU has it), or force 'portable', 'avx2' or 'avx512'\n"
+                "(the same fits on every path). Raises continuum.InvalidArgument naming the row when one fails\n"
+                "fit()'s checks, or when the forced instructions are not supported here.");
     }
     {
         auto& cls = batch_class;
@@ -324,9 +334,11 @@ void bind_forecast(py::module_& m) {
                 for (const auto& model : self.models()) out.push_back(model.sse());
                 return to_array(out);
             }, "Every series' SSE (numpy array).")
+            .def_property_readonly("instructions", [](const HoltWintersBatch<double>& self) { return std::string(lane_instructions_name(self.instructions())); },
+                                   "str: the instructions the lanes ran with, 'portable', 'avx2' or 'avx512'.")
             .def("__repr__", [](const HoltWintersBatch<double>& self) {
-                return fmt::format("HoltWintersBatch({} series x {} points, {})", self.size(), self.length(),
-                                   self.size() ? self[0].name() : std::string("empty"));
+                return fmt::format("HoltWintersBatch({} series x {} points, {}, {})", self.size(), self.length(),
+                                   self.size() ? self[0].name() : std::string("empty"), lane_instructions_name(self.instructions()));
             });
     }
     forecast.def(

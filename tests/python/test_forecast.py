@@ -279,6 +279,7 @@ def test_fit_many_equals_fitting_each_row_alone():
     model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add")
     batch = model.fit_many(rows)
     assert len(batch) == 11 and repr(batch).startswith("HoltWintersBatch(11 series x 240 points")
+    assert batch.instructions in ("portable", "avx2", "avx512") and repr(batch).endswith(f", {batch.instructions})")
     forecasts = batch.forecast(30)
     assert forecasts.shape == (11, 30)
     for i in (0, 7, 10):
@@ -295,6 +296,24 @@ def test_fit_many_equals_fitting_each_row_alone():
     broken[3, 5] = np.nan
     with pytest.raises(continuum.InvalidArgument, match="series 3"):
         model.fit_many(broken)
+
+
+def test_fit_many_gives_the_same_fits_on_every_lane_path():
+    rows = np.stack([seasonal_series(n=24 * 10, seed=s) for s in range(9)])
+    model = fc.HoltWinters(24, trend="add", damped=True, seasonal="add")
+    portable = model.fit_many(rows, instructions="portable")
+    assert portable.instructions == "portable"
+    for path in ("avx2", "avx512"):
+        try:
+            batch = model.fit_many(rows, instructions=path)
+        except continuum.InvalidArgument as e:  # this CPU does not run it: refused, not emulated
+            assert f"instructions = {path}: not supported" in str(e)
+            continue
+        assert batch.instructions == path
+        np.testing.assert_allclose(batch.sse, portable.sse, rtol=1e-9)
+        np.testing.assert_allclose(batch.forecast(24), portable.forecast(24), rtol=1e-9)
+    with pytest.raises(continuum.InvalidArgument, match="instructions must be"):
+        model.fit_many(rows, instructions="sse9")
 
 
 def test_refit_warm_starts_from_the_last_fit():

@@ -35,6 +35,7 @@ namespace continuum::forecast {
 
 template <std::floating_point Scalar>
 class HoltWintersBatch;
+enum class LaneInstructions : int;  // detail/holt_winters_lanes.hpp
 
 /// How the initial states are obtained when fitting.
 ///  - estimated: optimised jointly with α, β, γ, φ, starting from `heuristic` (or `simple` when
@@ -207,12 +208,15 @@ public:
     /// Fits `series` series of equal length at once (rows of `values`, row-major: series i is
     /// values[i·length, (i+1)·length)), each with this model's spec and options, evaluating the
     /// SSE of up to HoltWintersBatch::lanes series together in SIMD lanes. Every series gets the
-    /// same fit as fit() alone would give it. Needs <continuum/forecast/holt_winters_batch.hpp>.
-    /// \throws InvalidArgument when series < 1, values.size() is not a multiple of series, or a
-    ///         series fails fit()'s checks (the message names the series index).
+    /// same fit as fit() alone would give it. `instructions` (LaneInstructions: automatic,
+    /// portable, avx2, avx512) forces the lanes' instruction set, e.g. to test a path; every path
+    /// gives the same fits. Needs <continuum/forecast/holt_winters_batch.hpp>.
+    /// \throws InvalidArgument when series < 1, values.size() is not a multiple of series, a
+    ///         series fails fit()'s checks (the message names the series index), or `instructions`
+    ///         names a path this build or CPU does not run.
     template <typename Batch = HoltWintersBatch<Scalar>>
-    [[nodiscard]] Batch fit_many(std::span<const double> values, std::size_t series) const {
-        return Batch(*this, values, series);
+    [[nodiscard]] Batch fit_many(std::span<const double> values, std::size_t series, LaneInstructions instructions = LaneInstructions{}) const {
+        return Batch(*this, values, series, instructions);
     }
 
     /// Point forecast and, when level > 0, a prediction interval: analytic (ETS class 1 variance,

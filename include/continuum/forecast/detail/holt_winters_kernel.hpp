@@ -88,6 +88,9 @@ struct HoltWintersStepResult {
 template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
 inline HoltWintersStepResult<Scalar> holt_winters_step_values(Scalar y, Scalar alpha, Scalar beta, Scalar gamma, Scalar phi, Scalar level,
                                                               Scalar trend, Scalar so) {
+#ifdef __clang__
+#pragma clang fp contract(off)  // no fused multiply-add even where the caller enables FMA (holt_winters_lanes.hpp)
+#endif
     const Scalar d = HasTrend ? phi * trend : Scalar(0);
     const Scalar p = level + d;
     HoltWintersStepResult<Scalar> r{p, Scalar(0), Scalar(0), Scalar(0), true};
@@ -168,6 +171,9 @@ struct HoltWintersAdjoint {
 template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
 inline HoltWintersAdjoint<Scalar> holt_winters_step_adjoint(Scalar yt, Scalar alpha, Scalar beta, Scalar gamma, Scalar phi, Scalar l, Scalar b,
                                                             Scalar so, Scalar level_bar, Scalar trend_bar, Scalar sn_bar) {
+#ifdef __clang__
+#pragma clang fp contract(off)  // as in holt_winters_step_values
+#endif
     HoltWintersAdjoint<Scalar> a{Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0)};
     const Scalar d = HasTrend ? phi * b : Scalar(0);
     const Scalar p = l + d;
