@@ -21,6 +21,11 @@
 #include <string>
 #include <vector>
 
+// Both precisions are Forecasters (checked here rather than in lstm.hpp, where the checks would
+// instantiate Lstm<float> and Lstm<double> with their Eigen members in every unit including it).
+static_assert(continuum::forecast::Forecaster<continuum::forecast::Lstm<float>>);
+static_assert(continuum::forecast::Forecaster<continuum::forecast::Lstm<double>>);
+
 // Counts heap allocations while `counting_allocations` is set (the zero-allocation test). The whole
 // non-aligned operator new/delete family is replaced, consistently on malloc/free, so the rest of
 // the test program is unaffected; under AddressSanitizer (which has its own) nothing is replaced

@@ -6,6 +6,7 @@
 // (whole-node price, cluster id) instead of string comparisons.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -36,16 +37,19 @@ namespace detail {
 /// Strings to dense ids (the strings live in the catalogue's offers, which outlive the interner).
 class Interner {
 public:
-    /// The id of `text`, adding it when new.
+    /// The id of `text`, adding it when new. (The interning members are templates so that only the
+    /// units building a catalogue compile the map's insertion; likewise OfferCatalogue's building.)
+    template <typename = void>
     std::uint32_t intern(std::string_view text) {
         const auto [it, inserted] = ids_.try_emplace(text, static_cast<std::uint32_t>(names_.size()));
         if (inserted) names_.push_back(text);
         return it->second;
     }
     /// intern(text), trying `hint` (the id seen at the same place in the previous offer) first.
+    template <typename Defer = void>
     std::uint32_t intern(std::string_view text, std::uint32_t& hint) {
         if (hint < names_.size() && names_[hint] == text) return hint;
-        hint = intern(text);
+        hint = intern<Defer>(text);
         return hint;
     }
     [[nodiscard]] std::optional<std::uint32_t> find(std::string_view text) const {
@@ -139,15 +143,22 @@ public:
     /// Validates `offers` (exactly as validate_offers, same messages) and builds the columns and
     /// the tie order. The offers must outlive the catalogue and not change.
     /// \throws InvalidArgument naming the offending offer (index and cluster id).
-    explicit OfferCatalogue(std::span<const Offer> offers) : offers_(offers) { build(true); }
+    template <typename Defer = void>  // templates down to build(), compiled only where a catalogue is built
+    explicit OfferCatalogue(std::span<const Offer> offers) : offers_(offers) {
+        build<Defer>(true);
+    }
 
     /// As above, without the tie order (what a one-shot Recommender::recommend(span) uses).
-    OfferCatalogue(std::span<const Offer> offers, detail::WithoutTieOrder /*tag*/) : offers_(offers) { build(false); }
+    template <typename Defer = void>
+    OfferCatalogue(std::span<const Offer> offers, detail::WithoutTieOrder /*tag*/) : offers_(offers) {
+        build<Defer>(false);
+    }
 
     /// A catalogue that owns its offers. \throws InvalidArgument as the view constructor.
+    template <typename Defer = void>
     static OfferCatalogue owning(std::vector<Offer> offers) {
         auto owned = std::make_shared<const std::vector<Offer>>(std::move(offers));
-        OfferCatalogue out{std::span<const Offer>(*owned)};
+        OfferCatalogue out{std::span<const continuum::detail::deferred_t<Offer, Defer>>(*owned)};  // dependent: see deferred.hpp
         out.owned_ = std::move(owned);
         return out;
     }
@@ -210,6 +221,7 @@ public:
     }
 
     /// Resolves `selector` against this catalogue (the result refers to the catalogue: keep it alive).
+    template <typename = void>
     [[nodiscard]] CompiledSelector compile(const LabelSelector& selector) const {
         CompiledSelector out;
         const auto add = [&](std::string_view key, auto value_passes, bool absent_passes) {
@@ -264,8 +276,9 @@ public:
     }
 
     /// 1 for the rows whose labels match `selector`, else 0.
+    template <typename Defer = void>
     [[nodiscard]] std::vector<std::uint8_t> matching(const LabelSelector& selector) const {
-        const auto compiled = compile(selector);
+        const auto compiled = compile<Defer>(selector);
         std::vector<std::uint8_t> out(size());
         for (std::size_t row = 0; row < size(); ++row) out[row] = compiled.matches(row) ? 1 : 0;
         return out;
@@ -290,6 +303,7 @@ public:
     static constexpr std::uint32_t cpu_id = 0, memory_id = 1, gpu_id = 2;
 
 private:
+    template <typename Defer>
     void build(bool with_tie_order) {
         const std::size_t n = offers_.size();
         if (n >= std::numeric_limits<std::uint32_t>::max()) {

@@ -7,6 +7,7 @@
 // top k only sorts those k (O(n + k log k)).
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -156,7 +157,7 @@ public:
     /// \throws InvalidArgument on invalid offers (see validate_offers: duplicate ids, negative prices,
     ///         zero capacity, ...), invalid requirements, or a cost model returning NaN or a negative value.
     [[nodiscard]] Recommendation recommend(std::span<const Offer> offers, const OfferRequirements& requirements, std::size_t top_k = all) const {
-        const OfferCatalogue catalogue(offers, detail::WithoutTieOrder{});
+        const OfferCatalogue catalogue(offers, continuum::detail::deferred_t<detail::WithoutTieOrder, M>{});  // dependent: built only where called
         return recommend(catalogue, requirements, top_k);
     }
 
@@ -186,7 +187,7 @@ public:
             }
             std::vector<std::int64_t> gpu_scratch;
             const auto gpus = catalogue.capacity(resource_names::gpu, gpu_scratch);
-            const auto selector = catalogue.compile(requirements.selector);
+            const auto selector = catalogue.template compile<continuum::detail::deferred_t<void, M>>(requirements.selector);
             struct Need {
                 std::span<const std::int64_t> capacity;
                 std::int64_t amount;

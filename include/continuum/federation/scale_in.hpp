@@ -220,7 +220,10 @@ public:
     /// the remaining room: a node that receives pods is kept, a released node receives nothing.
     /// \throws InvalidArgument on invalid nodes (see plan_scale_out) or when `now` is before an
     ///         earlier call's time.
-    ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now) { return decide(nodes, now, {}); }
+    template <typename T = void>  // a template like the overload it calls, which it would otherwise compile in every unit
+    ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now) {
+        return decide<T>(nodes, now, {});
+    }
 
     /// As decide(nodes, now), and a node is unneeded only when evicting its pods fits every
     /// workload's disruption budget (`budgets`: desired and ready pods, the PDB; a pod belongs to

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -208,16 +209,16 @@ template <typename = void>  // templates, so that only a unit calling them compi
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
                                        const ScaleOutOptions& options = {});
 
-template <typename = void>
+template <typename Defer = void>
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, std::span<const Offer> offers,
                                        const ScaleOutOptions& options = {}) {
-    return plan_scale_out(pods, nodes, OfferCatalogue(offers, detail::WithoutTieOrder{}), options);
+    return plan_scale_out<Defer>(pods, nodes, OfferCatalogue(offers, continuum::detail::deferred_t<detail::WithoutTieOrder, Defer>{}), options);
 }
 
 /// plan_scale_out over offers validated once (the catalogue's rows are the offer indices); node
 /// selectors are matched through the catalogue's label columns.
 /// \throws InvalidArgument as plan_scale_out, except for the offers (validated by the catalogue).
-template <typename>
+template <typename Defer>
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
                                        const ScaleOutOptions& options) {
     const std::span<const Offer> offers = catalogue.offers();
@@ -293,7 +294,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     std::map<std::size_t, std::string> unschedulable;
     for (auto& [key, members] : by_selector) {
         Group g{key, std::move(members), {}};
-        const auto selector = catalogue.compile(pods[g.pods.front()].node_selector);
+        const auto selector = catalogue.template compile<Defer>(pods[g.pods.front()].node_selector);
         const auto behind_nat = catalogue.behind_nat();
         bool nat_only = false;
         for (std::size_t o = 0; o < offers.size(); ++o) {

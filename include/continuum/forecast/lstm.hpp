@@ -49,6 +49,7 @@ struct Scaling {
     }
     /// Min-max scaling of each feature to [0, 1]. \throws InvalidArgument on sizes that differ,
     /// non-finite values or max <= min.
+    template <typename = void>  // compiled only where called, as validate
     [[nodiscard]] static Scaling min_max(std::vector<double> minimum, const std::vector<double>& maximum) {
         if (minimum.size() != maximum.size()) {
             throw InvalidArgument(continuum::detail::message("min_max scaling: {} minima but {} maxima", minimum.size(), maximum.size()));
@@ -60,6 +61,7 @@ struct Scaling {
         return out;
     }
     /// z-score scaling. \throws InvalidArgument on sizes that differ, non-finite values or std <= 0.
+    template <typename = void>
     [[nodiscard]] static Scaling z_score(std::vector<double> mean, std::vector<double> standard_deviation) {
         if (mean.size() != standard_deviation.size()) {
             throw InvalidArgument(continuum::detail::message("z_score scaling: {} means but {} standard deviations", mean.size(),
@@ -75,7 +77,8 @@ struct Scaling {
     [[nodiscard]] double unscale(double scaled, std::size_t feature) const { return scaled * width[feature] + center[feature]; }
 
     /// \throws InvalidArgument naming `what` unless there are `features` finite centers and finite
-    ///         positive widths.
+    ///         positive widths. A template so that its messages compile only in units that validate.
+    template <typename = void>
     void validate(std::string_view what, std::size_t features) const {
         if (center.size() != features || width.size() != features) {
             throw InvalidArgument(continuum::detail::message("{}: expected {} value(s) per parameter (one per feature), got {} centers and {} widths",
@@ -578,9 +581,6 @@ private:
     std::vector<T> history_;
     bool fitted_ = false;
 };
-
-static_assert(Forecaster<Lstm<float>>);
-static_assert(Forecaster<Lstm<double>>);
 
 namespace detail {
 

@@ -8,6 +8,7 @@
 // horizons the forecast adds the share of the members' latest error that validation saw persist.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/detail/diebold_mariano.hpp>
@@ -150,7 +151,7 @@ struct PortfolioState {
 
 /// Use it as `Portfolio`. A class template only so that its candidates (Holt-Winters' fitting above
 /// all) compile in the units that use a portfolio, not in every unit that includes forecast.
-template <typename = void>
+template <typename Defer = void>
 class BasicPortfolio {
 public:
     using State = PortfolioState;
@@ -254,7 +255,7 @@ public:
         // reference season (naive when there is none).
         const auto values = history.values();
         AnyForecaster reference = reference_season_ >= 2 && shortest >= static_cast<std::size_t>(reference_season_)
-                                      ? AnyForecaster(SeasonalNaive(reference_season_))
+                                      ? AnyForecaster(continuum::detail::deferred_t<SeasonalNaive, Defer>(reference_season_))
                                       : AnyForecaster(Naive());
         Validation reference_run = validate_one(reference, values);
         shift_detected_ = !walk_forward_ && shift_in_last_block(reference_run, values);
@@ -473,8 +474,8 @@ private:
         std::vector<AnyForecaster> out{Naive(), Drift(), SimpleExponentialSmoothing()};
         for (int m : options_.season_lengths) {
             const auto season = static_cast<std::size_t>(m);
-            if (shortest >= season) out.emplace_back(SeasonalNaive(m));
-            if (shortest >= 2 * season) out.emplace_back(SeasonalMedian(m, 5));
+            if (shortest >= season) out.emplace_back(continuum::detail::deferred_t<SeasonalNaive, Defer>(m));
+            if (shortest >= 2 * season) out.emplace_back(continuum::detail::deferred_t<SeasonalMedian, Defer>(m, 5));
             if (shortest < 2 * season) continue;
             HoltWintersOptions hw = options_.holt_winters;
             if (m > 48) hw.initialization = Initialization::heuristic;
@@ -487,7 +488,7 @@ private:
                 spec.damped = trend;
                 spec.seasonal = Seasonality::additive;
                 spec.season_length = m;
-                out.emplace_back(HoltWinters<double>(spec, hw));
+                out.emplace_back(HoltWinters<continuum::detail::deferred_t<double, Defer>>(spec, hw));  // dependent: see deferred.hpp
             }
         }
         return out;

@@ -167,17 +167,19 @@ public:
     /// Replaces the metric samples of the spec (same metrics, fresh values) and decides.
     /// \throws InvalidArgument when `metrics` does not have one entry per spec metric or is
     ///         malformed, or when `now` is earlier than the previous decision's time.
+    template <typename Defer = void>  // the decision and its helpers are templates: compiled only in units that decide
     HpaDecision decide(const std::vector<HpaMetric>& metrics, const ScaleTargetState& target, Time now) {
         if (metrics.size() != spec_.metrics.size()) {
             throw InvalidArgument(continuum::detail::message("hpa.decide: got {} metrics, the spec has {}", metrics.size(), spec_.metrics.size()));
         }
         for (const auto& m : metrics) detail::validate_metric(m);
         spec_.metrics = metrics;
-        return decide(target, now);
+        return decide<Defer>(target, now);
     }
 
     /// Decides with the samples currently stored in spec().metrics (reconcileAutoscaler).
     /// \throws InvalidArgument when target counts are negative or `now` goes backwards.
+    template <typename Defer = void>
     HpaDecision decide(const ScaleTargetState& target, Time now) {
         if (target.spec_replicas < 0 || target.status_replicas < 0 || target.ready_pods < 0) {
             throw InvalidArgument(continuum::detail::message("hpa.decide: replica counts must be >= 0, got spec {} status {} ready {}", target.spec_replicas,
@@ -198,7 +200,7 @@ public:
         out.able_to_scale_reason = "SucceededGetScale";
 
         if (spec_.activation) {
-            if (auto decided = keda_phase(target, now, out)) return *decided;
+            if (auto decided = keda_phase<Defer>(target, now, out)) return *decided;
         }
 
         if (current == 0 && spec_.min_replicas != 0) {
@@ -214,16 +216,16 @@ public:
             desired = spec_.min_replicas;
             out.reason = continuum::detail::message("Current number of replicas {} below Spec.MinReplicas {}", current, spec_.min_replicas);
         } else {
-            const auto proposal = replicas_for_metrics(target, out);
+            const auto proposal = replicas_for_metrics<Defer>(target, out);
             if (!proposal) return out;
-            desired = spec_.behavior ? normalize_with_behaviors(current, *proposal, now, out) : normalize_legacy(current, *proposal, now, out);
+            desired = spec_.behavior ? normalize_with_behaviors<Defer>(current, *proposal, now, out) : normalize_legacy<Defer>(current, *proposal, now, out);
             out.reason += continuum::detail::message("; stabilized {} ({}), limited {} ({})", out.stabilized_replicas, out.stabilization_reason, desired,
                                                      out.scaling_limited_reason);
         }
         out.desired_replicas = desired;
         out.scale = desired != current;
         if (out.scale) {
-            store_scale_event(current, desired, now);
+            store_scale_event<Defer>(current, desired, now);
             out.able_to_scale_reason = "SucceededRescale";
         }
         return out;
@@ -322,6 +324,7 @@ private:
 
     /// computeReplicasForMetrics: the largest valid proposal, or nullopt when every metric failed or
     /// some failed and the valid ones propose fewer replicas than now (no scaling this sync).
+    template <typename Defer = void>
     std::optional<std::int64_t> replicas_for_metrics(const ScaleTargetState& target, HpaDecision& out) const {
         std::int64_t proposal = 0;
         std::size_t invalid = 0;
@@ -364,6 +367,7 @@ private:
     }
 
     /// KEDA's executor: returns a decision when activation owns this step (0 <-> 1), else nullopt.
+    template <typename Defer = void>
     std::optional<HpaDecision> keda_phase(const ScaleTargetState& target, Time now, HpaDecision& out) {
         bool active = false;
         std::string why = "no metric above its activation threshold";
@@ -435,6 +439,7 @@ private:
         return static_cast<std::int64_t>(x);
     }
 
+    template <typename Defer = void>
     [[nodiscard]] std::int64_t scale_up_limit(std::int64_t current, const ScalingRules& rules, Time now) const {
         if (rules.select_policy == SelectPolicy::disabled) return current;
         const bool pick_min = rules.select_policy == SelectPolicy::min;
@@ -449,6 +454,7 @@ private:
         return result;
     }
 
+    template <typename Defer = void>
     [[nodiscard]] std::int64_t scale_down_limit(std::int64_t current, const ScalingRules& rules, Time now) const {
         if (rules.select_policy == SelectPolicy::disabled) return current;
         const bool pick_min = rules.select_policy == SelectPolicy::min;  // smallest change = largest count
@@ -464,6 +470,7 @@ private:
         return result;
     }
 
+    template <typename Defer = void>
     std::int64_t normalize_with_behaviors(std::int64_t current, std::int64_t desired, Time now, HpaDecision& out) {
         const auto& behavior = *spec_.behavior;
         // stabilizeRecommendationWithBehaviors: min over the up window, max over the down window
@@ -482,7 +489,7 @@ private:
         std::int64_t stabilized = current;
         if (stabilized < up) stabilized = up;
         if (stabilized > down) stabilized = down;
-        record_recommendation(old_sample, {desired, now});
+        record_recommendation<Defer>(old_sample, {desired, now});
         out.stabilized_replicas = stabilized;
         if (stabilized != desired) {
             out.stabilization_reason = desired >= current ? "ScaleUpStabilized" : "ScaleDownStabilized";
@@ -494,7 +501,7 @@ private:
         // convertDesiredReplicasWithBehaviorRate.
         out.scaling_limited_reason = "DesiredWithinRange";
         if (stabilized > current) {
-            std::int64_t limit = std::max(scale_up_limit(current, behavior.scale_up, now), current);
+            std::int64_t limit = std::max(scale_up_limit<Defer>(current, behavior.scale_up, now), current);
             std::int64_t maximum = spec_.max_replicas;
             std::string why = "TooManyReplicas";
             if (maximum > limit) {
@@ -506,7 +513,7 @@ private:
                 return maximum;
             }
         } else if (stabilized < current) {
-            std::int64_t limit = std::min(scale_down_limit(current, behavior.scale_down, now), current);
+            std::int64_t limit = std::min(scale_down_limit<Defer>(current, behavior.scale_down, now), current);
             std::int64_t minimum = spec_.min_replicas;
             std::string why = "TooFewReplicas";
             if (minimum < limit) {
@@ -521,6 +528,7 @@ private:
         return stabilized;
     }
 
+    template <typename Defer = void>
     std::int64_t normalize_legacy(std::int64_t current, std::int64_t desired, Time now, HpaDecision& out) {
         // stabilizeRecommendation: max over samples not before now - window; one before it is overwritten.
         const Time cutoff = now - spec_.downscale_stabilization;
@@ -533,7 +541,7 @@ private:
                 stabilized = std::max(stabilized, recommendations_[i].replicas);
             }
         }
-        record_recommendation(old_sample, {desired, now});
+        record_recommendation<Defer>(old_sample, {desired, now});
         out.stabilized_replicas = stabilized;
         out.stabilization_reason = stabilized != desired ? "ScaleDownStabilized" : "ReadyForNewScale";
         out.able_to_scale_reason = out.stabilization_reason;
@@ -558,6 +566,7 @@ private:
     }
 
     /// Overwrites the (last) sample older than every window, or appends: the controller's storage.
+    template <typename Defer = void>
     void record_recommendation(std::optional<std::size_t> old_sample, TimedValue sample) {
         if (old_sample) {
             recommendations_[*old_sample] = sample;
@@ -567,6 +576,7 @@ private:
     }
 
     /// storeScaleEvent (with markScaleEventsOutdated): the legacy path keeps no events.
+    template <typename Defer = void>
     void store_scale_event(std::int64_t previous, std::int64_t next, Time now) {
         if (!spec_.behavior) return;
         const bool up = next > previous;
