@@ -1,6 +1,6 @@
 """House rules that can be checked mechanically (DESIGN.md): every public header opens with a comment
 saying what it is for, the umbrella header reaches every public header but the opt-in ones (sim/, the LSTM
-and its weights loader), and
+weights loader), and
 no header includes a folder below it in the pipeline."""
 
 import pathlib
@@ -16,9 +16,7 @@ def _headers():
 
 
 def _includes(path):
-    # An include kept only for a deprecation period (#if defined(CONTINUUM_DEPRECATED_...)) is not reached.
-    text = re.sub(r"#if defined\(CONTINUUM_DEPRECATED_\w+\)\n.*?#(?:else|endif)", "", path.read_text(), flags=re.S)
-    return re.findall(r"#include <(continuum/[^>]+)>", text)
+    return re.findall(r"#include <(continuum/[^>]+)>", path.read_text())
 
 
 def test_every_header_opens_with_a_comment():
@@ -44,9 +42,7 @@ def _reached_from(root):
 # What a user includes on its own, not through continuum.hpp: the simulator (the demo's machinery;
 # sim/adapters.hpp reaches all of it, sim.hpp is the simulator without the adapters).
 # The LSTM weights loader: needs nlohmann_json (optional) and costs seconds of compile time.
-# The LSTM itself: it needs Eigen, which nothing else in the umbrella does.
 OPT_IN = {
-    "continuum/forecast/lstm.hpp": "continuum/forecast/lstm.hpp",
     "continuum/sim/adapters.hpp": "continuum/sim/",
     "continuum/sim.hpp": "continuum/sim.hpp",
     "continuum/forecast/lstm_loader.hpp": "continuum/forecast/lstm_loader.hpp",
