@@ -376,36 +376,34 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
                 return out;
             }
         }
-        // 1-D: the dive on a share of the budget, so that the LP-bounded bin completion below gets its turn.
-        auto dive_nodes = std::numeric_limits<std::int64_t>::max();
-        std::optional<std::chrono::steady_clock::time_point> dive_deadline;
-        if (items.d == 1) {
-            dive_nodes = std::max(static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * dive_share), dive_floor_nodes);
-            if (budget.time_limit) {
-                // The deadline's share, raised to the time dive_floor_nodes take at the rate so far.
-                const auto now = std::chrono::steady_clock::now();
-                const auto elapsed = std::chrono::duration<double>(now - started).count();
-                const double deadline = std::chrono::duration<double>(*budget.time_limit).count();
-                const double floor = tracker.nodes() > 0 ? elapsed / static_cast<double>(tracker.nodes()) * static_cast<double>(dive_floor_nodes) : 0.0;
-                const double share = std::min(deadline, std::max(deadline * dive_share, floor));
-                dive_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(share));
-            }
-        }
-        // 1-D, when the budget leaves the dive's floor beside its share: the dive with limited
-        // discrepancy search in the LP dive's place (it found the near-perfect packings the LP dive
-        // ended one bin above: BPP832, BPP561, TEST0014 at 200,000 nodes, and loses none).
-        // With a deadline, the same test in time: the deadline's remainder against the time the
-        // floor's nodes take at the rate measured so far.
-        bool lds = items.d == 1 && static_cast<double>(budget.node_limit) * (1 - lds_dive_share) >= static_cast<double>(dive_floor_nodes);
-        if (lds && budget.time_limit && tracker.nodes() > 0) {
-            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            const double floor = elapsed / static_cast<double>(tracker.nodes()) * static_cast<double>(dive_floor_nodes);
-            lds = std::chrono::duration<double>(*budget.time_limit).count() * (1 - lds_dive_share) >= floor;
-        }
+        // 1-D with a deadline: the time dive_floor_nodes take at the node rate measured so far.
+        const auto now = std::chrono::steady_clock::now();
+        const double deadline = budget.time_limit ? std::chrono::duration<double>(*budget.time_limit).count() : 0.0;
+        const double floor = items.d == 1 && budget.time_limit && tracker.nodes() > 0
+                                 ? std::chrono::duration<double>(now - started).count() / static_cast<double>(tracker.nodes()) * static_cast<double>(dive_floor_nodes)
+                                 : 0.0;
+        // 1-D, when the budget leaves the dive's floor beside its share (in nodes, and with a deadline
+        // in time): the dive with limited discrepancy search in the LP dive's place (it found the
+        // near-perfect packings the LP dive ended one bin above: BPP832, BPP561, TEST0014 at 200,000
+        // nodes, and loses none).
+        const bool lds = items.d == 1 && static_cast<double>(budget.node_limit) * (1 - lds_dive_share) >= static_cast<double>(dive_floor_nodes) &&
+                         (!budget.time_limit || deadline * (1 - lds_dive_share) >= floor);
         if (lds && !tracker.exhausted()) lds_dive(cg, out, budget, tracker, lds_dive_share);
-        if (items.d > 1) phase.begin(1.0, tracker);
-        const auto result = lds ? ColumnGenerationResult{} : cg.dive_from_root(dive_nodes, dive_deadline);
-        if (items.d > 1) phase.end(tracker);
+        ColumnGenerationResult result;
+        if (!lds) {
+            // The LP dive; in 1-D on a share of the budget, so that the LP-bounded bin completion
+            // below gets its turn.
+            auto dive_nodes = std::numeric_limits<std::int64_t>::max();
+            std::optional<std::chrono::steady_clock::time_point> dive_deadline;
+            if (items.d == 1) {
+                dive_nodes = std::max(static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * dive_share), dive_floor_nodes);
+                // The deadline's share, raised to the floor's time.
+                if (budget.time_limit) dive_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(std::min(deadline, std::max(deadline * dive_share, floor))));
+            }
+            if (items.d > 1) phase.begin(1.0, tracker);
+            result = cg.dive_from_root(dive_nodes, dive_deadline);
+            if (items.d > 1) phase.end(tracker);
+        }
         out.lower_bound = std::max(out.lower_bound, result.lower_bound);
         if (!result.bins.empty() && result.bins.size() < out.bins.size()) out.bins = result.bins;
         finish(out);
