@@ -1,6 +1,7 @@
-// Shared pieces of the 1-D exact-packing tests: the check that a list of bins is a packing (every item
-// exactly once, no bin over capacity, at most `limit` bins) and Falkenauer's triplet construction of
-// perfect packings (each bin one item in [380, 490] and two that fill it exactly, capacity 1000).
+// Shared pieces of the 1-D exact-packing tests: reading a BPPLIB instance, the check that a list of
+// bins is a packing (every item exactly once, no bin over capacity, at most `limit` bins) and
+// Falkenauer's triplet construction of perfect packings (each bin one item in [380, 490] and two that
+// fill it exactly, capacity 1000).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -8,10 +9,31 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace continuum::packing::testing {
+
+/// A 1-D instance in BPPLIB's text format: n, capacity, then n sizes.
+struct BppInstance {
+    std::vector<std::int64_t> sizes;
+    std::int64_t capacity = 0;
+};
+
+/// Reads a BPPLIB instance file; a missing or short file fails the test.
+inline BppInstance read_bpp_instance(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE_MESSAGE(in.good(), path);
+    BppInstance instance;
+    std::int64_t n = 0;
+    in >> n >> instance.capacity;
+    instance.sizes.resize(static_cast<std::size_t>(n));
+    for (auto& s : instance.sizes) in >> s;
+    REQUIRE_MESSAGE(in.good(), path);
+    return instance;
+}
 
 inline void check_bins(const std::vector<std::vector<std::size_t>>& bins, const std::vector<std::int64_t>& sizes, std::int64_t capacity, std::size_t limit) {
     CHECK(bins.size() <= limit);

@@ -124,12 +124,8 @@ TEST_CASE("BPPLIB instances: FFD, BFD and L2 match optima.csv, exact proves the 
         std::string cell;
         while (std::getline(ss, cell, ',')) cells.push_back(cell);
         REQUIRE(cells.size() >= 13);
-        std::ifstream in(dir + cells[1] + ".txt");
-        std::int64_t n = 0, capacity = 0;
-        in >> n >> capacity;
-        std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
-        for (auto& s : sizes) in >> s;
         CAPTURE(cells[1]);
+        const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(dir + cells[1] + ".txt");
         CHECK(l1_bound(sizes, capacity) == std::stoll(cells[6]));
         CHECK(l2_bound(sizes, capacity) == std::stoll(cells[7]));
         CHECK(static_cast<std::int64_t>(first_fit_decreasing(sizes, capacity).num_bins()) == std::stoll(cells[8]));
@@ -310,12 +306,7 @@ TEST_CASE("exact: few items per bin (Scholl 2 N3W1B3R1) is closed by the local s
     // About three items per bin: FFD and MBS' give 67 bins, L2 = 66 is the optimum (BPPLIB), so
     // only a better packing proves it. Before the local search this took 60,247 nodes (LP diving);
     // the search finds it in a fraction of that (12,480 nodes on the 200,000 budget).
-    std::ifstream in(std::string(CONTINUUM_TEST_FIXTURES) + "/packing/bpp/N3W1B3R1.txt");
-    REQUIRE(in.good());
-    std::int64_t n = 0, capacity = 0;
-    in >> n >> capacity;
-    std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
-    for (auto& s : sizes) in >> s;
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_TEST_FIXTURES) + "/packing/bpp/N3W1B3R1.txt");
     REQUIRE(first_fit_decreasing(sizes, capacity).num_bins() == 67);
     Budget budget;
     budget.node_limit = 200'000;
@@ -357,16 +348,10 @@ std::vector<HeldOutInstance> held_out_instances(const std::string& set) {
         while (std::getline(ss, cell, ',')) cells.push_back(cell);
         REQUIRE(cells.size() == 8);
         if (cells[0] != set) continue;
-        HeldOutInstance row{cells[0], cells[1], 0, std::stoll(cells[7]), {}};
-        std::ifstream in(dir + cells[2]);
-        std::int64_t n = 0;
-        in >> n >> row.capacity;
-        row.sizes.resize(static_cast<std::size_t>(n));
-        for (auto& s : row.sizes) in >> s;
-        REQUIRE(in.good());
-        REQUIRE(n == std::stoll(cells[3]));
-        REQUIRE(row.capacity == std::stoll(cells[4]));
-        out.push_back(std::move(row));
+        auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(dir + cells[2]);
+        REQUIRE(static_cast<std::int64_t>(sizes.size()) == std::stoll(cells[3]));
+        REQUIRE(capacity == std::stoll(cells[4]));
+        out.push_back(HeldOutInstance{cells[0], cells[1], capacity, std::stoll(cells[7]), std::move(sizes)});
     }
     return out;
 }

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <numeric>
 #include <random>
 #include <string>
@@ -88,13 +87,7 @@ TEST_CASE("LDS dive: finds perfect packings (random triplets) that first fit dec
 }
 
 TEST_CASE("LDS dive: Waescher TEST0014 reaches its optimum L1 = 23 (FFD 24) within its allowance") {
-    std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
-    REQUIRE(in.good());
-    std::int64_t n = 0, capacity = 0;
-    in >> n >> capacity;
-    std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
-    for (auto& s : sizes) in >> s;
-    REQUIRE(in.good());
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
     LdsRoot root(sizes, capacity, 10'000'000);
     REQUIRE(root.ffd_bins == 24);
     REQUIRE(root.lower_bound == 23);

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -18,15 +17,8 @@ using continuum::packing::detail::RyanFosterSearch;
 namespace {
 using RyanFoster = RyanFosterSearch<double>;
 
-std::vector<std::int64_t> ryan_foster_instance(const std::string& file, std::int64_t& capacity) {
-    std::ifstream in(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
-    REQUIRE(in.good());
-    std::int64_t n = 0;
-    in >> n >> capacity;
-    std::vector<std::int64_t> sizes(static_cast<std::size_t>(n));
-    for (auto& s : sizes) in >> s;
-    REQUIRE(in.good());
-    return sizes;
+continuum::packing::testing::BppInstance ryan_foster_instance(const std::string& file) {
+    return continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
 }
 }  // namespace
 
@@ -62,8 +54,7 @@ TEST_CASE("Ryan-Foster branch-and-price proves the non-IRUP Hard28 and Waescher 
     };
     for (const auto& c : {Case{"hard28/BPP119.txt", 76}, Case{"hard28/BPP175.txt", 83}, Case{"waescher/TEST0022.txt", 14}}) {
         CAPTURE(c.file);
-        std::int64_t capacity = 0;
-        const auto sizes = ryan_foster_instance(c.file, capacity);
+        const auto [sizes, capacity] = ryan_foster_instance(c.file);
         Budget budget;
         budget.node_limit = 400'000;
         BudgetTracker tracker(budget), share(budget);
@@ -79,8 +70,7 @@ TEST_CASE("Ryan-Foster branch-and-price proves the non-IRUP Hard28 and Waescher 
 
 TEST_CASE("Ryan-Foster branch-and-price finds the optimum of an IRUP Hard28 instance by its dive") {
     // BPP832: ⌈LP⌉ = 60 = optimum, FFD 61; the dive (together first) reaches a 60-bin packing.
-    std::int64_t capacity = 0;
-    const auto sizes = ryan_foster_instance("hard28/BPP832.txt", capacity);
+    const auto [sizes, capacity] = ryan_foster_instance("hard28/BPP832.txt");
     Budget budget;
     budget.node_limit = 400'000;
     BudgetTracker tracker(budget), share(budget);
