@@ -283,17 +283,7 @@ public:
         double best_owa = scores_[order[0]].owa;
         for (std::size_t k = 2; k <= static_cast<std::size_t>(options_.combine) && k <= order.size(); ++k) {
             if (!std::isfinite(scores_[order[k - 1]].owa)) break;
-            Validation combined;
-            combined.ok = true;
-            for (const auto& w : windows_) combined.forecasts.emplace_back(w.length, 0.0);
-            for (std::size_t j = 0; j < k; ++j) {
-                for (std::size_t o = 0; o < combined.forecasts.size(); ++o) {
-                    for (std::size_t i = 0; i < combined.forecasts[o].size(); ++i) {
-                        combined.forecasts[o][i] += runs[order[j]].forecasts[o][i] / static_cast<double>(k);
-                    }
-                }
-            }
-            const double owa_value = score("combination", combined, reference_run, values).owa;
+            const double owa_value = score("combination", mean_of(runs, order, k), reference_run, values).owa;
             if (owa_value < best_owa) {
                 best_owa = owa_value;
                 best_count = k;
@@ -652,6 +642,22 @@ private:
         return out;
     }
 
+    /// The validation forecasts of the mean of the top `count` candidates in `order` (each member's
+    /// forecast divided by `count`, summed in order), as the combination is scored.
+    [[nodiscard]] Validation mean_of(const std::vector<Validation>& runs, const std::vector<std::size_t>& order, std::size_t count) const {
+        Validation combined;
+        combined.ok = true;
+        for (const auto& w : windows_) combined.forecasts.emplace_back(w.length, 0.0);
+        for (std::size_t j = 0; j < count; ++j) {
+            for (std::size_t o = 0; o < combined.forecasts.size(); ++o) {
+                for (std::size_t i = 0; i < combined.forecasts[o].size(); ++i) {
+                    combined.forecasts[o][i] += runs[order[j]].forecasts[o][i] / static_cast<double>(count);
+                }
+            }
+        }
+        return combined;
+    }
+
     static constexpr std::size_t naive_index = 0;  // default_candidates() puts Naive first
 
     /// Diebold-Mariano test of the top `count` candidates' mean (in `order`) against naive on the
@@ -661,16 +667,13 @@ private:
                                                        std::span<const double> values) const {
         if (!runs[naive_index].ok) return true;  // nothing to fall back to
         const auto h = static_cast<std::size_t>(horizon_);
+        const Validation choice = mean_of(runs, order, count);
         std::vector<double> d;
         for (std::size_t o = 0; o < windows_.size(); ++o) {
             const auto& w = windows_[o];
             if (w.length < h || !(w.scale > 0.0)) continue;
             const auto actual = values.subspan(w.origin, w.length);
-            std::vector<double> choice(w.length, 0.0);
-            for (std::size_t k = 0; k < count; ++k) {
-                for (std::size_t i = 0; i < w.length; ++i) choice[i] += runs[order[k]].forecasts[o][i] / static_cast<double>(count);
-            }
-            d.push_back((mae(actual, runs[naive_index].forecasts[o]) - mae(actual, choice)) / w.scale);
+            d.push_back((mae(actual, runs[naive_index].forecasts[o]) - mae(actual, choice.forecasts[o])) / w.scale);
         }
         return detail::diebold_mariano(d, h - 1) >= options_.naive_test;
     }
