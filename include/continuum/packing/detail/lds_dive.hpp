@@ -73,11 +73,12 @@ private:
     /// 300,000 nodes, 3 without, and BPP561 in 32,000 nodes instead of 118,000).
     static constexpr double bundle = 0.1;
 
-    /// Residual LPs kept per run (their columns sparse: about 3 kB each on Hard28). The memo answers
+    /// Residual LPs kept per run (their columns sparse: about 5 kB each on Hard28). The memo answers
     /// the nodes that an iteration with k discrepancies revisits from the one with k - 1 (and the same
-    /// demand reached by different fixings). Only with the warm start: measured alone (from the root
-    /// LP, 23 IRUP Hard28 instances, 300,000 nodes) it found as many packings (17) as without, and at
-    /// 200,000 nodes in solve_exact it traded BPP60 for nothing; with it, 19-20 and BPP144 and BPP419.
+    /// demand reached by different fixings). Only with the warm start: alone it found as many of the
+    /// 23 IRUP Hard28 packings from the root LP (17 in 300,000 nodes) and in solve_exact at 200,000
+    /// nodes lost BPP60 for none gained; with the warm start, solve_exact gains BPP144 and BPP419 and
+    /// keeps BPP181, which the warm start without the memo lost (docs/packing.md, session 11).
     static constexpr std::size_t memo_limit = warm_start ? 4096 : 0;
     using SparseColumn = std::vector<std::pair<std::size_t, std::int64_t>>;
     struct Memo {
