@@ -1,62 +1,22 @@
 #include <continuum/packing/detail/column_generation.hpp>
 #include <continuum/packing/detail/lds_dive.hpp>
-#include <continuum/packing/one_dimensional.hpp>
 
 #include "bin_checks.hpp"
+#include "lds_root.hpp"
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
-using continuum::Budget;
-using continuum::BudgetTracker;
 using continuum::packing::detail::ColumnGeneration;
-using continuum::packing::detail::DenseItems;
 using continuum::packing::detail::LdsDive;
 
 namespace {
 using Dive = LdsDive<ColumnGeneration<double>>;
-
-/// The master after its root LP (as solve_exact runs it), seeded with FFD's bin count.
-struct LdsRoot {
-    DenseItems items;
-    std::vector<std::size_t> placeable;
-    Budget budget;
-    BudgetTracker tracker;
-    std::int64_t capacity[1];
-    ColumnGeneration<double> cg;
-    std::int64_t ffd_bins = 0, lower_bound = 0;
-
-    LdsRoot(const std::vector<std::int64_t>& sizes, std::int64_t cap, std::int64_t node_limit)
-        : items(dense(sizes)), placeable(order(sizes)), budget(limit(node_limit)), tracker(budget), capacity{cap}, cg(items, capacity, placeable, tracker) {
-        ffd_bins = static_cast<std::int64_t>(continuum::packing::first_fit_decreasing(sizes, cap).num_bins());
-        cg.start(ffd_bins);
-        lower_bound = cg.root(ffd_bins).lower_bound;
-    }
-    static DenseItems dense(const std::vector<std::int64_t>& sizes) {
-        DenseItems out;
-        out.n = sizes.size();
-        out.d = 1;
-        out.sizes = sizes;
-        return out;
-    }
-    static std::vector<std::size_t> order(const std::vector<std::int64_t>& sizes) {
-        std::vector<std::size_t> out(sizes.size());
-        std::iota(out.begin(), out.end(), std::size_t{0});
-        std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
-        return out;
-    }
-    static Budget limit(std::int64_t nodes) {
-        Budget b;
-        b.node_limit = nodes;
-        return b;
-    }
-};
+using continuum::packing::testing::LdsRoot;
 }  // namespace
 
 TEST_CASE("LDS dive: finds perfect packings (random triplets) that first fit decreasing misses") {

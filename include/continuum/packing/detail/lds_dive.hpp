@@ -2,7 +2,8 @@
 // Pessoa, Tahiri & Uchoa, "Primal heuristics for branch and price: the assets of diving methods"
 // (INFORMS J. Computing 2019), used for bin packing by Wei, Luo, Baldacci & Lim (2020): fix a column
 // of the residual LP's solution (the closest to a non-zero integer, at that integer), re-solve the LP
-// of the residual demand, prune on its Farley bound; siblings try the next columns (tabu below them).
+// of the residual demand (its simplex pricing the parent's columns first), prune on its Farley bound;
+// siblings try the next columns (tabu below them).
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -20,7 +22,7 @@
 namespace continuum::packing::detail {
 
 /// `Master` is ColumnGeneration<Real> (type_demands, residual_lp, round_residual, record_patterns,
-/// incumbent_bins).
+/// incumbent_bins, and, when it offers it, prefer).
 template <typename Master>
 class LdsDive {
 public:
@@ -40,6 +42,7 @@ public:
         deadline_ = deadline;
         aborted_ = false;
         lps_ = 0;
+        memo_.clear();
         if (master_.incumbent_bins() <= target) return Outcome::found;
         const auto demand = master_.type_demands();
         bool found = false;
@@ -48,15 +51,20 @@ public:
             fixed_.clear();
             tabu_.clear();
             auto b = demand;
-            found = dive(b, limit);
+            found = dive(b, limit, nullptr);
             if (!cut_) break;  // the whole tree was seen: more discrepancies change nothing
         }
+        if constexpr (warm_start) master_.prefer({});  // the later steps' LPs price as before
         if (!found) return Outcome::unknown;
         if (master_.incumbent_bins() > target) master_.record_patterns(fixed_);
         return Outcome::found;
     }
 
-    /// Residual LPs solved by the last run.
+    /// Whether the master's residual LPs can price given columns first (ColumnGeneration::prefer):
+    /// the dive then hands each child its parent's solution, and keeps its LPs in a memo.
+    static constexpr bool warm_start = requires(Master& m, const std::vector<Pattern>& columns) { m.prefer(columns); };
+
+    /// Residual LPs solved by the last run (not counting those the memo answered).
     [[nodiscard]] std::int64_t lps() const { return lps_; }
 
 private:
@@ -64,6 +72,19 @@ private:
     /// (fewer LPs per dive: from the root LP alone it found 4 of Hard28's 7 open IRUP packings within
     /// 300,000 nodes, 3 without, and BPP561 in 32,000 nodes instead of 118,000).
     static constexpr double bundle = 0.1;
+
+    /// Residual LPs kept per run (their columns sparse: about 5 kB each on Hard28). The memo answers
+    /// the nodes that an iteration with k discrepancies revisits from the one with k - 1 (and the same
+    /// demand reached by different fixings). Only with the warm start: alone it found as many of the
+    /// 23 IRUP Hard28 packings from the root LP (17 in 300,000 nodes) and in solve_exact at 200,000
+    /// nodes lost BPP60 for none gained; with the warm start, solve_exact gains BPP144 and BPP419 and
+    /// keeps BPP181, which the warm start without the memo lost (docs/packing.md, session 11).
+    static constexpr std::size_t memo_limit = warm_start ? 4096 : 0;
+    using SparseColumn = std::vector<std::pair<std::size_t, std::int64_t>>;
+    struct Memo {
+        std::int64_t lower_bound;
+        std::vector<std::pair<SparseColumn, double>> solution;
+    };
 
     struct Candidate {
         double distance, value;
@@ -90,14 +111,49 @@ private:
 
     static std::int64_t nearest(double value) { return static_cast<std::int64_t>(std::max(1.0, std::round(value))); }
 
-    bool dive(std::vector<std::int64_t>& b, int discrepancies) {
+    /// The residual LP of demand `b` (the bound and the solution: all the dive reads), from the memo
+    /// or solved with the columns of `parent` (the parent node's solution; none at the root) priced first.
+    typename Master::ResidualLp residual_lp(const std::vector<std::int64_t>& b, const std::vector<std::pair<Pattern, double>>* parent) {
+        typename Master::ResidualLp lp;
+        if (const auto it = memo_.find(b); it != memo_.end()) {
+            lp.lower_bound = it->second.lower_bound;
+            for (const auto& [column, value] : it->second.solution) {
+                Pattern pattern(b.size(), 0);
+                for (const auto& [j, copies] : column) pattern[j] = copies;
+                lp.solution.emplace_back(std::move(pattern), value);
+            }
+            return lp;
+        }
+        if constexpr (warm_start) {
+            std::vector<Pattern> columns;
+            if (parent) {
+                for (const auto& [pattern, value] : *parent) columns.push_back(pattern);
+            }
+            master_.prefer(columns);
+        }
+        lp = master_.residual_lp(b);
+        ++lps_;
+        if (memo_.size() < memo_limit && lp.lower_bound > 0) {
+            Memo memo{lp.lower_bound, {}};
+            for (const auto& [pattern, value] : lp.solution) {
+                SparseColumn column;
+                for (std::size_t j = 0; j < pattern.size(); ++j) {
+                    if (pattern[j] > 0) column.emplace_back(j, pattern[j]);
+                }
+                memo.solution.emplace_back(std::move(column), value);
+            }
+            memo_.emplace(b, std::move(memo));
+        }
+        return lp;
+    }
+
+    bool dive(std::vector<std::int64_t>& b, int discrepancies, const std::vector<std::pair<Pattern, double>>* parent) {
         if (std::all_of(b.begin(), b.end(), [](std::int64_t x) { return x == 0; })) return true;
         if (out_of_budget()) {
             aborted_ = true;
             return false;
         }
-        const auto lp = master_.residual_lp(b);
-        ++lps_;
+        const auto lp = residual_lp(b, parent);
         if (lp.lower_bound == 0) {  // no exact pricing round: the budget ran out
             aborted_ = true;
             return false;
@@ -131,7 +187,7 @@ private:
             for (std::size_t q = k + 1; k == 0 && q < candidates.size() && candidates[q].distance < bundle; ++q) {
                 taken.emplace_back(q, take(lp.solution[candidates[q].index].first, nearest(candidates[q].value), b));
             }
-            found = dive(b, discrepancies - static_cast<int>(k));
+            found = dive(b, discrepancies - static_cast<int>(k), &lp.solution);
             if (found) break;
             fixed_.resize(static_cast<std::size_t>(fixed));
             for (const auto& [q, copies] : taken) {
@@ -153,6 +209,7 @@ private:
     std::optional<std::chrono::steady_clock::time_point> deadline_;
     std::vector<Pattern> fixed_;
     std::vector<Pattern> tabu_;
+    std::map<std::vector<std::int64_t>, Memo> memo_;
     std::int64_t lps_ = 0;
     bool aborted_ = false;
     bool cut_ = false;
