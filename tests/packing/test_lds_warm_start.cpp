@@ -18,7 +18,7 @@ using continuum::packing::detail::ColumnGeneration;
 using continuum::packing::detail::LdsDive;
 
 /// The master as the dive sees it, with prefer(): records what the dive hands in and which residual
-/// LPs it asks for, and passes everything on to the column generation (prefer() too, where it has one).
+/// LPs it asks for, and passes everything on to the column generation.
 struct PreferRecorder {
     using Pattern = ColumnGeneration<double>::Pattern;
     using ResidualLp = ColumnGeneration<double>::ResidualLp;
@@ -35,11 +35,7 @@ struct PreferRecorder {
     void record_patterns(const std::vector<Pattern>& patterns) { cg.record_patterns(patterns); }
     void prefer(const std::vector<Pattern>& columns) {
         preferred.push_back(columns);
-        pass_on(cg, columns);
-    }
-    template <typename Master>
-    static void pass_on(Master& master, const std::vector<Pattern>& columns) {
-        if constexpr (requires { master.prefer(columns); }) master.prefer(columns);
+        cg.prefer(columns);
     }
     ResidualLp residual_lp(const std::vector<std::int64_t>& b) {
         demands.push_back(b);
@@ -54,7 +50,6 @@ struct PreferRecorder {
 
 TEST_CASE("LDS dive warm start: each residual LP gets its parent's solution first, and none is solved twice") {
     using Warm = LdsDive<PreferRecorder>;
-    static_assert(Warm::warm_start);
     const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
     continuum::packing::testing::LdsRoot root(sizes, capacity, 10'000'000);
     REQUIRE(root.ffd_bins == 24);

@@ -22,7 +22,7 @@
 namespace continuum::packing::detail {
 
 /// `Master` is ColumnGeneration<Real> (type_demands, residual_lp, round_residual, record_patterns,
-/// incumbent_bins, and, when it offers it, prefer).
+/// incumbent_bins, prefer).
 template <typename Master>
 class LdsDive {
 public:
@@ -54,15 +54,11 @@ public:
             found = dive(b, limit, nullptr);
             if (!cut_) break;  // the whole tree was seen: more discrepancies change nothing
         }
-        if constexpr (warm_start) master_.prefer({});  // the later steps' LPs price as before
+        master_.prefer({});  // the later steps' LPs price as before
         if (!found) return Outcome::unknown;
         if (master_.incumbent_bins() > target) master_.record_patterns(fixed_);
         return Outcome::found;
     }
-
-    /// Whether the master's residual LPs can price given columns first (ColumnGeneration::prefer):
-    /// the dive then hands each child its parent's solution, and keeps its LPs in a memo.
-    static constexpr bool warm_start = requires(Master& m, const std::vector<Pattern>& columns) { m.prefer(columns); };
 
     /// Residual LPs solved by the last run (not counting those the memo answered).
     [[nodiscard]] std::int64_t lps() const { return lps_; }
@@ -79,7 +75,7 @@ private:
     /// 23 IRUP Hard28 packings from the root LP (17 in 300,000 nodes) and in solve_exact at 200,000
     /// nodes lost BPP60 for none gained; with the warm start, solve_exact gains BPP144 and BPP419 and
     /// keeps BPP181, which the warm start without the memo lost (docs/packing.md, session 11).
-    static constexpr std::size_t memo_limit = warm_start ? 4096 : 0;
+    static constexpr std::size_t memo_limit = 4096;
     using SparseColumn = std::vector<std::pair<std::size_t, std::int64_t>>;
     struct Memo {
         std::int64_t lower_bound;
@@ -124,13 +120,11 @@ private:
             }
             return lp;
         }
-        if constexpr (warm_start) {
-            std::vector<Pattern> columns;
-            if (parent) {
-                for (const auto& [pattern, value] : *parent) columns.push_back(pattern);
-            }
-            master_.prefer(columns);
+        std::vector<Pattern> columns;
+        if (parent) {
+            for (const auto& [pattern, value] : *parent) columns.push_back(pattern);
         }
+        master_.prefer(columns);
         lp = master_.residual_lp(b);
         ++lps_;
         if (memo_.size() < memo_limit && lp.lower_bound > 0) {
