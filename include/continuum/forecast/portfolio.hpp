@@ -94,8 +94,9 @@ struct PortfolioOptions {
     /// as one more equal-weight member are scored on the validation windows (scored), or the chosen
     /// mean always gets naive added (always). The lowest validation OWA wins, as for k. A forecast's
     /// error at one or a few steps is mostly the level's, which the last value holds exactly and the
-    /// smoothed members hold late; their mean often beats both. Measured in docs/forecast.md.
-    LastValueCombination last_value_combination = LastValueCombination::off;
+    /// smoothed members hold late; their mean often beats both. Default scored since session 11
+    /// (off = the behaviour before). Measured in docs/forecast.md.
+    LastValueCombination last_value_combination = LastValueCombination::scored;
     /// The extra candidates (e.g. a pre-trained LSTM) were trained or tuned on the first
     /// `extra_seen_points` points of the history given to fit() (0 = none of it, or unknown). A model
     /// validated on its own training data scores better than it forecasts, so when the validation
