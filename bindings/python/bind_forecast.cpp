@@ -141,6 +141,17 @@ py::dict params_dict(const HoltWinters<double>& model) {
     return out;
 }
 
+// PortfolioOptions::last_value_combination by its Python name ("off", "scored", "always").
+const char* last_value_combination_name(LastValueCombination rule) {
+    return rule == LastValueCombination::scored ? "scored" : rule == LastValueCombination::always ? "always" : "off";
+}
+
+LastValueCombination last_value_combination_from(const std::string& name) {
+    for (const auto rule : {LastValueCombination::off, LastValueCombination::scored, LastValueCombination::always}) {
+        if (name == last_value_combination_name(rule)) return rule;
+    }
+    throw InvalidArgument(fmt::format("last_value_combination must be \"off\", \"scored\" or \"always\", got \"{}\"", name));
+}
 }  // namespace
 
 void bind_forecast(py::module_& m) {
@@ -361,7 +372,7 @@ void bind_forecast(py::module_& m) {
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
                             int partial_origins, const std::string& validation, int walk_forward_points, double level_guard, int level_guard_points,
-                            bool error_correction, int min_walk_forward_origins, double naive_test) {
+                            bool error_correction, int min_walk_forward_origins, double naive_test, const std::string& last_value_combination) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -381,12 +392,14 @@ void bind_forecast(py::module_& m) {
                     options.error_correction = error_correction;
                     options.min_walk_forward_origins = min_walk_forward_origins;
                     options.naive_test = naive_test;
+                    options.last_value_combination = last_value_combination_from(last_value_combination);
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
                 py::arg("combine") = 3, py::arg("recency_decay") = 1.0, py::arg("shift_factor") = 2.0, py::arg("partial_origins") = 3,
                 py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0, py::arg("level_guard") = 0.0, py::arg("level_guard_points") = 3,
                 py::arg("error_correction") = true, py::arg("min_walk_forward_origins") = 96, py::arg("naive_test") = 0.0,
+                py::arg("last_value_combination") = std::string(last_value_combination_name(PortfolioOptions{}.last_value_combination)),
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
@@ -403,7 +416,9 @@ void bind_forecast(py::module_& m) {
                 "min_walk_forward_origins: the walk-forward window has at least min(this, half the history) points, and the\n"
                 "error correction needs this many origins; 0 = neither; naive_test (walk-forward only): the choice replaces the\n"
                 "last value only when a Diebold-Mariano test of its per-origin MASE against naive reaches this (1.645: one-sided\n"
-                "5 %); 0 (the default) disables.\n"
+                "5 %); 0 (the default) disables; last_value_combination (walk-forward only): 'scored' = the means of the best k\n"
+                "candidates with the last value added compete with those without it on the validation, 'always' = the last\n"
+                "value always joins the chosen mean, 'off' = never.\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
 #if CONTINUUM_HAVE_NLOHMANN_JSON
@@ -411,7 +426,8 @@ void bind_forecast(py::module_& m) {
             const auto& o = s.options();
             const char* validation = o.validation == PortfolioValidation::blocks ? "blocks" : o.validation == PortfolioValidation::walk_forward ? "walk_forward" : "automatic";
             return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins, validation,
-                                  o.walk_forward_points, o.level_guard, o.level_guard_points, o.error_correction, o.min_walk_forward_origins, o.naive_test);
+                                  o.walk_forward_points, o.level_guard, o.level_guard_points, o.error_correction, o.min_walk_forward_origins, o.naive_test,
+                                  last_value_combination_name(o.last_value_combination));
         });
 #endif
         cls.def_property_readonly("scores", [](const Portfolio& self) {

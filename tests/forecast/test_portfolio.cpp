@@ -31,6 +31,27 @@ std::vector<double> hourly_trace(const std::string& file) {
     }
     return out;
 }
+
+// 168 hourly points of a Gaussian random walk from 50 (unit steps), seeded.
+std::vector<double> gaussian_walk_168(unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> step(0.0, 1.0);
+    std::vector<double> walk{50.0};
+    for (int t = 1; t < 168; ++t) walk.push_back(walk.back() + step(rng));
+    return walk;
+}
+
+// A Portfolio on hourly `y` (season 24) validated one step ahead, with `set` applied to its options.
+template <typename Set>
+fc::Portfolio one_step_portfolio(const std::vector<double>& y, Set set) {
+    fc::PortfolioOptions options;
+    options.season_lengths = {24};
+    options.horizon = 1;
+    set(options);
+    fc::Portfolio p(options);
+    p.fit(continuum::SeriesView(y, std::chrono::hours(1), "y"));
+    return p;
+}
 }  // namespace
 
 TEST_CASE("the portfolio scores every candidate and selects by validation") {
@@ -528,21 +549,10 @@ TEST_CASE("the Diebold-Mariano statistic by hand") {
 }
 
 TEST_CASE("naive_test: the last value stays unless a candidate validates significantly better") {
-    const auto fit = [](const std::vector<double>& y, double z) {
-        fc::PortfolioOptions options;
-        options.season_lengths = {24};
-        options.horizon = 1;
-        options.naive_test = z;
-        fc::Portfolio p(options);
-        p.fit(continuum::SeriesView(y, std::chrono::hours(1), "y"));
-        return p;
-    };
+    const auto fit = [](const std::vector<double>& y, double z) { return one_step_portfolio(y, [z](fc::PortfolioOptions& o) { o.naive_test = z; }); };
     // A Gaussian random walk, where the last value is the optimal forecast: drift happens to validate
     // a little better over the 84 walk-forward origins and is picked without the test...
-    std::mt19937_64 rng(5);
-    std::normal_distribution<double> step(0.0, 1.0);
-    std::vector<double> walk{50.0};
-    for (int t = 1; t < 168; ++t) walk.push_back(walk.back() + step(rng));
+    const auto walk = gaussian_walk_168(5);
     const auto plain = fit(walk, 0.0);
     REQUIRE(plain.name() == "portfolio(drift)");
     const auto by_name = [](const fc::Portfolio& p, const std::string& name) {
@@ -575,4 +585,94 @@ TEST_CASE("naive_test: the last value stays unless a candidate validates signifi
     CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("naive_test must be finite and >= 0, got -1"), continuum::InvalidArgument);
     bad.naive_test = std::numeric_limits<double>::infinity();
     CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, doctest::Contains("naive_test must be finite and >= 0, got inf"), continuum::InvalidArgument);
+}
+
+TEST_CASE("last_value_combination: the last value joins the mean when that validates better") {
+    // The random walk of the naive_test case: drift validates best alone (owa below naive's). Walk-
+    // forward at horizon 1 on 168 points with season 24: origins 84..167, each forecast one step
+    // from everything before it; MASE scaled by the seasonal naive (m = 24) MAE before the origin,
+    // OWA relative to seasonal naive's forecast y[t - 24].
+    auto walk = gaussian_walk_168(5);
+    const auto fit = [&walk](fc::LastValueCombination rule) {
+        return one_step_portfolio(walk, [rule](fc::PortfolioOptions& o) { o.last_value_combination = rule; });
+    };
+    // The validation by hand: naive forecasts y[t-1], drift y[t-1] + (y[t-1] - y[0]) / (t - 1).
+    const auto by_hand = [&](double naive_weight) {  // {sMAPE, MASE} of naive_weight * naive + (1 - naive_weight) * drift
+        double smape_sum = 0.0, mase_sum = 0.0;
+        for (std::size_t t = 84; t < 168; ++t) {
+            const double last = walk[t - 1];
+            const double drift = last + (last - walk[0]) / static_cast<double>(t - 1);
+            const double f = naive_weight * last + (1.0 - naive_weight) * drift;
+            double scale = 0.0;
+            for (std::size_t i = 24; i < t; ++i) scale += std::fabs(walk[i] - walk[i - 24]);
+            scale /= static_cast<double>(t - 24);
+            smape_sum += 200.0 * std::fabs(walk[t] - f) / (std::fabs(walk[t]) + std::fabs(f));
+            mase_sum += std::fabs(walk[t] - f) / scale;
+        }
+        return std::pair{smape_sum / 84.0, mase_sum / 84.0};
+    };
+    const auto off = fit(fc::LastValueCombination::off);
+    REQUIRE(off.name() == "portfolio(drift)");
+    const auto score_of = [](const fc::Portfolio& p, const std::string& name) {
+        return *std::find_if(p.scores().begin(), p.scores().end(), [&](const auto& s) { return s.name == name; });
+    };
+    CHECK(score_of(off, "naive").mase == doctest::Approx(by_hand(1.0).second).epsilon(1e-12));
+    CHECK(score_of(off, "drift").mase == doctest::Approx(by_hand(0.0).second).epsilon(1e-12));
+    CHECK(score_of(off, "drift").smape == doctest::Approx(by_hand(0.0).first).epsilon(1e-12));
+    // The OWA of the equal-weight mean of drift and naive, from the scores' own reference terms
+    // (owa = (smape / ref_smape + mase / ref_mase) / 2 for naive and drift: two equations).
+    const auto [naive_smape, naive_mase] = by_hand(1.0);
+    const auto [drift_smape, drift_mase] = by_hand(0.0);
+    const auto [mean_smape, mean_mase] = by_hand(0.5);
+    // Solve for 1 / ref_smape (a) and 1 / ref_mase (b).
+    const double owa_naive = score_of(off, "naive").owa, owa_drift = score_of(off, "drift").owa;
+    const double det = naive_smape * drift_mase - naive_mase * drift_smape;
+    const double a = 2.0 * (owa_naive * drift_mase - owa_drift * naive_mase) / det;
+    const double b = 2.0 * (naive_smape * owa_drift - drift_smape * owa_naive) / det;
+    const double owa_mean = 0.5 * (mean_smape * a + mean_mase * b);
+    // On this walk the mean validates a little worse than drift alone: scored keeps drift...
+    REQUIRE(owa_mean > owa_drift);
+    CHECK(fit(fc::LastValueCombination::scored).name() == "portfolio(drift)");
+    // ... and always adds the last value anyway, with the mean's validation OWA.
+    const auto always = fit(fc::LastValueCombination::always);
+    CHECK(always.name() == "portfolio(drift + naive)");
+    CHECK(always.validation_owa() == doctest::Approx(owa_mean).epsilon(1e-9));
+    CHECK(score_of(always, "naive").selected);
+    CHECK(score_of(always, "drift").selected);
+    // Its forecast: the mean of the last value and drift's line, i steps ahead last + i * slope / 2.
+    const double slope = (walk.back() - walk.front()) / 167.0;
+    const auto f = always.forecast(3).mean;
+    for (std::size_t i = 0; i < 3; ++i) CHECK(f[i] == doctest::Approx(walk.back() + 0.5 * static_cast<double>(i + 1) * slope).epsilon(1e-12));
+    // Another walk (seed 29), where SES validates best alone and the mean of the best three with the
+    // last value validates better than every mean without it: scored takes that one.
+    walk = gaussian_walk_168(29);
+    const auto off29 = fit(fc::LastValueCombination::off);
+    const auto scored29 = fit(fc::LastValueCombination::scored);
+    CHECK(off29.members().size() == 1);
+    CHECK(off29.name().starts_with("portfolio(ses("));
+    REQUIRE(scored29.members().size() == 4);
+    CHECK(scored29.name().starts_with("portfolio(ses("));
+    CHECK(scored29.name().ends_with(" + naive)"));
+    CHECK(scored29.validation_owa() < off29.validation_owa());
+    double mean = 0.0;
+    for (const auto& member : scored29.members()) mean += member.forecast(1).mean[0] / 4.0;
+    CHECK(scored29.forecast(1).mean[0] == doctest::Approx(mean).epsilon(1e-12));
+    // An exact daily pattern: the seasonal members are exact, adding the last value only costs, so
+    // scored keeps the choice; always adds it anyway.
+    std::vector<double> daily;
+    for (int t = 0; t < 168; ++t) daily.push_back(40.0 + 10.0 * std::sin(2 * M_PI * t / 24.0));
+    const auto on_daily = [&daily](fc::LastValueCombination rule) {
+        return one_step_portfolio(daily, [rule](fc::PortfolioOptions& o) { o.last_value_combination = rule; }).name();
+    };
+    CHECK(on_daily(fc::LastValueCombination::scored) == on_daily(fc::LastValueCombination::off));
+    CHECK_FALSE(on_daily(fc::LastValueCombination::scored).ends_with(" + naive)"));
+    CHECK(on_daily(fc::LastValueCombination::always).ends_with(" + naive)"));
+    // Block validation (a horizon of one season) is not affected.
+    const auto day_ahead = [&walk](fc::LastValueCombination rule) {
+        return one_step_portfolio(walk, [rule](fc::PortfolioOptions& o) {
+                   o.horizon = 0;
+                   o.last_value_combination = rule;
+               }).name();
+    };
+    CHECK(day_ahead(fc::LastValueCombination::always) == day_ahead(fc::LastValueCombination::off));
 }

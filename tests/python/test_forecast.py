@@ -327,3 +327,24 @@ def test_refit_warm_starts_from_the_last_fit():
     assert fresh.sse == cold.sse  # before any fit, refit is fit
     with pytest.raises(continuum.InvalidArgument, match="not finite"):
         model.refit(np.r_[y[:100], np.nan])
+
+
+def test_portfolio_last_value_combination():
+    # The last value joins the mean only when that validates better (scored), always, or never (off):
+    # with 'always' the one-step forecast of a random walk is the mean of drift's and the last value.
+    import pickle
+
+    rng = np.random.default_rng(7)
+    walk = 50.0 + np.cumsum(np.concatenate([[0.0], rng.normal(size=167)]))
+    off = fc.Portfolio(season_lengths=[24], horizon=1, last_value_combination="off").fit(walk)
+    assert off.name == "portfolio(drift)"
+    always = fc.Portfolio(season_lengths=[24], horizon=1, last_value_combination="always").fit(walk)
+    assert always.name == "portfolio(drift + naive)"
+    slope = (walk[-1] - walk[0]) / 167.0
+    assert always.forecast(2) == pytest.approx([walk[-1] + 0.5 * slope, walk[-1] + slope], rel=1e-12)
+    scored = fc.Portfolio(season_lengths=[24], horizon=1, last_value_combination="scored").fit(walk)
+    assert scored.validation_owa <= off.validation_owa
+    copy = pickle.loads(pickle.dumps(fc.Portfolio(season_lengths=[24], horizon=1, last_value_combination="always")))
+    assert copy.fit(walk).name == "portfolio(drift + naive)"  # the option survives pickling
+    with pytest.raises(continuum.InvalidArgument, match='last_value_combination must be "off", "scored" or "always", got "sometimes"'):
+        fc.Portfolio(last_value_combination="sometimes")

@@ -43,6 +43,10 @@ namespace continuum::forecast {
 ///    update() through them, every point an origin (about `origins` times fewer fits).
 enum class PortfolioValidation { automatic, blocks, walk_forward };
 
+/// Whether the last value (naive) joins the chosen combination at short horizons: never, when its
+/// addition validates better (scored), or always (see PortfolioOptions::last_value_combination).
+enum class LastValueCombination { off, scored, always };
+
 struct PortfolioOptions {
     /// Season lengths to consider (hourly data: 24 daily, 168 weekly). Lengths the history cannot
     /// support are skipped. The first feasible one is the reference for MASE and seasonal naive.
@@ -85,6 +89,14 @@ struct PortfolioOptions {
     /// naive alone (the error correction, if on, is then fitted for naive). 1.645 is a one-sided 5 %
     /// test; 0 = off (the behaviour before session 10). Measured in docs/forecast.md.
     double naive_test = 0.0;
+    /// The last value joins the combination (walk-forward validation only; session 11): besides the
+    /// means of the best k <= combine candidates, the same means with naive (the last value) added
+    /// as one more equal-weight member are scored on the validation windows (scored), or the chosen
+    /// mean always gets naive added (always). The lowest validation OWA wins, as for k. A forecast's
+    /// error at one or a few steps is mostly the level's, which the last value holds exactly and the
+    /// smoothed members hold late; their mean often beats both. Default scored since session 11
+    /// (off = the behaviour before). Measured in docs/forecast.md.
+    LastValueCombination last_value_combination = LastValueCombination::scored;
     /// The extra candidates (e.g. a pre-trained LSTM) were trained or tuned on the first
     /// `extra_seen_points` points of the history given to fit() (0 = none of it, or unknown). A model
     /// validated on its own training data scores better than it forecasts, so when the validation
@@ -288,6 +300,9 @@ public:
                 best_owa = owa_value;
                 best_count = k;
             }
+        }
+        if (walk_forward_ && options_.last_value_combination != LastValueCombination::off) {
+            best_count = with_last_value(runs, order, best_count, best_owa, reference_run, values);
         }
         // The last value unless the choice is significantly better (naive_test): a default that
         // validation has to beat with evidence, not by a margin within the noise of ~100 origins.
@@ -659,6 +674,37 @@ private:
     }
 
     static constexpr std::size_t naive_index = 0;  // default_candidates() puts Naive first
+
+    /// last_value_combination: the means of the best k <= combine candidates with naive added as
+    /// one more member, scored like the means without it (scored: the lowest OWA of both kinds wins;
+    /// always: naive joins the chosen mean). On a choice with naive, moves naive to just after the
+    /// top k in `order` and returns k + 1; otherwise returns best_count (order unchanged).
+    [[nodiscard]] std::size_t with_last_value(const std::vector<Validation>& runs, std::vector<std::size_t>& order, std::size_t best_count, double& best_owa,
+                                              const Validation& reference_run, std::span<const double> values) const {
+        if (!runs[naive_index].ok) return best_count;
+        std::vector<std::size_t> others;  // order without naive
+        for (const std::size_t i : order) {
+            if (i != naive_index) others.push_back(i);
+        }
+        const auto naive_at = static_cast<std::size_t>(std::find(order.begin(), order.end(), naive_index) - order.begin());
+        const bool always = options_.last_value_combination == LastValueCombination::always;
+        if (naive_at < best_count) return best_count;  // naive is already a member
+        std::size_t chosen = 0;  // k of the mean naive joins; 0 = none
+        for (std::size_t k = always ? best_count : 1; k <= (always ? best_count : static_cast<std::size_t>(options_.combine)) && k <= others.size(); ++k) {
+            if (!std::isfinite(scores_[others[k - 1]].owa)) break;
+            std::vector<std::size_t> members(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(k));
+            members.push_back(naive_index);
+            const double owa_value = score("combination", mean_of(runs, members, k + 1), reference_run, values).owa;
+            if (always || owa_value < best_owa) {
+                best_owa = owa_value;
+                chosen = k;
+            }
+        }
+        if (chosen == 0) return best_count;
+        others.insert(others.begin() + static_cast<std::ptrdiff_t>(chosen), naive_index);
+        order = std::move(others);
+        return chosen + 1;
+    }
 
     /// Diebold-Mariano test of the top `count` candidates' mean (in `order`) against naive on the
     /// walk-forward windows with a full horizon: true when mean(d) / sqrt(LRV(d) / N) >= naive_test,
