@@ -19,6 +19,7 @@
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/lds_dive.hpp>
 #include <continuum/packing/detail/local_search.hpp>
+#include <continuum/packing/detail/reduced_cost_proof.hpp>
 #include <continuum/packing/detail/ryan_foster.hpp>
 #include <continuum/packing/detail/vector_local_search.hpp>
 #include <continuum/packing/detail/vector_phase.hpp>
@@ -191,6 +192,39 @@ void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTra
     if (dive.run(out.lower_bound, nodes, deadline) == LdsDive<Master>::Outcome::found) {
         auto bins = master.incumbent();
         if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
+    }
+    finish(out);
+}
+
+/// Share of the budget for the proof by reduced-cost enumeration (1-D), and the most bins it
+/// enumerates before it gives up.
+inline constexpr double reduced_cost_share = 0.1;
+inline constexpr std::size_t reduced_cost_max_patterns = 20'000;
+
+/// Runs ReducedCostProof (detail/reduced_cost_proof.hpp) for one bin fewer than `out.bins` when that
+/// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
+/// exact cover on `share` of the budget (also bounded by `tracker`).
+template <typename Master>
+void reduced_cost_proof(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
+    const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
+    if (out.lower_bound != target) return;
+    Budget part;
+    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    BudgetTracker inner(part);
+    // On a copy of the master, so that its pool (which steers the later steps) stays as it was.
+    Master scratch = master;
+    scratch.set_to_optimality(true);
+    auto lp = scratch.residual_lp(scratch.type_demands());
+    if (lp.knapsack == 0 || tracker.exhausted()) return;
+    ReducedCostProof proof(master.type_weights(), master.type_demands(), capacity, std::move(lp.profit), lp.knapsack, tracker, inner, reduced_cost_max_patterns);
+    const auto outcome = proof.run(target);
+    if (outcome == ReducedCostProof::Outcome::found) {
+        master.record_patterns(proof.packing());
+        auto bins = master.incumbent();
+        if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
+    } else if (outcome == ReducedCostProof::Outcome::infeasible) {
+        out.lower_bound = std::max(out.lower_bound, target + 1);
     }
     finish(out);
 }
@@ -410,6 +444,15 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
+        }
+        // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
+        // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
+        if (items.d == 1 && static_cast<double>(budget.node_limit) * (1 - reduced_cost_share) >= static_cast<double>(dive_floor_nodes) && !tracker.exhausted()) {
+            reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share);
+            if (out.optimal) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
         }
         // 1-D: Ryan–Foster branch-and-price on a share of the budget, after the dive (which closes most
         // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own
