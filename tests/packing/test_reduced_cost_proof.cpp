@@ -38,8 +38,8 @@ struct ReducedCostRun {
 };
 
 /// The root LP of a BPPLIB instance solved to its optimum (as solve_exact's step does), then the
-/// proof for `target` bins.
-ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target) {
+/// proof for `target` bins, with `extra` further dual vectors (the LPs with one more item of a type).
+ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, int extra = 0) {
     const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
     continuum::packing::detail::DenseItems items;
     items.n = instance.sizes.size();
@@ -59,6 +59,13 @@ ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target) {
     REQUIRE(lp.knapsack > 0);
     CHECK(lp.lower_bound == target);  // the LP's Farley bound is the target: the proof is the step above it
     ReducedCostProof proof(cg.type_weights(), cg.type_demands(), instance.capacity, lp.profit, lp.knapsack, tracker, share, 20'000);
+    for (int e = 0; e < extra; ++e) {
+        auto copy = cg;
+        auto more = cg.type_demands();
+        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(extra)];
+        auto other = copy.residual_lp(more);
+        if (other.knapsack > 0) proof.add_duals(other.profit, other.knapsack);
+    }
     ReducedCostRun run{proof.run(target), proof.patterns(), proof.cover_nodes(), {}, cg.type_weights(), cg.type_demands()};
     if (run.outcome == ReducedCostProof::Outcome::found) run.loads = reduced_cost_loads(proof.packing(), run.weight);
     return run;
@@ -89,6 +96,11 @@ TEST_CASE("Reduced-cost proof: hand-computed duals, Farley and exact cover") {
     auto pairs = ReducedCostProof({6, 4}, {3, 3}, 10, {1, 1}, 2, tracker, share, 100);
     CHECK(pairs.run(3) == ReducedCostProof::Outcome::found);
     CHECK(pairs.patterns() == 2);
+    // A second dual vector p = (2, 1), K = 3 ({6, 4}), G = 9 − 9 = 0 excludes {4, 4} (3 − 2 = 1 > 0).
+    auto filtered = ReducedCostProof({6, 4}, {3, 3}, 10, {1, 1}, 2, tracker, share, 100);
+    filtered.add_duals({2, 1}, 3);
+    CHECK(filtered.run(3) == ReducedCostProof::Outcome::found);
+    CHECK(filtered.patterns() == 1);
     // Sizes 6 ×3 and 3 ×4 fill 3 bins exactly (30), but no bin of them is full (6 + 3 = 9, 3 ×3 = 9):
     // with p = (1, 1) and K = 3 ({3, 3, 3}), G = 9 − 7 = 2 passes every non-empty bin (5 of them),
     // and the exact cover fails on the waste (0 left, each bin wastes at least 1): optimum 4.
@@ -127,6 +139,14 @@ TEST_CASE("Reduced-cost proof proves non-IRUP Hard28 and Waescher instances from
         CHECK(run.patterns > 0);
         CHECK(run.patterns < 2'000);
     }
+}
+
+TEST_CASE("Reduced-cost proof with further dual vectors proves BPP716 (LP = 75.000, optimum 76)") {
+    // Under the first optimal duals 940 bins pass and the cover is open after 3 million nodes; twelve
+    // more dual vectors (each a filter and a budget) leave fewer bins and close it.
+    const auto run = reduced_cost_run("hard28/BPP716.txt", 75, 12);
+    CHECK(run.outcome == ReducedCostProof::Outcome::infeasible);
+    CHECK(run.patterns < 940);
 }
 
 TEST_CASE("Reduced-cost proof finds the packing into the LP bound on an IRUP instance") {

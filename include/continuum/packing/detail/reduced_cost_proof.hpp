@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -28,12 +29,50 @@ public:
     /// `max_patterns` bins.
     ReducedCostProof(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<std::int64_t> profit, std::int64_t knapsack,
                      BudgetTracker& tracker, BudgetTracker& share, std::size_t max_patterns)
-        : weight_(std::move(weight)), demand_(std::move(demand)), profit_(std::move(profit)), capacity_(capacity), knapsack_(knapsack), tracker_(tracker), share_(share),
+        : weight_(std::move(weight)), demand_(std::move(demand)), profit_(std::move(profit)), capacity_(capacity), knapsack_(knapsack), tracker_(tracker), share_(&share),
           max_patterns_(max_patterns) {}
+
+    /// Counts the search's nodes on `share` from now on (instead of the one given at construction).
+    void share(BudgetTracker& share) { share_ = &share; }
+
+    /// Further integer duals (≥ 0, one per type) with the exact knapsack maximum over bins within a
+    /// demand ≥ `demand`: each is a filter and a budget of its own (any dual-feasible vector is valid).
+    void add_duals(std::vector<std::int64_t> profit, std::int64_t knapsack) {
+        extra_profit_.push_back(std::move(profit));
+        extra_knapsack_.push_back(knapsack);
+    }
 
     /// Looks for a packing into `bins` bins. found: packing() holds it; infeasible: proved impossible;
     /// unknown: the budget ran out, too many bins passed, or the duals leave too much room (G ≥ K).
     Outcome run(std::int64_t bins) {
+        if (prepared_ != bins) {
+            const auto early = prepare(bins);
+            if (early) return *early;
+        }
+        prepared_ = 0;
+        extra_budget_.clear();
+        for (std::size_t r = 0; r < extra_profit_.size(); ++r) {
+            Wide total = 0;
+            for (std::size_t j = 0; j < demand_.size(); ++j) total += static_cast<Wide>(extra_profit_[r][j]) * demand_[j];
+            const Wide extra_gap = static_cast<Wide>(bins) * extra_knapsack_[r] - total;
+            if (extra_gap < 0) return Outcome::infeasible;
+            extra_budget_.push_back(extra_gap);
+        }
+        filter();
+        residual_ = demand_;
+        load_ = load_of_demand_;
+        banned_.assign(patterns_.size(), 0);
+        chosen_.clear();
+        complete_ = true;
+        const bool found = cover(bins, gap_);
+        if (found) return Outcome::found;
+        return complete_ ? Outcome::infeasible : Outcome::unknown;
+    }
+
+    /// The Farley and L1 tests and the enumeration for `bins` bins (run() does them when not done):
+    /// nothing when the bins are ready for run(), else run()'s answer (infeasible or unknown).
+    std::optional<Outcome> prepare(std::int64_t bins) {
+        prepared_ = 0;
         if (bins <= 0 || knapsack_ <= 0) return Outcome::unknown;
         Wide pb = 0;
         std::int64_t load = 0;
@@ -45,14 +84,10 @@ public:
         if (gap < 0 || static_cast<Wide>(bins) * capacity_ < load) return Outcome::infeasible;  // Farley, L1
         if (gap >= knapsack_) return Outcome::unknown;  // the Farley bound is below `bins`: no filter
         if (!enumerate(gap)) return Outcome::unknown;
-        residual_ = demand_;
-        load_ = load;
-        banned_.assign(patterns_.size(), 0);
-        chosen_.clear();
-        complete_ = true;
-        const bool found = cover(bins, gap);
-        if (found) return Outcome::found;
-        return complete_ ? Outcome::infeasible : Outcome::unknown;
+        gap_ = gap;
+        load_of_demand_ = load;
+        prepared_ = bins;
+        return std::nullopt;
     }
 
     /// The packing found (patterns), after run() returned found.
@@ -75,7 +110,7 @@ private:
 
     bool count() {
         const bool a = tracker_.count();
-        const bool b = share_.count();
+        const bool b = share_->count();
         return a && b;
     }
 
@@ -138,8 +173,43 @@ private:
         }
     }
 
+    /// Drops the bins another dual vector's gap excludes, and keeps their reduced costs under each.
+    void filter() {
+        const std::size_t rows = extra_budget_.size();
+        std::vector<Sparse> patterns;
+        std::vector<Wide> reduced;
+        std::vector<std::int64_t> waste;
+        extra_reduced_.clear();
+        std::vector<Wide> costs(rows);
+        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+            bool keep = true;
+            for (std::size_t r = 0; r < rows && keep; ++r) {
+                Wide value = 0;
+                for (const auto& [j, c] : patterns_[q]) value += static_cast<Wide>(extra_profit_[r][j]) * c;
+                costs[r] = static_cast<Wide>(extra_knapsack_[r]) - value;
+                keep = costs[r] <= extra_budget_[r];
+            }
+            if (!keep) continue;
+            patterns.push_back(std::move(patterns_[q]));
+            reduced.push_back(reduced_[q]);
+            waste.push_back(waste_[q]);
+            extra_reduced_.insert(extra_reduced_.end(), costs.begin(), costs.end());
+        }
+        patterns_ = std::move(patterns);
+        reduced_ = std::move(reduced);
+        waste_ = std::move(waste);
+        containing_.assign(weight_.size(), {});
+        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+            for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
+        }
+    }
+
     [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) const {
         if (banned_[q] || reduced_[q] > budget || waste_[q] > waste) return false;
+        const std::size_t rows = extra_budget_.size();
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (extra_reduced_[q * rows + r] > extra_budget_[r]) return false;
+        }
         for (const auto& [j, c] : patterns_[q]) {
             if (c > residual_[j]) return false;
         }
@@ -198,6 +268,8 @@ private:
     }
 
     void take(std::size_t q, std::int64_t sign) {
+        const std::size_t rows = extra_budget_.size();
+        for (std::size_t r = 0; r < rows; ++r) extra_budget_[r] += sign * extra_reduced_[q * rows + r];
         for (const auto& [j, c] : patterns_[q]) {
             residual_[j] += sign * c;
             load_ += sign * c * weight_[j];
@@ -208,7 +280,7 @@ private:
     std::int64_t capacity_ = 0;
     std::int64_t knapsack_ = 0;
     BudgetTracker& tracker_;
-    BudgetTracker& share_;
+    BudgetTracker* share_;
     std::size_t max_patterns_ = 0;
     // Enumeration.
     std::vector<std::size_t> order_, best_;
@@ -219,6 +291,13 @@ private:
     std::vector<Sparse> patterns_;
     std::vector<Wide> reduced_;
     std::vector<std::int64_t> waste_;
+    std::int64_t prepared_ = 0;  // the bins the enumeration was made for (0: none)
+    Wide gap_ = 0;
+    std::int64_t load_of_demand_ = 0;
+    // Further dual vectors: profits, knapsack maxima, budgets left, reduced costs (bin × vector).
+    std::vector<std::vector<std::int64_t>> extra_profit_;
+    std::vector<std::int64_t> extra_knapsack_;
+    std::vector<Wide> extra_budget_, extra_reduced_;
     std::vector<std::vector<std::size_t>> containing_;
     // Exact cover.
     std::vector<std::int64_t> residual_;
