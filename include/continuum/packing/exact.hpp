@@ -4,9 +4,9 @@
 // Gilmore–Gomory column generation LP bound (Eigen simplex, knapsack pricing), MBS', SVC, a
 // consistent neighbourhood search (1-D and vector, Buljubasic & Vasquez) and LP-guided diving (in
 // 1-D with limited discrepancy search) for primal solutions, bin completion (alone, and bounded by
-// the LP of the residual), a Ryan–Foster branch-and-price (1-D), and a complete branch and bound
-// for what remains. Always returns a valid packing no worse than FFD, with a proved lower bound,
-// `optimal` and the gap.
+// the LP of the residual), a proof by reduced-cost enumeration and a Ryan–Foster branch-and-price
+// (1-D), and a complete branch and bound for what remains. Always returns a valid packing no worse
+// than FFD, with a proved lower bound, `optimal` and the gap.
 #pragma once
 
 #include <continuum/core/budget.hpp>
