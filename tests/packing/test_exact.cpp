@@ -396,10 +396,11 @@ TEST_CASE("held-out Hard28 set (data/bpp) proved at the known optima within a no
     // BPP119 and BPP175 (opt = ⌈LP⌉ + 1) are proved by the Ryan–Foster branch-and-price, BPP766 found
     // by its dive; BPP900, proved by the LP-bounded completion before it, is open at this budget now.
     // BPP561 and BPP832 (IRUP, one bin above before) are found by the dive with limited discrepancy search,
-    // BPP144 and BPP419 since its residual LPs start from their parent's columns.
+    // BPP144 and BPP419 since its residual LPs start from their parent's columns. BPP716 (opt = ⌈LP⌉ + 1,
+    // LP = 75.000) is proved by the reduced-cost enumeration (session 11).
     check_held_out("hard28",
                    {"BPP13", "BPP47", "BPP60", "BPP119", "BPP144", "BPP175", "BPP178", "BPP181", "BPP195", "BPP360", "BPP419", "BPP485", "BPP531", "BPP561", "BPP640",
-                    "BPP645", "BPP742", "BPP766", "BPP781", "BPP785", "BPP814", "BPP832"},
+                    "BPP645", "BPP716", "BPP742", "BPP766", "BPP781", "BPP785", "BPP814", "BPP832"},
                    200'000, 20'000, 28);
 }
 

@@ -4,9 +4,9 @@
 // Gilmore–Gomory column generation LP bound (Eigen simplex, knapsack pricing), MBS', SVC, a
 // consistent neighbourhood search (1-D and vector, Buljubasic & Vasquez) and LP-guided diving (in
 // 1-D with limited discrepancy search) for primal solutions, bin completion (alone, and bounded by
-// the LP of the residual), a Ryan–Foster branch-and-price (1-D), and a complete branch and bound
-// for what remains. Always returns a valid packing no worse than FFD, with a proved lower bound,
-// `optimal` and the gap.
+// the LP of the residual), a proof by reduced-cost enumeration and a Ryan–Foster branch-and-price
+// (1-D), and a complete branch and bound for what remains. Always returns a valid packing no worse
+// than FFD, with a proved lower bound, `optimal` and the gap.
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -19,6 +19,7 @@
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/lds_dive.hpp>
 #include <continuum/packing/detail/local_search.hpp>
+#include <continuum/packing/detail/reduced_cost_proof.hpp>
 #include <continuum/packing/detail/ryan_foster.hpp>
 #include <continuum/packing/detail/vector_local_search.hpp>
 #include <continuum/packing/detail/vector_phase.hpp>
@@ -193,6 +194,72 @@ void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTra
         if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
     }
     finish(out);
+}
+
+/// Share of the budget for the proof by reduced-cost enumeration (1-D), and the most bins it
+/// enumerates before it gives up.
+inline constexpr double reduced_cost_share = 0.1;
+inline constexpr std::size_t reduced_cost_max_patterns = 20'000;
+/// Further dual vectors it filters the bins with: the LPs of the demand with one more item of a type.
+inline constexpr int reduced_cost_extra_duals = 12;
+/// When at most this many bins pass under the first duals, the step takes this larger share, the
+/// part above `reduced_cost_share` from the branch-and-price's.
+inline constexpr std::size_t reduced_cost_few_patterns = 2'000;
+inline constexpr double reduced_cost_promising_share = 0.25;
+
+/// Runs ReducedCostProof (detail/reduced_cost_proof.hpp) for one bin fewer than `out.bins` when that
+/// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
+/// exact cover on `share` of the budget (also bounded by `tracker`).
+template <typename Master>
+std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
+    const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
+    if (out.lower_bound != target) return 0;
+    const auto start = tracker.nodes();
+    auto nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    const auto started = std::chrono::steady_clock::now();
+    // On a copy of the master, so that its pool (which steers the later steps) stays as it was.
+    Master scratch = master;
+    scratch.set_to_optimality(true);
+    const auto& demand = scratch.type_demands();
+    auto lp = scratch.residual_lp(demand);
+    if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
+    BudgetTracker unlimited(Budget{});
+    ReducedCostProof proof(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, unlimited, reduced_cost_max_patterns);
+    if (const auto early = proof.prepare(target)) {
+        if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
+        finish(out);
+        return tracker.nodes() - start;
+    }
+    // Few bins: a proof (or packing) is likely within reach, so a larger share.
+    if (proof.patterns() <= reduced_cost_few_patterns) {
+        share = reduced_cost_promising_share;
+        nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    }
+    // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
+    // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
+    for (int e = 0; e < reduced_cost_extra_duals && tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); ++e) {
+        auto copy = scratch;
+        auto more = demand;
+        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(reduced_cost_extra_duals)];
+        auto other = copy.residual_lp(more);
+        if (other.knapsack > 0) proof.add_duals(std::move(other.profit), other.knapsack);
+    }
+    Budget part;
+    part.node_limit = std::max<std::int64_t>(1, nodes - (tracker.nodes() - start));
+    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share - (std::chrono::steady_clock::now() - started));
+    if (part.time_limit && part.time_limit->count() <= 0) return tracker.nodes() - start;
+    BudgetTracker inner(part);
+    proof.share(inner);
+    const auto outcome = proof.run(target);
+    if (outcome == ReducedCostProof::Outcome::found) {
+        master.record_patterns(proof.packing());
+        auto bins = master.incumbent();
+        if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
+    } else if (outcome == ReducedCostProof::Outcome::infeasible) {
+        out.lower_bound = std::max(out.lower_bound, target + 1);
+    }
+    finish(out);
+    return tracker.nodes() - start;
 }
 
 /// Share of the budget for the Ryan–Foster branch-and-price (1-D), after the dive and before the
@@ -411,13 +478,23 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             out.nodes = tracker.nodes();
             return out;
         }
+        // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
+        // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
+        double proof_share = 0;
+        if (items.d == 1 && static_cast<double>(budget.node_limit) * (1 - reduced_cost_share) >= static_cast<double>(dive_floor_nodes) && !tracker.exhausted()) {
+            proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share)) / static_cast<double>(budget.node_limit);
+            if (out.optimal) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
+        }
         // 1-D: Ryan–Foster branch-and-price on a share of the budget, after the dive (which closes most
         // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own
         // dive finds near-perfect packings. Not on budgets whose share would eat into the dive's floor
         // (60,000 nodes, where the remaining steps keep what they had).
         const bool room_for_both = static_cast<double>(budget.node_limit) * (1 - branch_and_price_share) >= static_cast<double>(dive_floor_nodes);
         if (items.d == 1 && room_for_both && placeable.size() <= branch_and_price_max_items && !tracker.exhausted()) {
-            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, branch_and_price_share);
+            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, std::max(0.01, branch_and_price_share - std::max(0.0, proof_share - reduced_cost_share)));
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;

@@ -142,6 +142,9 @@ public:
     [[nodiscard]] const std::vector<std::int64_t>& type_weights() const { return weight_; }
     [[nodiscard]] const std::vector<std::int64_t>& type_demands() const { return demand_; }
     [[nodiscard]] std::int64_t incumbent_bins() const { return upper_bound_; }
+    /// When set, solve_lp runs to the LP optimum (no early stop once the value rounds up to the
+    /// proved bound), so the integer duals it returns are the optimum's (reduced_cost_proof.hpp).
+    void set_to_optimality(bool on) { to_optimality_ = on; }
     /// `profit` and `knapsack` (integer duals and their knapsack optimum over patterns within `b`)
     /// give a Farley bound ⌈Σ profit_j b'_j / knapsack⌉ for any demand b' <= b (0: none available).
     struct ResidualLp {
@@ -316,7 +319,7 @@ private:
                 for (std::size_t id = 0; id < pool_.size(); ++id) price_column(id);
             }
             // Early termination: the primal objective already rounds up to the proved bound.
-            if (!found && out.lower_bound > 0) {
+            if (!found && out.lower_bound > 0 && !to_optimality_) {
                 double objective = 0;
                 for (Eigen::Index r = 0; r < m; ++r) objective += basis[static_cast<std::size_t>(r)] >= 0 ? std::max(0.0, x(r)) : 0.0;
                 if (std::ceil(objective - 1e-6) <= static_cast<double>(out.lower_bound)) {
@@ -346,7 +349,7 @@ private:
                     out.lower_bound = std::max(out.lower_bound, farley);
                     double objective = 0;
                     for (Eigen::Index r = 0; r < m; ++r) objective += basis[static_cast<std::size_t>(r)] >= 0 ? std::max(0.0, x(r)) : 0.0;
-                    if (std::ceil(objective - 1e-6) <= static_cast<double>(out.lower_bound)) {
+                    if (!to_optimality_ && std::ceil(objective - 1e-6) <= static_cast<double>(out.lower_bound)) {
                         out.optimal = true;  // the LP value cannot round up any higher
                         break;
                     }
@@ -668,6 +671,7 @@ private:
     std::vector<Pattern> best_patterns_;
     bool best_bins_found_ = false;
     std::vector<std::size_t> type_of_;  // item -> type (for adopt)
+    bool to_optimality_ = false;
     LpResult root_;
     bool started_ = false;
     std::int64_t dive_node_limit_ = std::numeric_limits<std::int64_t>::max();

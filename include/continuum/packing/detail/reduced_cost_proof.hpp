@@ -1,0 +1,312 @@
+// Internal: proof by reduced-cost enumeration (1-D; issue 20, after Baldacci et al. and Pessoa et
+// al.'s route enumeration). Under integer duals p ≥ 0 whose exact knapsack optimum is K, the bins of
+// any packing into m bins have reduced costs K − p·a that sum to exactly G = m·K − p·b, so each of them
+// has K − p·a ≤ G. When the LP's value is within a small fraction of m, few bins pass: they are
+// enumerated, and an exact cover of the demand by m of them is searched for. None proves that m bins
+// do not suffice (what non-IRUP instances need); one is a packing into m bins.
+#pragma once
+
+#include <continuum/core/budget.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace continuum::packing::detail {
+
+class ReducedCostProof {
+public:
+    using Pattern = std::vector<std::int64_t>;  // copies per item type
+    enum class Outcome { found, infeasible, unknown };
+
+    /// Item types (`weight`, `demand`), the bin `capacity`, integer duals `profit` (≥ 0, one per type)
+    /// and `knapsack`, the exact maximum of Σ profit_j a_j over the bins within `demand`. Search nodes
+    /// count on `tracker` and on `share` (a sub-budget); the enumeration gives up beyond
+    /// `max_patterns` bins.
+    ReducedCostProof(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<std::int64_t> profit, std::int64_t knapsack,
+                     BudgetTracker& tracker, BudgetTracker& share, std::size_t max_patterns)
+        : weight_(std::move(weight)), demand_(std::move(demand)), profit_(std::move(profit)), capacity_(capacity), knapsack_(knapsack), tracker_(tracker), share_(&share),
+          max_patterns_(max_patterns) {}
+
+    /// Counts the search's nodes on `share` from now on (instead of the one given at construction).
+    void share(BudgetTracker& share) { share_ = &share; }
+
+    /// Further integer duals (≥ 0, one per type) with the exact knapsack maximum over bins within a
+    /// demand ≥ `demand`: each is a filter and a budget of its own (any dual-feasible vector is valid).
+    void add_duals(std::vector<std::int64_t> profit, std::int64_t knapsack) {
+        extra_profit_.push_back(std::move(profit));
+        extra_knapsack_.push_back(knapsack);
+    }
+
+    /// Looks for a packing into `bins` bins. found: packing() holds it; infeasible: proved impossible;
+    /// unknown: the budget ran out, too many bins passed, or the duals leave too much room (G ≥ K).
+    Outcome run(std::int64_t bins) {
+        if (prepared_ != bins) {
+            const auto early = prepare(bins);
+            if (early) return *early;
+        }
+        prepared_ = 0;
+        extra_budget_.clear();
+        for (std::size_t r = 0; r < extra_profit_.size(); ++r) {
+            Wide total = 0;
+            for (std::size_t j = 0; j < demand_.size(); ++j) total += static_cast<Wide>(extra_profit_[r][j]) * demand_[j];
+            const Wide extra_gap = static_cast<Wide>(bins) * extra_knapsack_[r] - total;
+            if (extra_gap < 0) return Outcome::infeasible;
+            extra_budget_.push_back(extra_gap);
+        }
+        filter();
+        residual_ = demand_;
+        load_ = load_of_demand_;
+        banned_.assign(patterns_.size(), 0);
+        chosen_.clear();
+        complete_ = true;
+        const bool found = cover(bins, gap_);
+        if (found) return Outcome::found;
+        return complete_ ? Outcome::infeasible : Outcome::unknown;
+    }
+
+    /// The Farley and L1 tests and the enumeration for `bins` bins (run() does them when not done):
+    /// nothing when the bins are ready for run(), else run()'s answer (infeasible or unknown).
+    std::optional<Outcome> prepare(std::int64_t bins) {
+        prepared_ = 0;
+        if (bins <= 0 || knapsack_ <= 0) return Outcome::unknown;
+        Wide pb = 0;
+        std::int64_t load = 0;
+        for (std::size_t j = 0; j < demand_.size(); ++j) {
+            pb += static_cast<Wide>(profit_[j]) * demand_[j];
+            load += weight_[j] * demand_[j];
+        }
+        const Wide gap = static_cast<Wide>(bins) * knapsack_ - pb;
+        if (gap < 0 || static_cast<Wide>(bins) * capacity_ < load) return Outcome::infeasible;  // Farley, L1
+        if (gap >= knapsack_) return Outcome::unknown;  // the Farley bound is below `bins`: no filter
+        if (!enumerate(gap)) return Outcome::unknown;
+        gap_ = gap;
+        load_of_demand_ = load;
+        prepared_ = bins;
+        return std::nullopt;
+    }
+
+    /// The packing found (patterns), after run() returned found.
+    [[nodiscard]] std::vector<Pattern> packing() const {
+        std::vector<Pattern> out;
+        for (const auto q : chosen_) {
+            Pattern p(demand_.size(), 0);
+            for (const auto& [j, c] : patterns_[q]) p[j] = c;
+            out.push_back(std::move(p));
+        }
+        return out;
+    }
+    /// Bins enumerated (reduced cost within the gap) and exact-cover nodes of the last run.
+    [[nodiscard]] std::size_t patterns() const { return patterns_.size(); }
+    [[nodiscard]] std::int64_t cover_nodes() const { return cover_nodes_; }
+
+private:
+    __extension__ using Wide = __int128;
+    using Sparse = std::vector<std::pair<std::size_t, std::int64_t>>;
+
+    bool count() {
+        const bool a = tracker_.count();
+        const bool b = share_->count();
+        return a && b;
+    }
+
+    /// Every bin a (a ≤ demand, weight within capacity) with K − p·a ≤ gap, by a depth-first search
+    /// over the types heaviest first, pruned by p·a + room × (best profit/weight ratio still to come)
+    /// in 128-bit integers. False when the budget or max_patterns ran out.
+    bool enumerate(Wide gap) {
+        patterns_.clear();
+        reduced_.clear();
+        waste_.clear();
+        order_.resize(weight_.size());
+        std::iota(order_.begin(), order_.end(), std::size_t{0});
+        std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return weight_[a] > weight_[b]; });
+        // best_[k]: the type of the largest profit/weight ratio among order_[k..].
+        best_.assign(order_.size() + 1, order_.size());
+        for (std::size_t k = order_.size(); k-- > 0;) {
+            const auto j = order_[k];
+            const auto r = best_[k + 1];
+            best_[k] = r == order_.size() || static_cast<Wide>(profit_[j]) * weight_[r] > static_cast<Wide>(profit_[r]) * weight_[j] ? j : r;
+        }
+        need_ = static_cast<Wide>(knapsack_) - gap;
+        copies_.assign(weight_.size(), 0);
+        steps_ = 0;
+        overflow_ = false;
+        descend(0, capacity_, 0);
+        containing_.assign(weight_.size(), {});
+        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+            for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
+        }
+        return !overflow_;
+    }
+
+    void descend(std::size_t k, std::int64_t room, Wide profit) {
+        if (overflow_) return;
+        if ((++steps_ & 255) == 0 && !count()) {
+            overflow_ = true;
+            return;
+        }
+        if (profit >= need_) {
+            if (patterns_.size() >= max_patterns_) {
+                overflow_ = true;
+                return;
+            }
+            Sparse sparse;
+            for (std::size_t t = 0; t < order_.size(); ++t) {
+                if (copies_[order_[t]] > 0) sparse.emplace_back(order_[t], copies_[order_[t]]);
+            }
+            patterns_.push_back(std::move(sparse));
+            reduced_.push_back(static_cast<Wide>(knapsack_) - profit);
+            waste_.push_back(room);
+        }
+        for (std::size_t t = k; t < order_.size(); ++t) {
+            const auto r = best_[t];
+            if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
+            const auto j = order_[t];
+            if (weight_[j] > room || copies_[j] >= demand_[j]) continue;
+            ++copies_[j];
+            descend(copies_[j] < demand_[j] ? t : t + 1, room - weight_[j], profit + profit_[j]);
+            --copies_[j];
+        }
+    }
+
+    /// Drops the bins another dual vector's gap excludes, and keeps their reduced costs under each.
+    void filter() {
+        const std::size_t rows = extra_budget_.size();
+        std::vector<Sparse> patterns;
+        std::vector<Wide> reduced;
+        std::vector<std::int64_t> waste;
+        extra_reduced_.clear();
+        std::vector<Wide> costs(rows);
+        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+            bool keep = true;
+            for (std::size_t r = 0; r < rows && keep; ++r) {
+                Wide value = 0;
+                for (const auto& [j, c] : patterns_[q]) value += static_cast<Wide>(extra_profit_[r][j]) * c;
+                costs[r] = static_cast<Wide>(extra_knapsack_[r]) - value;
+                keep = costs[r] <= extra_budget_[r];
+            }
+            if (!keep) continue;
+            patterns.push_back(std::move(patterns_[q]));
+            reduced.push_back(reduced_[q]);
+            waste.push_back(waste_[q]);
+            extra_reduced_.insert(extra_reduced_.end(), costs.begin(), costs.end());
+        }
+        patterns_ = std::move(patterns);
+        reduced_ = std::move(reduced);
+        waste_ = std::move(waste);
+        containing_.assign(weight_.size(), {});
+        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+            for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
+        }
+    }
+
+    [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) const {
+        if (banned_[q] || reduced_[q] > budget || waste_[q] > waste) return false;
+        const std::size_t rows = extra_budget_.size();
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (extra_reduced_[q * rows + r] > extra_budget_[r]) return false;
+        }
+        for (const auto& [j, c] : patterns_[q]) {
+            if (c > residual_[j]) return false;
+        }
+        return true;
+    }
+
+    /// Exact cover of residual_ by `left` enumerated bins whose reduced costs sum to at most `budget`
+    /// (and wastes to at most left × capacity − load). Branches on the type with the fewest usable
+    /// bins; the k-th child bans the bins its elder siblings took (each multiset of bins once).
+    bool cover(std::int64_t left, Wide budget) {
+        if (load_ == 0) return true;
+        if (!count()) {
+            complete_ = false;
+            return false;
+        }
+        ++cover_nodes_;
+        const std::int64_t waste = left * capacity_ - load_;
+        if (left <= 0 || waste < 0) return false;
+        std::size_t branch = weight_.size();
+        std::size_t fewest = patterns_.size() + 1;
+        for (std::size_t t = 0; t < order_.size() && fewest > 0; ++t) {
+            const auto j = order_[t];
+            if (residual_[j] == 0) continue;
+            std::size_t usable_bins = 0;
+            for (const auto q : containing_[j]) usable_bins += usable(q, budget, waste) ? 1 : 0;
+            checks_ += static_cast<std::int64_t>(containing_[j].size());
+            if (checks_ >= 4096) {  // a node per 4,096 bins checked, beside the node itself
+                checks_ -= 4096;
+                if (!count()) {
+                    complete_ = false;
+                    return false;
+                }
+            }
+            if (usable_bins < fewest) {
+                fewest = usable_bins;
+                branch = j;
+            }
+        }
+        if (fewest == 0) return false;
+        std::vector<std::size_t> tried;
+        bool found = false;
+        for (const auto q : containing_[branch]) {
+            if (!usable(q, budget, waste)) continue;
+            take(q, -1);
+            chosen_.push_back(q);
+            found = cover(left - 1, budget - reduced_[q]);
+            if (found) break;
+            chosen_.pop_back();
+            take(q, 1);
+            if (!complete_) break;
+            ++banned_[q];
+            tried.push_back(q);
+        }
+        for (const auto q : tried) --banned_[q];
+        return found;
+    }
+
+    void take(std::size_t q, std::int64_t sign) {
+        const std::size_t rows = extra_budget_.size();
+        for (std::size_t r = 0; r < rows; ++r) extra_budget_[r] += sign * extra_reduced_[q * rows + r];
+        for (const auto& [j, c] : patterns_[q]) {
+            residual_[j] += sign * c;
+            load_ += sign * c * weight_[j];
+        }
+    }
+
+    std::vector<std::int64_t> weight_, demand_, profit_;
+    std::int64_t capacity_ = 0;
+    std::int64_t knapsack_ = 0;
+    BudgetTracker& tracker_;
+    BudgetTracker* share_;
+    std::size_t max_patterns_ = 0;
+    // Enumeration.
+    std::vector<std::size_t> order_, best_;
+    std::vector<std::int64_t> copies_;
+    Wide need_ = 0;
+    std::int64_t steps_ = 0;
+    bool overflow_ = false;
+    std::vector<Sparse> patterns_;
+    std::vector<Wide> reduced_;
+    std::vector<std::int64_t> waste_;
+    std::int64_t prepared_ = 0;  // the bins the enumeration was made for (0: none)
+    Wide gap_ = 0;
+    std::int64_t load_of_demand_ = 0;
+    // Further dual vectors: profits, knapsack maxima, budgets left, reduced costs (bin × vector).
+    std::vector<std::vector<std::int64_t>> extra_profit_;
+    std::vector<std::int64_t> extra_knapsack_;
+    std::vector<Wide> extra_budget_, extra_reduced_;
+    std::vector<std::vector<std::size_t>> containing_;
+    // Exact cover.
+    std::vector<std::int64_t> residual_;
+    std::int64_t load_ = 0;
+    std::vector<int> banned_;
+    std::vector<std::size_t> chosen_;
+    std::int64_t cover_nodes_ = 0;
+    std::int64_t checks_ = 0;
+    bool complete_ = true;
+};
+
+}  // namespace continuum::packing::detail
