@@ -54,7 +54,8 @@ struct NodeMix {
 
 namespace detail {
 
-inline NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& solution) {
+template <typename Defer = void>
+NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& solution) {
     NodeMix out;
     out.count_per_type.assign(problem.new_types, 0);
     out.existing_items.assign(problem.existing(), {});
@@ -87,10 +88,11 @@ inline NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& sol
 /// \throws InvalidArgument when `types` is empty, a type has a negative or non-finite cost, a
 ///         max_count below -1, a negative or all-zero capacity; an item has a negative amount or
 ///         is all zero; or the budget is invalid.
-inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<const NodeType> types, const Budget& budget = per_tick_budget()) {
+template <typename Defer = void>  // compiled only where called (the chain from cheapest_node_mix down)
+NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<const NodeType> types, const Budget& budget = per_tick_budget()) {
     budget.validate();
-    const auto problem = detail::node_mix_problem(items, types);
-    return detail::to_node_mix(problem, detail::solve_node_mix(problem, budget));
+    const auto problem = detail::node_mix_problem<Defer>(items, types);
+    return detail::to_node_mix<Defer>(problem, detail::solve_node_mix<Defer>(problem, budget));
 }
 
 /// Cheapest mix of new nodes that holds what does not fit on `existing_nodes`: existing nodes'
@@ -104,12 +106,13 @@ inline NodeMix cheapest_node_mix(std::span<const Resources> items, std::span<con
 /// `types` may be empty (existing nodes only: what does not fit is reported as unplaceable).
 /// \throws InvalidArgument as cheapest_node_mix, and on an existing node's capacity that is empty or
 ///         has a negative amount, or a negative allocated amount.
-inline NodeMix cheapest_node_mix_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes, std::span<const NodeType> types,
-                                               const Budget& budget = per_tick_budget()) {
+template <typename Defer = void>
+NodeMix cheapest_node_mix_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes, std::span<const NodeType> types,
+                                        const Budget& budget = per_tick_budget()) {
     budget.validate();
     if (existing_nodes.empty() && types.empty()) throw InvalidArgument("existing_nodes and types are both empty; nothing can hold the items");
-    const auto problem = detail::node_mix_problem(items, types, existing_nodes);
-    return detail::to_node_mix(problem, detail::solve_node_mix(problem, budget));
+    const auto problem = detail::node_mix_problem<Defer>(items, types, existing_nodes);
+    return detail::to_node_mix<Defer>(problem, detail::solve_node_mix<Defer>(problem, budget));
 }
 
 }  // namespace continuum::packing

@@ -36,7 +36,8 @@ struct CoveringLpSolution {
 
 /// Solves `lp` (optimal unless `tracker` ran out or the iteration limit was hit). Empty vectors when
 /// the LP has no column.
-inline CoveringLpSolution solve_covering_lp(const CoveringLp& lp, BudgetTracker& tracker, std::size_t max_iterations = 2000) {
+template <typename Defer = void>
+CoveringLpSolution solve_covering_lp(const CoveringLp& lp, BudgetTracker& tracker, std::size_t max_iterations = 2000) {
     const std::size_t m = lp.classes, rows = m + lp.limit.size(), n = lp.columns();
     if (n == 0 || m == 0) return {};
     double largest_cost = 1.0;

@@ -68,7 +68,8 @@ struct MixSolution {
     std::vector<std::pair<std::size_t, std::string>> unplaceable;
 };
 
-inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::span<const NodeType> types, std::span<const ExistingNode> existing = {}) {
+template <typename Defer = void>  // compiled only where called (the chain from cheapest_node_mix down)
+NodeMixProblem node_mix_problem(std::span<const Resources> items, std::span<const NodeType> types, std::span<const ExistingNode> existing = {}) {
     if (types.empty() && existing.empty()) throw InvalidArgument("types is empty; at least one node type is needed");
     std::vector<Resources> capacities;
     for (std::size_t t = 0; t < types.size(); ++t) {
@@ -134,14 +135,16 @@ inline NodeMixProblem node_mix_problem(std::span<const Resources> items, std::sp
     return p;
 }
 
-inline double solution_cost(const NodeMixProblem& p, const std::vector<MixBin>& bins) {
+template <typename Defer = void>
+double solution_cost(const NodeMixProblem& p, const std::vector<MixBin>& bins) {
     double cost = 0;
     for (const auto& b : bins) cost += p.cost[b.type];
     return cost;
 }
 
 /// Cost per unit of normalised capacity of each type (lower is more efficient).
-inline std::vector<std::size_t> types_by_efficiency(const NodeMixProblem& p) {
+template <typename Defer = void>
+std::vector<std::size_t> types_by_efficiency(const NodeMixProblem& p) {
     std::vector<std::pair<double, std::size_t>> keyed;
     for (std::size_t t = 0; t < p.new_types; ++t) {
         if (p.max_count[t] == 0) continue;
@@ -154,7 +157,8 @@ inline std::vector<std::size_t> types_by_efficiency(const NodeMixProblem& p) {
 }
 
 /// Moves every bin to the cheapest type that still holds its items (counts permitting).
-inline void downsize(const NodeMixProblem& p, std::vector<MixBin>& bins) {
+template <typename Defer = void>
+void downsize(const NodeMixProblem& p, std::vector<MixBin>& bins) {
     std::vector<std::int64_t> used(p.types(), 0);
     for (const auto& b : bins) ++used[b.type];
     const std::size_t d = p.items.d;
@@ -180,7 +184,8 @@ inline void downsize(const NodeMixProblem& p, std::vector<MixBin>& bins) {
 }
 
 /// First fit over a fixed sequence of bin types (each type in `order`, repeated up to its count).
-inline std::vector<MixBin> typed_first_fit(const NodeMixProblem& p, const std::vector<std::size_t>& type_order, std::vector<std::size_t>& left_out) {
+template <typename Defer = void>
+std::vector<MixBin> typed_first_fit(const NodeMixProblem& p, const std::vector<std::size_t>& type_order, std::vector<std::size_t>& left_out) {
     std::vector<std::size_t> leaf_type;
     for (std::size_t t = p.new_types; t < p.types(); ++t) leaf_type.push_back(t);  // existing nodes first
     const std::size_t n = p.placeable.size() + leaf_type.size();
@@ -218,7 +223,8 @@ inline std::vector<MixBin> typed_first_fit(const NodeMixProblem& p, const std::v
 
 /// Bin-centric greedy: open the type whose one-bin first fit of the remaining items has the lowest
 /// cost per normalised size packed; repeat.
-inline std::vector<MixBin> efficiency_greedy(const NodeMixProblem& p, std::vector<std::size_t>& left_out) {
+template <typename Defer = void>
+std::vector<MixBin> efficiency_greedy(const NodeMixProblem& p, std::vector<std::size_t>& left_out) {
     const std::size_t d = p.items.d;
     std::vector<std::size_t> remaining = p.placeable;
     std::vector<std::int64_t> used(p.types(), 0);
@@ -285,7 +291,8 @@ inline std::vector<MixBin> efficiency_greedy(const NodeMixProblem& p, std::vecto
 /// Sums of many amounts near int64 max (remaining demand, open capacity) need 128 bits.
 __extension__ using WideAmount = __int128;
 
-inline double fractional_cost_bound(const NodeMixProblem& p, std::span<const WideAmount> demand, std::span<const WideAmount> open_residual) {
+template <typename Defer = void>
+double fractional_cost_bound(const NodeMixProblem& p, std::span<const WideAmount> demand, std::span<const WideAmount> open_residual) {
     double bound = 0;
     for (std::size_t k = 0; k < p.items.d; ++k) {
         const WideAmount uncovered = demand[k] - open_residual[k];
@@ -301,6 +308,7 @@ inline double fractional_cost_bound(const NodeMixProblem& p, std::span<const Wid
 
 /// Depth-first branch and bound over item-to-bin assignments (items largest first; symmetric
 /// open bins tried once). Returns true when the search completed (the incumbent is optimal).
+template <typename Defer = void>
 class NodeMixSearch {
 public:
     NodeMixSearch(const NodeMixProblem& p, BudgetTracker& tracker, std::vector<MixBin> incumbent, double incumbent_cost)
@@ -343,7 +351,7 @@ private:
             return;
         }
         const std::span<const WideAmount> demand(suffix_.data() + pos * d, d);
-        if (cost + fractional_cost_bound(p_, demand, open_residual_) >= best_cost_ - 1e-12 * std::max(1.0, best_cost_)) return;
+        if (cost + fractional_cost_bound<Defer>(p_, demand, open_residual_) >= best_cost_ - 1e-12 * std::max(1.0, best_cost_)) return;
         const std::size_t item = p_.placeable[pos];
         const auto* row = p_.items.row(item);
         for (std::size_t b = 0; b < bins_.size(); ++b) {

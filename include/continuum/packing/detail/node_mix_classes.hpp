@@ -32,7 +32,8 @@ inline constexpr std::size_t node_mix_class_enumeration = 200'000;
 
 /// Smallest u such that every cost is an integer multiple of u (u = cheapest positive cost / k for
 /// k <= 64), or 0 when there is none. Solution costs are then multiples of u, so bounds round up.
-inline double cost_unit(const std::vector<double>& costs) {
+template <typename Defer = void>
+double cost_unit(const std::vector<double>& costs) {
     double cheapest = 0;
     for (const double c : costs) {
         if (c > 0 && (cheapest == 0 || c < cheapest)) cheapest = c;
@@ -49,6 +50,7 @@ inline double cost_unit(const std::vector<double>& costs) {
     return 0;
 }
 
+template <typename Defer = void>
 class NodeMixClassSearch {
 public:
     NodeMixClassSearch(const NodeMixProblem& p, BudgetTracker& tracker) : p_(p), tracker_(tracker) {}
@@ -72,7 +74,7 @@ public:
         for (std::size_t t = 0; t < p_.types(); ++t) {
             if (usable(t)) usable_.push_back(t);
         }
-        unit_ = cost_unit(p_.cost);
+        unit_ = cost_unit<Defer>(p_.cost);
         for (const auto t : usable_) {
             if (enumerate(t)) continue;
             exhaustive_ = false;  // too many patterns: generate the useful ones instead
@@ -325,7 +327,7 @@ private:
             lp.cost.push_back(column.cost);
             lp.group.push_back(group_of_type[column.type]);
         }
-        auto solution = solve_covering_lp(lp, tracker_);
+        auto solution = solve_covering_lp<Defer>(lp, tracker_);
         dual_ = std::move(solution.duals);
         dual_.resize(m_, 0.0);
         primal_ = std::move(solution.primal);
@@ -397,7 +399,7 @@ private:
             if (used[t] > 0 || std::any_of(p_.capacity[t].begin(), p_.capacity[t].end(), [](std::int64_t r) { return r < 0; })) continue;
             for (std::size_t x = 0; x < d; ++x) free_capacity[x] += p_.capacity[t][x];
         }
-        return std::max(dual_bound, fractional_cost_bound(p_, demand, free_capacity) * (1.0 - 1e-12));
+        return std::max(dual_bound, fractional_cost_bound<Defer>(p_, demand, free_capacity) * (1.0 - 1e-12));
     }
 
     /// Primal heuristic: the LP's columns rounded down, the rest covered greedily (most dual value

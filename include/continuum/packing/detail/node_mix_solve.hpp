@@ -20,16 +20,17 @@ namespace continuum::packing::detail {
 /// Improves `best` (heuristic packing of every placeable item, with its bound) by exact search
 /// within what `tracker` allows: raises its lower bound, lowers its cost, proves it optimal when
 /// the search ends.
-inline void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution& best) {
-    NodeMixClassSearch classes(p, tracker);
+template <typename Defer = void>
+void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution& best) {
+    NodeMixClassSearch<Defer> classes(p, tracker);
     if (classes.build()) {
         best.lower_bound = std::min(best.cost, std::max(best.lower_bound, classes.root_bound()));
         if (best.lower_bound >= best.cost) return;
         const bool complete = classes.run(best.cost);
         if (classes.found()) {
             auto bins = classes.best_bins();
-            downsize(p, bins);
-            if (const double cost = solution_cost(p, bins); cost < best.cost) {
+            downsize<Defer>(p, bins);
+            if (const double cost = solution_cost<Defer>(p, bins); cost < best.cost) {
                 best.bins = std::move(bins);
                 best.cost = cost;
             }
@@ -38,7 +39,7 @@ inline void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixS
         return;
     }
     if (p.placeable.size() > node_mix_exact_items || p.existing() > node_mix_exact_existing || tracker.exhausted()) return;
-    NodeMixSearch search(p, tracker, best.bins, best.cost);
+    NodeMixSearch<Defer> search(p, tracker, best.bins, best.cost);
     const bool complete = search.run();
     best.bins = search.best();
     best.cost = search.best_cost();
@@ -46,7 +47,8 @@ inline void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixS
     best.lower_bound = std::min(best.lower_bound, best.cost);
 }
 
-inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget) {
+template <typename Defer = void>
+MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget) {
     BudgetTracker tracker(budget);  // the deadline counts from the start of the call
     MixSolution best;
     best.unplaceable = p.unplaceable;
@@ -57,10 +59,10 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
     // Candidates: each type first (then by efficiency), pure efficiency order, and the greedy.
     std::vector<std::vector<MixBin>> candidates;
     std::vector<std::vector<std::size_t>> left_outs;
-    const auto efficiency = types_by_efficiency(p);
+    const auto efficiency = types_by_efficiency<Defer>(p);
     {
         std::vector<std::size_t> left;
-        candidates.push_back(typed_first_fit(p, efficiency, left));
+        candidates.push_back(typed_first_fit<Defer>(p, efficiency, left));
         left_outs.push_back(std::move(left));
     }
     for (const auto t : efficiency) {
@@ -69,19 +71,19 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
             if (u != t) order.push_back(u);
         }
         std::vector<std::size_t> left;
-        candidates.push_back(typed_first_fit(p, order, left));
+        candidates.push_back(typed_first_fit<Defer>(p, order, left));
         left_outs.push_back(std::move(left));
     }
     if (p.placeable.size() <= node_mix_greedy_items) {
         std::vector<std::size_t> left;
-        candidates.push_back(efficiency_greedy(p, left));
+        candidates.push_back(efficiency_greedy<Defer>(p, left));
         left_outs.push_back(std::move(left));
     }
     std::size_t chosen = 0;
     double chosen_cost = 0;
     for (std::size_t c = 0; c < candidates.size(); ++c) {
-        downsize(p, candidates[c]);
-        const double cost = solution_cost(p, candidates[c]);
+        downsize<Defer>(p, candidates[c]);
+        const double cost = solution_cost<Defer>(p, candidates[c]);
         const bool better = c == 0 || left_outs[c].size() < left_outs[chosen].size() ||
                             (left_outs[c].size() == left_outs[chosen].size() &&
                              (cost < chosen_cost || (cost == chosen_cost && candidates[c].size() < candidates[chosen].size())));
@@ -120,8 +122,8 @@ inline MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget)
             if (std::isfinite(cheapest)) single = std::max(single, cheapest);
         }
     }
-    best.lower_bound = std::min(best.cost, std::max(single, std::max(fractional_cost_bound(p, demand, free_capacity), fractional_cost_bound(p, must_be_new, nothing))));
-    if (left_outs[chosen].empty() && best.lower_bound < best.cost) exact_node_mix(p, tracker, best);
+    best.lower_bound = std::min(best.cost, std::max(single, std::max(fractional_cost_bound<Defer>(p, demand, free_capacity), fractional_cost_bound<Defer>(p, must_be_new, nothing))));
+    if (left_outs[chosen].empty() && best.lower_bound < best.cost) exact_node_mix<Defer>(p, tracker, best);
     best.optimal = best.lower_bound >= best.cost;
     return best;
 }
