@@ -9,8 +9,8 @@
 #
 # CONTINUUM_SANITIZE=1 (what CI runs): the C++ side (tests, examples, docs' examples, gRPC hosts,
 # demo) is built with clang at -O0 under AddressSanitizer + UndefinedBehaviorSanitizer into
-# build-asan/ and run there, while the Python module is built with g++ into build/ (the interpreter
-# is not instrumented): every test runs once, sanitized, and the C++ tests are compiled once.
+# build-asan/ and run there, while the Python module is built into build/ (the interpreter is not
+# instrumented; g++, or clang with CONTINUUM_PYTHON_CMAKE_ARGS=-DCMAKE_CXX_COMPILER=clang++ as in CI): every test runs once, sanitized, and the C++ tests are compiled once.
 # Needs clang and libclang-rt-14-dev (scripts/deps.sh ci). Extra configure arguments:
 # CONTINUUM_CMAKE_ARGS for the C++ build, CONTINUUM_PYTHON_CMAKE_ARGS for the Python module's build
 # (the same build/ unless CONTINUUM_SANITIZE=1).

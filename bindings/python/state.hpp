@@ -43,8 +43,13 @@ void bind_state(py::module_& root, py::class_<T, Options...>& cls, Take take, Gi
     if (arguments) {
         cls.def("__reduce__", [take, arguments](const py::object& self) {
             const T& value = py::cast<const T&>(self);
+            // The state first, then the arguments, as statements: both can throw, and the order of
+            // evaluation of a call's arguments differs between compilers (g++ right to left, clang left
+            // to right), so the error a user sees would depend on the compiler.
+            auto text = serialization::dump(take(value));
+            auto rebuild = arguments(value);
             return py::make_tuple(py::module_::import("continuum._core").attr("_restore_pickled"),
-                                  py::make_tuple(self.attr("__class__"), arguments(value), serialization::dump(take(value))));
+                                  py::make_tuple(self.attr("__class__"), std::move(rebuild), std::move(text)));
         });
     }
 }
