@@ -54,6 +54,15 @@ struct ExactPacking {
 
 namespace detail {
 
+/// `share` (in (0, 1]) of `budget`: its node limit (at least 1) and time limit scaled, for one step
+/// of the pipeline (the step's sub-budget; the whole call's tracker still bounds it too).
+inline Budget budget_share(const Budget& budget, double share) {
+    Budget part;
+    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    return part;
+}
+
 inline void finish(ExactPacking& out) {
     const auto n = static_cast<std::int64_t>(out.bins.size());
     out.lower_bound = std::min(out.lower_bound, n);
@@ -79,10 +88,7 @@ inline void complete_bins(const DenseItems& items, std::int64_t capacity, const 
         ++demand.back();
         members.back().push_back(i);
     }
-    Budget share;
-    share.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * time_share));
-    if (budget.time_limit) share.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * time_share);
-    BudgetTracker inner(share);
+    BudgetTracker inner(budget_share(budget, time_share));
     BinCompletion search(weight, demand, capacity);
     while (!out.optimal && !tracker.exhausted() && !inner.exhausted()) {
         const auto outcome = search.run(out.lower_bound, first_cap, restarts, tracker, inner);
@@ -109,9 +115,7 @@ inline void complete_bins(const DenseItems& items, std::int64_t capacity, const 
 /// bin saved, at most `windows`. True when it improved.
 template <typename Search>
 bool local_search(Search& search, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share, int windows) {
-    Budget part;
-    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
-    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    const Budget part = budget_share(budget, share);
     bool improved = false;
     for (int window = 0; window < windows && !out.optimal && !tracker.exhausted(); ++window) {
         BudgetTracker inner(part);
@@ -152,9 +156,7 @@ inline constexpr double vector_dive_reserve = 0.2;
 /// share of the budget (also bounded by `tracker`) runs out, or a run ends without an answer.
 template <typename Master>
 void close_gap(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
-    Budget part;
-    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
-    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    const Budget part = budget_share(budget, share);
     BudgetTracker inner(part);
     CompletionSearch<Master> search(master, capacity, tracker, inner);
     while (!out.optimal && !tracker.exhausted() && !inner.exhausted()) {
@@ -184,7 +186,7 @@ inline constexpr int lds_dive_discrepancies = 8;
 /// budget (nodes and time, also bounded by `tracker`, on which the master's LPs count).
 template <typename Master>
 void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
-    const auto nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    const auto nodes = budget_share(budget, share).node_limit;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     if (budget.time_limit) deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*budget.time_limit * share);
     master.adopt(out.bins);
@@ -215,7 +217,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
     if (out.lower_bound != target) return 0;
     const auto start = tracker.nodes();
-    auto nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+    auto nodes = budget_share(budget, share).node_limit;
     const auto started = std::chrono::steady_clock::now();
     // On a copy of the master, so that its pool (which steers the later steps) stays as it was.
     Master scratch = master;
@@ -233,7 +235,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     // Few bins: a proof (or packing) is likely within reach, so a larger share.
     if (proof.patterns() <= reduced_cost_few_patterns) {
         share = reduced_cost_promising_share;
-        nodes = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
+        nodes = budget_share(budget, share).node_limit;
     }
     // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
     // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
@@ -275,9 +277,7 @@ inline constexpr std::size_t branch_and_price_max_items = 300;
 template <typename Real>
 void branch_and_price(const DenseItems& items, std::int64_t capacity, const std::vector<std::size_t>& placeable, ExactPacking& out, const Budget& budget,
                       BudgetTracker& tracker, double share) {
-    Budget part;
-    part.node_limit = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * share));
-    if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share);
+    const Budget part = budget_share(budget, share);
     BudgetTracker inner(part);
     std::vector<std::int64_t> sizes;
     std::vector<std::size_t> position(items.n, 0);
