@@ -6,9 +6,8 @@
 #include <continuum/packing/detail/column_generation.hpp>
 #include <continuum/packing/one_dimensional.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <numeric>
+#include <span>
 #include <vector>
 
 namespace continuum::packing::testing {
@@ -24,23 +23,10 @@ struct LdsRoot {
     std::int64_t ffd_bins = 0, lower_bound = 0;
 
     LdsRoot(const std::vector<std::int64_t>& sizes, std::int64_t cap, std::int64_t node_limit)
-        : items(dense(sizes)), placeable(order(sizes)), budget(limit(node_limit)), tracker(budget), capacity{cap}, cg(items, capacity, placeable, tracker) {
+        : items(detail::dense_view(sizes, 1, std::span<const std::int64_t>(&cap, 1))), placeable(detail::decreasing_order(sizes)), budget(limit(node_limit)), tracker(budget), capacity{cap}, cg(items, capacity, placeable, tracker) {
         ffd_bins = static_cast<std::int64_t>(first_fit_decreasing(sizes, cap).num_bins());
         cg.start(ffd_bins);
         lower_bound = cg.root(ffd_bins).lower_bound;
-    }
-    static detail::DenseItems dense(const std::vector<std::int64_t>& sizes) {
-        detail::DenseItems out;
-        out.n = sizes.size();
-        out.d = 1;
-        out.sizes = sizes;
-        return out;
-    }
-    static std::vector<std::size_t> order(const std::vector<std::int64_t>& sizes) {
-        std::vector<std::size_t> out(sizes.size());
-        std::iota(out.begin(), out.end(), std::size_t{0});
-        std::stable_sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
-        return out;
     }
     static Budget limit(std::int64_t nodes) {
         Budget b;

@@ -41,17 +41,12 @@ struct ReducedCostRun {
 /// proof for `target` bins, with `extra` further dual vectors (the LPs with one more item of a type).
 ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, int extra = 0) {
     const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
-    continuum::packing::detail::DenseItems items;
-    items.n = instance.sizes.size();
-    items.d = 1;
-    items.sizes = instance.sizes;
-    std::vector<std::size_t> placeable(items.n);
-    std::iota(placeable.begin(), placeable.end(), std::size_t{0});
-    std::stable_sort(placeable.begin(), placeable.end(), [&](std::size_t a, std::size_t b) { return instance.sizes[a] > instance.sizes[b]; });
+    const std::int64_t capacity[1] = {instance.capacity};
+    const auto items = continuum::packing::detail::dense_view(instance.sizes, 1, capacity);
+    const auto placeable = continuum::packing::detail::decreasing_order(instance.sizes);
     Budget budget;
     budget.node_limit = 2'000'000;
     BudgetTracker tracker(budget), share(budget);
-    const std::int64_t capacity[1] = {instance.capacity};
     continuum::packing::detail::ColumnGeneration<double> cg(items, capacity, placeable, tracker);
     (void)cg.root(static_cast<std::int64_t>(items.n));
     cg.set_to_optimality(true);
@@ -59,13 +54,7 @@ ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, in
     REQUIRE(lp.knapsack > 0);
     CHECK(lp.lower_bound == target);  // the LP's Farley bound is the target: the proof is the step above it
     ReducedCostProof proof(cg.type_weights(), cg.type_demands(), instance.capacity, lp.profit, lp.knapsack, tracker, share, 20'000);
-    for (int e = 0; e < extra; ++e) {
-        auto copy = cg;
-        auto more = cg.type_demands();
-        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(extra)];
-        auto other = copy.residual_lp(more);
-        if (other.knapsack > 0) proof.add_duals(other.profit, other.knapsack);
-    }
+    continuum::packing::detail::add_one_more_item_duals(cg, proof, extra, [] { return true; });
     ReducedCostRun run{proof.run(target), proof.patterns(), proof.cover_nodes(), {}, cg.type_weights(), cg.type_demands()};
     if (run.outcome == ReducedCostProof::Outcome::found) run.loads = reduced_cost_loads(proof.packing(), run.weight);
     return run;

@@ -137,6 +137,11 @@ inline constexpr double dive_share = 0.3;
 /// rate measured so far): with small budgets the dive is what finds the packings, and the 30 %
 /// cap had halved the Hard28 instances proved at 60,000 nodes.
 inline constexpr std::int64_t dive_floor_nodes = 60'000;
+/// Whether a step on `share` of the budget's nodes still leaves the dive's floor beside it (the 1-D
+/// steps after the root LP run only then, so that small budgets keep the dive's results).
+inline bool leaves_dive_floor(const Budget& budget, double share) {
+    return static_cast<double>(budget.node_limit) * (1 - share) >= static_cast<double>(dive_floor_nodes);
+}
 /// Vectors: the share of the budget the root LP may take; when it cannot finish within it, the
 /// neighbourhood search gets the rest (a root LP of 120 item types in 5-10 dimensions can take
 /// seconds, and had left the search 4 % of the second).
@@ -239,13 +244,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     }
     // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
     // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
-    for (int e = 0; e < reduced_cost_extra_duals && tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); ++e) {
-        auto copy = scratch;
-        auto more = demand;
-        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(reduced_cost_extra_duals)];
-        auto other = copy.residual_lp(more);
-        if (other.knapsack > 0) proof.add_duals(std::move(other.profit), other.knapsack);
-    }
+    add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, [&] { return tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); });
     Budget part;
     part.node_limit = std::max<std::int64_t>(1, nodes - (tracker.nodes() - start));
     if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share - (std::chrono::steady_clock::now() - started));
@@ -453,7 +452,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // in time): the dive with limited discrepancy search in the LP dive's place (it found the
         // near-perfect packings the LP dive ended one bin above: BPP832, BPP561, TEST0014 at 200,000
         // nodes, and loses none).
-        const bool lds = items.d == 1 && static_cast<double>(budget.node_limit) * (1 - lds_dive_share) >= static_cast<double>(dive_floor_nodes) &&
+        const bool lds = items.d == 1 && leaves_dive_floor(budget, lds_dive_share) &&
                          (!budget.time_limit || deadline * (1 - lds_dive_share) >= floor);
         if (lds && !tracker.exhausted()) lds_dive(cg, out, budget, tracker, lds_dive_share);
         ColumnGenerationResult result;
@@ -481,7 +480,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
         // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
         double proof_share = 0;
-        if (items.d == 1 && static_cast<double>(budget.node_limit) * (1 - reduced_cost_share) >= static_cast<double>(dive_floor_nodes) && !tracker.exhausted()) {
+        if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
             proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share)) / static_cast<double>(budget.node_limit);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
@@ -492,7 +491,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own
         // dive finds near-perfect packings. Not on budgets whose share would eat into the dive's floor
         // (60,000 nodes, where the remaining steps keep what they had).
-        const bool room_for_both = static_cast<double>(budget.node_limit) * (1 - branch_and_price_share) >= static_cast<double>(dive_floor_nodes);
+        const bool room_for_both = leaves_dive_floor(budget, branch_and_price_share);
         if (items.d == 1 && room_for_both && placeable.size() <= branch_and_price_max_items && !tracker.exhausted()) {
             branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, std::max(0.01, branch_and_price_share - std::max(0.0, proof_share - reduced_cost_share)));
             if (out.optimal) {

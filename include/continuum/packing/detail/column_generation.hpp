@@ -10,6 +10,7 @@
 #include <continuum/core/budget.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/knapsack.hpp>
+#include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/LU>
@@ -43,7 +44,6 @@ public:
     using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
     using RowVector = Eigen::Matrix<Real, 1, Eigen::Dynamic>;
     using Pattern = std::vector<std::int64_t>;                            // copies per item type
-    using SparsePattern = std::vector<std::pair<std::size_t, std::int64_t>>;  // (type, copies), copies > 0
 
     ColumnGeneration(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& placeable, BudgetTracker& tracker)
         : items_(items), capacity_(capacity.begin(), capacity.end()), tracker_(tracker) {
@@ -217,21 +217,14 @@ private:
     }
 
     std::size_t add_to_pool(const Pattern& pattern) {
-        SparsePattern sparse;
-        for (std::size_t j = 0; j < pattern.size(); ++j) {
-            if (pattern[j] > 0) sparse.emplace_back(j, pattern[j]);
-        }
+        auto sparse = sparse_pattern(pattern);
         const auto it = pool_index_.find(sparse);
         if (it != pool_index_.end()) return it->second;
         pool_index_.emplace(sparse, pool_.size());
         pool_.push_back(std::move(sparse));
         return pool_.size() - 1;
     }
-    [[nodiscard]] Pattern dense(std::size_t id) const {
-        Pattern p(demand_.size(), 0);
-        for (const auto& [j, c] : pool_[id]) p[j] = c;
-        return p;
-    }
+    [[nodiscard]] Pattern dense(std::size_t id) const { return dense_pattern(pool_[id], demand_.size()); }
 
     /// Solves the master LP for demands `b` (types with b_j = 0 are dropped).
     LpResult solve_lp(const std::vector<std::int64_t>& b) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -58,7 +59,6 @@ public:
 
 private:
     static constexpr std::size_t max_completions = 20000;  // per node; more and the run proves nothing
-    using Sparse = std::vector<std::pair<std::size_t, std::int64_t>>;
 
     struct Completion {
         double priority;  // the pattern's value in the node's LP solution (0 if absent)
@@ -99,14 +99,10 @@ private:
             return true;
         }
         const std::size_t j = order_[first];
-        std::map<Sparse, double> in_lp;  // the LP solution's patterns that hold type j
+        std::map<SparsePattern, double> in_lp;  // the LP solution's patterns that hold type j
         for (const auto& [pattern, value] : lp.solution) {
             if (pattern[j] == 0) continue;
-            Sparse key;
-            for (std::size_t t = 0; t < pattern.size(); ++t) {
-                if (pattern[t] > 0) key.emplace_back(t, pattern[t]);
-            }
-            in_lp[key] += value;
+            in_lp[sparse_pattern(pattern)] += value;
         }
         // Completions of the bin that holds one copy of type j.
         --left_[j];
@@ -142,7 +138,7 @@ private:
 
     /// Maximal completions (no remaining item fits what is left) whose waste is within `waste_left`,
     /// adding items of the types at positions >= q of order_ (non-increasing weights).
-    void collect(std::size_t q, std::int64_t room, std::int64_t waste_left, std::vector<Completion>& list, std::vector<std::size_t>& pool, const std::map<Sparse, double>& in_lp) {
+    void collect(std::size_t q, std::int64_t room, std::int64_t waste_left, std::vector<Completion>& list, std::vector<std::size_t>& pool, const std::map<SparsePattern, double>& in_lp) {
         if (aborted_ || list.size() >= max_completions) return;
         if ((++steps_ & 255) == 0 && (!tracker_.count() || !share_.count())) {
             aborted_ = true;
@@ -157,10 +153,10 @@ private:
                 }
             }
             if (smallest == order_.size() || weight_[order_[smallest]] > room) {
-                Sparse key;
+                SparsePattern key;
                 for (const auto t : current_) key.emplace_back(t, 0);
                 std::sort(key.begin(), key.end());
-                Sparse merged;
+                SparsePattern merged;
                 for (const auto& [t, zero] : key) {
                     if (!merged.empty() && merged.back().first == t) {
                         ++merged.back().second;

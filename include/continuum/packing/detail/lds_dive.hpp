@@ -7,6 +7,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -76,10 +77,9 @@ private:
     /// nodes lost BPP60 for none gained; with the warm start, solve_exact gains BPP144 and BPP419 and
     /// keeps BPP181, which the warm start without the memo lost (docs/packing.md, session 11).
     static constexpr std::size_t memo_limit = 4096;
-    using SparseColumn = std::vector<std::pair<std::size_t, std::int64_t>>;
     struct Memo {
         std::int64_t lower_bound;
-        std::vector<std::pair<SparseColumn, double>> solution;
+        std::vector<std::pair<SparsePattern, double>> solution;
     };
 
     struct Candidate {
@@ -113,11 +113,7 @@ private:
         typename Master::ResidualLp lp;
         if (const auto it = memo_.find(b); it != memo_.end()) {
             lp.lower_bound = it->second.lower_bound;
-            for (const auto& [column, value] : it->second.solution) {
-                Pattern pattern(b.size(), 0);
-                for (const auto& [j, copies] : column) pattern[j] = copies;
-                lp.solution.emplace_back(std::move(pattern), value);
-            }
+            for (const auto& [column, value] : it->second.solution) lp.solution.emplace_back(dense_pattern(column, b.size()), value);
             return lp;
         }
         std::vector<Pattern> columns;
@@ -129,13 +125,7 @@ private:
         ++lps_;
         if (memo_.size() < memo_limit && lp.lower_bound > 0) {
             Memo memo{lp.lower_bound, {}};
-            for (const auto& [pattern, value] : lp.solution) {
-                SparseColumn column;
-                for (std::size_t j = 0; j < pattern.size(); ++j) {
-                    if (pattern[j] > 0) column.emplace_back(j, pattern[j]);
-                }
-                memo.solution.emplace_back(std::move(column), value);
-            }
+            for (const auto& [pattern, value] : lp.solution) memo.solution.emplace_back(sparse_pattern(pattern), value);
             memo_.emplace(b, std::move(memo));
         }
         return lp;

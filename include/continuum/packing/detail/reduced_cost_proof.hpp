@@ -7,6 +7,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -93,11 +94,7 @@ public:
     /// The packing found (patterns), after run() returned found.
     [[nodiscard]] std::vector<Pattern> packing() const {
         std::vector<Pattern> out;
-        for (const auto q : chosen_) {
-            Pattern p(demand_.size(), 0);
-            for (const auto& [j, c] : patterns_[q]) p[j] = c;
-            out.push_back(std::move(p));
-        }
+        for (const auto q : chosen_) out.push_back(dense_pattern(patterns_[q], demand_.size()));
         return out;
     }
     /// Bins enumerated (reduced cost within the gap) and exact-cover nodes of the last run.
@@ -106,7 +103,6 @@ public:
 
 private:
     __extension__ using Wide = __int128;
-    using Sparse = std::vector<std::pair<std::size_t, std::int64_t>>;
 
     bool count() {
         const bool a = tracker_.count();
@@ -154,7 +150,7 @@ private:
                 overflow_ = true;
                 return;
             }
-            Sparse sparse;
+            SparsePattern sparse;
             for (std::size_t t = 0; t < order_.size(); ++t) {
                 if (copies_[order_[t]] > 0) sparse.emplace_back(order_[t], copies_[order_[t]]);
             }
@@ -176,7 +172,7 @@ private:
     /// Drops the bins another dual vector's gap excludes, and keeps their reduced costs under each.
     void filter() {
         const std::size_t rows = extra_budget_.size();
-        std::vector<Sparse> patterns;
+        std::vector<SparsePattern> patterns;
         std::vector<Wide> reduced;
         std::vector<std::int64_t> waste;
         extra_reduced_.clear();
@@ -288,7 +284,7 @@ private:
     Wide need_ = 0;
     std::int64_t steps_ = 0;
     bool overflow_ = false;
-    std::vector<Sparse> patterns_;
+    std::vector<SparsePattern> patterns_;
     std::vector<Wide> reduced_;
     std::vector<std::int64_t> waste_;
     std::int64_t prepared_ = 0;  // the bins the enumeration was made for (0: none)
@@ -308,5 +304,21 @@ private:
     std::int64_t checks_ = 0;
     bool complete_ = true;
 };
+
+/// Further dual vectors for `proof` (ReducedCostProof::add_duals): the LPs of `master`'s demand with one
+/// more item of one type, for `count` types spread evenly, each solved on its own copy of `master` (a
+/// ColumnGeneration solved to its optimum) so that every one starts from the same state; before each,
+/// `keep_going()` may stop the loop (a budget).
+template <typename Master, typename KeepGoing>
+void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going) {
+    const auto& demand = master.type_demands();
+    for (int e = 0; e < count && keep_going(); ++e) {
+        auto copy = master;
+        auto more = demand;
+        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(count)];
+        auto other = copy.residual_lp(more);
+        if (other.knapsack > 0) proof.add_duals(std::move(other.profit), other.knapsack);
+    }
+}
 
 }  // namespace continuum::packing::detail
