@@ -682,13 +682,13 @@ private:
     [[nodiscard]] std::size_t with_last_value(const std::vector<Validation>& runs, std::vector<std::size_t>& order, std::size_t best_count, double& best_owa,
                                               const Validation& reference_run, std::span<const double> values) const {
         if (!runs[naive_index].ok) return best_count;
+        const auto naive_at = static_cast<std::size_t>(std::find(order.begin(), order.end(), naive_index) - order.begin());
+        if (naive_at < best_count) return best_count;  // naive is already a member
         std::vector<std::size_t> others;  // order without naive
         for (const std::size_t i : order) {
             if (i != naive_index) others.push_back(i);
         }
-        const auto naive_at = static_cast<std::size_t>(std::find(order.begin(), order.end(), naive_index) - order.begin());
         const bool always = options_.last_value_combination == LastValueCombination::always;
-        if (naive_at < best_count) return best_count;  // naive is already a member
         std::size_t chosen = 0;  // k of the mean naive joins; 0 = none
         for (std::size_t k = always ? best_count : 1; k <= (always ? best_count : static_cast<std::size_t>(options_.combine)) && k <= others.size(); ++k) {
             if (!std::isfinite(scores_[others[k - 1]].owa)) break;
