@@ -63,10 +63,13 @@ struct ClusterAutoscalerConfig {
 };
 
 /// The reactive node scaler. Stateless between runs only through reset-by-construction.
-class ClusterAutoscaler {
+/// `ClusterAutoscaler` is `BasicClusterAutoscaler<>`: the parameter only keeps the members' bodies
+/// from being compiled where the header is included and the scaler not used (issue 21).
+template <typename Defer = void>
+class BasicClusterAutoscaler {
 public:
     /// \throws InvalidArgument for a non-positive interval, a threshold outside [0, 1] or negative times.
-    explicit ClusterAutoscaler(ClusterAutoscalerConfig config = {}) : config_(std::move(config)) {
+    explicit BasicClusterAutoscaler(ClusterAutoscalerConfig config = {}) : config_(std::move(config)) {
         if (config_.scan_interval.count() <= 0) throw InvalidArgument(continuum::detail::message("cluster autoscaler: scan_interval must be > 0, got {} ms", config_.scan_interval.count()));
         if (!(config_.scale_down_utilisation_threshold >= 0.0 && config_.scale_down_utilisation_threshold <= 1.0)) {
             throw InvalidArgument(continuum::detail::message("cluster autoscaler: scale_down_utilisation_threshold must be in [0, 1], got {}", config_.scale_down_utilisation_threshold));
@@ -258,6 +261,9 @@ private:
     std::optional<Time> last_scale_up_;
     std::map<std::string, Time> unneeded_since_;
 };
+
+using ClusterAutoscaler = BasicClusterAutoscaler<>;
+
 static_assert(Scaler<ClusterAutoscaler>);
 
 }  // namespace continuum::sim

@@ -43,10 +43,15 @@ namespace continuum::sim {
 ///     releases); new pods and retries are considered from the next tick;
 ///  7. pods unscheduled for pending_timeout fail (a failed deployment) and are recreated;
 ///  8. cost, efficiency and the time series are recorded for [now, now + tick).
-class Simulator {
+///
+/// `Simulator` is `BasicSimulator<>`: the template parameter is never used, it only keeps the
+/// members' bodies from being compiled in a unit that includes the header without running a
+/// simulation (issue 21).
+template <typename Defer = void>
+class BasicSimulator {
 public:
     /// \throws whatever Scenario::validate throws.
-    explicit Simulator(Scenario scenario) : scenario_(std::move(scenario)) {
+    explicit BasicSimulator(Scenario scenario) : scenario_(std::move(scenario)) {
         scenario_.validate();
         if (scenario_.config.duration.count() == 0) {
             for (const auto& d : scenario_.deployments) scenario_.config.duration = std::max(scenario_.config.duration, d.load.duration());
@@ -876,5 +881,7 @@ private:
     std::vector<std::array<std::size_t, 4>> col_namespaces_;
     std::vector<std::array<std::size_t, 5>> col_deployments_;
 };
+
+using Simulator = BasicSimulator<>;
 
 }  // namespace continuum::sim
