@@ -76,13 +76,14 @@ struct ExpanderContext {
 };
 
 /// One stage of a chain: a built-in expander or a named user filter.
-class ExpanderStage {
+template <typename Defer = void>
+class BasicExpanderStage {
 public:
-    ExpanderStage(ExpanderKind kind) : name_(federation::to_string(kind)), kind_(kind) {}  // NOLINT: implicit, so {ExpanderKind::price, ...} works
+    BasicExpanderStage(ExpanderKind kind) : name_(federation::to_string(kind)), kind_(kind) {}  // NOLINT: implicit, so {ExpanderKind::price, ...} works
 
     /// A user filter under `name` (which must be unique in its chain and not empty).
     template <OptionFilter F>
-    ExpanderStage(std::string name, F filter) : name_(std::move(name)), filter_(detail::erase_filter(std::move(filter))) {
+    BasicExpanderStage(std::string name, F filter) : name_(std::move(name)), filter_(detail::erase_filter(std::move(filter))) {
         if (name_.empty()) throw InvalidArgument("expander stage: a user filter needs a non-empty name");
     }
 
@@ -125,15 +126,20 @@ private:
     AnyOptionFilter filter_;
 };
 
+/// `ExpanderStage` is `BasicExpanderStage<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ExpanderStage = BasicExpanderStage<>;
+
 /// The strategy that ends a chain (CA's fallback): the seeded random choice by default, or yours.
-class ExpanderStrategy {
+template <typename Defer = void>
+class BasicExpanderStrategy {
 public:
     /// CA's random strategy, seeded by the seed passed to ExpanderChain::choose.
-    static ExpanderStrategy random() { return ExpanderStrategy(); }
+    static BasicExpanderStrategy random() { return BasicExpanderStrategy(); }
 
     /// A user strategy under `name`; it returns one index from `among`, or nullopt for none.
     template <OptionStrategy S>
-    ExpanderStrategy(std::string name, S strategy) : name_(std::move(name)), strategy_(std::move(strategy)) {
+    BasicExpanderStrategy(std::string name, S strategy) : name_(std::move(name)), strategy_(std::move(strategy)) {
         if (name_.empty()) throw InvalidArgument("expander strategy: a user strategy needs a non-empty name");
     }
 
@@ -154,11 +160,15 @@ public:
     }
 
 private:
-    ExpanderStrategy() : name_("random") {}
+    BasicExpanderStrategy() : name_("random") {}
 
     std::string name_;
     AnyOptionStrategy strategy_;
 };
+
+/// `ExpanderStrategy` is `BasicExpanderStrategy<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ExpanderStrategy = BasicExpanderStrategy<>;
 
 /// The outcome of a chain: the chosen option, the tie set after each stage, and a readable reason.
 struct ExpanderChoice {
@@ -171,12 +181,13 @@ struct ExpanderChoice {
 };
 
 /// An ordered chain of stages and a fallback strategy (CA's chainStrategy).
-class ExpanderChain {
+template <typename Defer = void>
+class BasicExpanderChain {
 public:
     /// \throws InvalidArgument on a repeated stage name, or "random" anywhere but last (it returns a
     ///         single option, so anything after it could never act; CA's factory refuses it too).
     ///         An empty list of stages is allowed: the fallback alone decides (CA's chain_test).
-    explicit ExpanderChain(std::vector<ExpanderStage> stages, ExpanderStrategy fallback = ExpanderStrategy::random())
+    explicit BasicExpanderChain(std::vector<ExpanderStage> stages, ExpanderStrategy fallback = ExpanderStrategy::random())
         : stages_(std::move(stages)), fallback_(std::move(fallback)) {
         for (std::size_t i = 0; i < stages_.size(); ++i) {
             for (std::size_t j = 0; j < i; ++j) {
@@ -191,14 +202,14 @@ public:
     }
     /// Built-ins only, e.g. {ExpanderKind::priority, ExpanderKind::least_waste}.
     /// \throws InvalidArgument on an empty list, and as the main constructor.
-    explicit ExpanderChain(const std::vector<ExpanderKind>& kinds) : ExpanderChain(std::vector<ExpanderStage>(kinds.begin(), kinds.end())) {
+    explicit BasicExpanderChain(const std::vector<ExpanderKind>& kinds) : BasicExpanderChain(std::vector<ExpanderStage>(kinds.begin(), kinds.end())) {
         if (kinds.empty()) throw InvalidArgument("expander chain must name at least one expander");
     }
-    explicit ExpanderChain(std::initializer_list<ExpanderKind> kinds) : ExpanderChain(std::vector<ExpanderKind>(kinds)) {}
+    explicit BasicExpanderChain(std::initializer_list<ExpanderKind> kinds) : BasicExpanderChain(std::vector<ExpanderKind>(kinds)) {}
 
     /// Parses CA's --expander value, e.g. "priority,least-waste" (spaces around commas allowed).
     /// \throws ParseError on an unknown or empty name; InvalidArgument as the constructor.
-    static ExpanderChain parse(std::string_view flag, ExpanderStrategy fallback = ExpanderStrategy::random()) {
+    static BasicExpanderChain parse(std::string_view flag, ExpanderStrategy fallback = ExpanderStrategy::random()) {
         std::vector<ExpanderStage> stages;
         std::size_t pos = 0;
         while (true) {
@@ -220,7 +231,7 @@ public:
             if (comma == flag.size()) break;
             pos = comma + 1;
         }
-        return ExpanderChain(std::move(stages), std::move(fallback));
+        return BasicExpanderChain(std::move(stages), std::move(fallback));
     }
 
     [[nodiscard]] const std::vector<ExpanderStage>& stages() const { return stages_; }
@@ -287,5 +298,9 @@ private:
     std::vector<ExpanderStage> stages_;
     ExpanderStrategy fallback_;
 };
+
+/// `ExpanderChain` is `BasicExpanderChain<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ExpanderChain = BasicExpanderChain<>;
 
 }  // namespace continuum::federation

@@ -23,19 +23,20 @@ struct FederatedClusterScalerState {
     friend bool operator==(const FederatedClusterScalerState&, const FederatedClusterScalerState&) = default;
 };
 
-class FederatedClusterScaler {
+template <typename Defer = void>
+class BasicFederatedClusterScaler {
 public:
     using State = FederatedClusterScalerState;
 
     /// \throws InvalidArgument on invalid options.
-    explicit FederatedClusterScaler(ScaleOutOptions scale_out_options = {}, ScaleInOptions scale_in_options = {})
+    explicit BasicFederatedClusterScaler(ScaleOutOptions scale_out_options = {}, ScaleInOptions scale_in_options = {})
         : scale_out_options_(scale_out_options), tracker_(scale_in_options) {
         scale_out_options_.budget.validate();
     }
 
     /// The scaler with these options as it was when `state` was taken.
     /// \throws InvalidArgument on invalid options or as ScaleInTracker(options, state).
-    FederatedClusterScaler(ScaleOutOptions scale_out_options, ScaleInOptions scale_in_options, const FederatedClusterScalerState& state)
+    BasicFederatedClusterScaler(ScaleOutOptions scale_out_options, ScaleInOptions scale_in_options, const FederatedClusterScalerState& state)
         : scale_out_options_(scale_out_options), tracker_(scale_in_options, state.scale_in) {
         scale_out_options_.budget.validate();
     }
@@ -79,5 +80,9 @@ private:
     ScaleOutOptions scale_out_options_;
     ScaleInTracker tracker_;
 };
+
+/// `FederatedClusterScaler` is `BasicFederatedClusterScaler<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using FederatedClusterScaler = BasicFederatedClusterScaler<>;
 
 }  // namespace continuum::federation

@@ -67,13 +67,14 @@ struct LedgerState {
     friend bool operator==(const LedgerState&, const LedgerState&) = default;
 };
 
-class Ledger {
+template <typename Defer = void>
+class BasicLedger {
 public:
-    Ledger() = default;
+    BasicLedger() = default;
 
     /// One provider per offer, with capacity x max_nodes.
     /// \throws InvalidArgument as validate_offers.
-    explicit Ledger(std::span<const Offer> offers) {
+    explicit BasicLedger(std::span<const Offer> offers) {
         validate_offers(offers);
         for (const auto& o : offers) providers_[o.cluster_id].capacity = o.capacity * o.max_nodes;
     }
@@ -83,7 +84,7 @@ public:
     /// \throws InvalidArgument naming the field: an empty or repeated provider id, a negative
     ///         capacity, a reservation with id 0, above last_id or repeated, an empty consumer, an
     ///         unknown provider, a negative or empty amount, or reservations summing beyond a capacity.
-    explicit Ledger(const LedgerState& state) {
+    explicit BasicLedger(const LedgerState& state) {
         std::map<std::string, Provider, std::less<>> providers;
         for (std::size_t i = 0; i < state.providers.size(); ++i) {
             const auto& p = state.providers[i];
@@ -122,7 +123,7 @@ public:
     /// be exactly the offers' cluster ids (capacities come from the state: set_capacity may have
     /// changed them). \throws InvalidArgument naming the provider missing on either side, or as
     /// Ledger(const LedgerState&).
-    [[nodiscard]] static Ledger restore(std::span<const Offer> offers, const LedgerState& state) {
+    [[nodiscard]] static BasicLedger restore(std::span<const Offer> offers, const LedgerState& state) {
         validate_offers(offers);
         for (const auto& o : offers) {
             const bool found = std::any_of(state.providers.begin(), state.providers.end(), [&](const LedgerProvider& p) { return p.cluster_id == o.cluster_id; });
@@ -134,7 +135,7 @@ public:
                 throw InvalidArgument(continuum::detail::message("ledger restore: state.providers[{}] \"{}\" is not one of the configuration's offers", i, state.providers[i].cluster_id));
             }
         }
-        return Ledger(state);
+        return BasicLedger(state);
     }
 
     /// The whole state under one lock (providers and reservations by id).
@@ -289,5 +290,9 @@ private:
     std::map<ReservationId, Reservation> reservations_;
     ReservationId last_id_ = 0;
 };
+
+/// `Ledger` is `BasicLedger<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using Ledger = BasicLedger<>;
 
 }  // namespace continuum::federation

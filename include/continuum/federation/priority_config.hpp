@@ -35,14 +35,15 @@ inline constexpr std::string_view config_map_key = "priorities";
 /// Go's FindStringIndex) against node-group ids. A PriorityTiers is itself a filter (OptionFilter):
 /// put it in ExpanderContext::priority, or call it. Immutable after construction; const use is
 /// thread-safe (RE2 objects are).
-class PriorityTiers {
+template <typename Defer = void>
+class BasicPriorityTiers {
 public:
     /// No configuration at all (CA: the ConfigMap value is ""): the filter keeps every option, with
     /// CA's "configuration is empty" warning.
-    PriorityTiers() = default;
+    BasicPriorityTiers() = default;
 
     /// \throws ParseError naming the priority and the pattern when RE2 does not compile a pattern.
-    explicit PriorityTiers(std::map<std::int64_t, std::vector<std::string>> tiers) : patterns_(std::move(tiers)), configured_(true) {
+    explicit BasicPriorityTiers(std::map<std::int64_t, std::vector<std::string>> tiers) : patterns_(std::move(tiers)), configured_(true) {
         RE2::Options options;
         options.set_log_errors(false);
         for (const auto& [priority, list] : patterns_) {
@@ -64,8 +65,8 @@ public:
     /// only comments or null gives no tiers.
     /// \throws ParseError naming the line for malformed YAML, a non-mapping document, a key that is
     ///         not an integer, a value that is not a sequence of scalars; and as the constructor.
-    static PriorityTiers parse(std::string_view yaml) {
-        if (yaml.empty()) return PriorityTiers();
+    static BasicPriorityTiers parse(std::string_view yaml) {
+        if (yaml.empty()) return BasicPriorityTiers();
         YAML::Node root;
         try {
             root = YAML::Load(std::string(yaml));
@@ -73,7 +74,7 @@ public:
             throw ParseError(continuum::detail::message("priority expander: can't parse YAML with priorities in the configmap: {}", e.what()));
         }
         std::map<std::int64_t, std::vector<std::string>> tiers;
-        if (root.IsNull()) return PriorityTiers(std::move(tiers));
+        if (root.IsNull()) return BasicPriorityTiers(std::move(tiers));
         if (!root.IsMap()) throw ParseError(continuum::detail::message("priority expander: the configuration must be a mapping of priority to patterns, got {}", describe(root)));
         for (const auto& entry : root) {
             const YAML::Node& key = entry.first;
@@ -100,7 +101,7 @@ public:
             }
             tiers[priority] = std::move(patterns);
         }
-        return PriorityTiers(std::move(tiers));
+        return BasicPriorityTiers(std::move(tiers));
     }
 
     /// False for the unconfigured (default or parse("")) tiers.
@@ -177,6 +178,10 @@ private:
     std::vector<std::pair<std::int64_t, std::shared_ptr<const RE2>>> compiled_;
     bool configured_ = false;
 };
+
+/// `PriorityTiers` is `BasicPriorityTiers<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using PriorityTiers = BasicPriorityTiers<>;
 
 /// `priority` over all options, or over `among`.
 inline FilterResult priority(std::span<const ExpansionOption> options, std::span<const std::size_t> among, const PriorityTiers& tiers) { return tiers(options, among); }

@@ -177,17 +177,18 @@ struct ScaleInTrackerState {
 };
 
 /// The stateful part of scale-in: when each node became unneeded, and when nodes were last added.
-class ScaleInTracker {
+template <typename Defer = void>
+class BasicScaleInTracker {
 public:
     using State = ScaleInTrackerState;
 
     /// \throws InvalidArgument on invalid options.
-    explicit ScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.validate(); }
+    explicit BasicScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.validate(); }
 
     /// The tracker with `options` as it was when `state` was taken.
     /// \throws InvalidArgument on invalid options, an empty node name in state.unneeded_since, or a
     ///         timer that starts after state.last_decision (naming the node).
-    ScaleInTracker(ScaleInOptions options, const ScaleInTrackerState& state) : ScaleInTracker(options) {
+    BasicScaleInTracker(ScaleInOptions options, const ScaleInTrackerState& state) : BasicScaleInTracker(options) {
         for (const auto& [node, since] : state.unneeded_since) {
             if (node.empty()) throw InvalidArgument("scale-in restore: state.unneeded_since has an empty node name");
             if (!state.last_decision || since > *state.last_decision) {
@@ -350,5 +351,9 @@ private:
     std::optional<Time> last_scale_out_;
     std::optional<Time> last_decision_;
 };
+
+/// `ScaleInTracker` is `BasicScaleInTracker<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ScaleInTracker = BasicScaleInTracker<>;
 
 }  // namespace continuum::federation
