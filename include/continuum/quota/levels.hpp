@@ -39,23 +39,24 @@ struct Snap {
 
 /// Quota levels of one resource, in that resource's canonical units (millicores for cpu, bytes
 /// for memory, counts otherwise): sorted, unique, positive.
-class QuotaLevels {
+template <typename Defer = void>
+class BasicQuotaLevels {
 public:
     /// \throws InvalidArgument when `levels` is empty, has a value <= 0, or is not strictly increasing
     ///         (naming the index and value, as a quantity of `resource` when given).
-    explicit QuotaLevels(std::vector<std::int64_t> levels, std::string_view resource = {}) : levels_(std::move(levels)) { validate(resource); }
-    QuotaLevels(std::initializer_list<std::int64_t> levels) : levels_(levels) { validate({}); }
+    explicit BasicQuotaLevels(std::vector<std::int64_t> levels, std::string_view resource = {}) : levels_(std::move(levels)) { validate(resource); }
+    BasicQuotaLevels(std::initializer_list<std::int64_t> levels) : levels_(levels) { validate({}); }
 
     /// Levels of `resource` written as Kubernetes quantities: parse("cpu", {"20", "40"}) holds
     /// 20000 and 40000 millicores.
     /// \throws ParseError for a malformed quantity; InvalidArgument as the constructor.
-    static QuotaLevels parse(std::string_view resource, std::span<const std::string> quantities) {
+    static BasicQuotaLevels parse(std::string_view resource, std::span<const std::string> quantities) {
         std::vector<std::int64_t> out;
         out.reserve(quantities.size());
         for (const auto& text : quantities) out.push_back(Resources{{resource, text}}.get(resource));
-        return QuotaLevels(std::move(out), resource);
+        return BasicQuotaLevels(std::move(out), resource);
     }
-    static QuotaLevels parse(std::string_view resource, std::initializer_list<std::string_view> quantities) {
+    static BasicQuotaLevels parse(std::string_view resource, std::initializer_list<std::string_view> quantities) {
         std::vector<std::string> texts(quantities.begin(), quantities.end());
         return parse(resource, std::span<const std::string>(texts));
     }
@@ -119,7 +120,7 @@ public:
     [[nodiscard]] std::size_t size() const { return levels_.size(); }
     [[nodiscard]] std::int64_t top() const { return levels_.back(); }
     [[nodiscard]] std::int64_t bottom() const { return levels_.front(); }
-    friend bool operator==(const QuotaLevels&, const QuotaLevels&) = default;
+    friend bool operator==(const BasicQuotaLevels&, const BasicQuotaLevels&) = default;
 
 private:
     // Messages show an amount as a Kubernetes quantity of `resource` ("14500m", "8") when the caller
@@ -154,6 +155,10 @@ private:
     std::vector<std::int64_t> levels_;
 };
 
+/// `QuotaLevels` is `BasicQuotaLevels<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using QuotaLevels = BasicQuotaLevels<>;
+
 /// Result of snapping a whole Resources up.
 struct ResourcesSnap {
     Resources value;                          ///< snapped resources (above-top ones keep their input value)
@@ -161,13 +166,14 @@ struct ResourcesSnap {
 };
 
 /// Quota levels per resource name. Resources without levels are left as they are when snapping.
-class ResourceQuotaLevels {
+template <typename Defer = void>
+class BasicResourceQuotaLevels {
 public:
-    ResourceQuotaLevels() = default;
+    BasicResourceQuotaLevels() = default;
 
     /// Sets (or replaces) the levels of `resource`.
     /// \throws InvalidArgument on an empty resource name.
-    ResourceQuotaLevels& set(std::string_view resource, QuotaLevels levels) {
+    BasicResourceQuotaLevels& set(std::string_view resource, QuotaLevels levels) {
         if (resource.empty()) throw InvalidArgument("quota levels: resource name must not be empty");
         const auto it = lower(resource);
         if (it != entries_.end() && it->first == resource) {
@@ -218,5 +224,9 @@ private:
     }
     std::vector<std::pair<std::string, QuotaLevels>> entries_;
 };
+
+/// `ResourceQuotaLevels` is `BasicResourceQuotaLevels<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ResourceQuotaLevels = BasicResourceQuotaLevels<>;
 
 }  // namespace continuum::quota

@@ -285,16 +285,17 @@ inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending,
 /// `decrease_hold`, and then a consolidation plan is computed over `nodes` (when given).
 /// Increases and decreases of different resources may happen in one step; consolidation is
 /// planned only when nothing increases.
-class ProactiveQuotaScaler {
+template <typename Defer = void>
+class BasicProactiveQuotaScaler {
 public:
     using State = ProactiveQuotaScalerState;
 
     /// \throws InvalidArgument when the config is invalid (see ProactiveConfig::validate).
-    explicit ProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.validate(); }
+    explicit BasicProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.validate(); }
     /// The scaler with `config` as it was when `state` was taken.
     /// \throws InvalidArgument when the config is invalid, or the pending decrease has a negative
     ///         target or times after state.last_now (naming the field).
-    ProactiveQuotaScaler(ProactiveConfig config, const ProactiveQuotaScalerState& state) : ProactiveQuotaScaler(std::move(config)) {
+    BasicProactiveQuotaScaler(ProactiveConfig config, const ProactiveQuotaScalerState& state) : BasicProactiveQuotaScaler(std::move(config)) {
         detail::validate_pending(state.pending, state.last_now, "proactive quota scaling", "state.pending");
         pending_ = state.pending;
         last_now_ = state.last_now;
@@ -406,5 +407,9 @@ private:
     std::optional<PendingDecrease> pending_;
     std::optional<Time> last_now_;
 };
+
+/// `ProactiveQuotaScaler` is `BasicProactiveQuotaScaler<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ProactiveQuotaScaler = BasicProactiveQuotaScaler<>;
 
 }  // namespace continuum::quota

@@ -135,13 +135,14 @@ struct ReactiveQuotaScalerState {
 };
 
 /// Algorithm 2 as an object holding its configuration; decide() is const and stateless.
-class ReactiveQuotaScaler {
+template <typename Defer = void>
+class BasicReactiveQuotaScaler {
 public:
     using State = ReactiveQuotaScalerState;
 
-    explicit ReactiveQuotaScaler(ReactiveConfig config = {}) : config_(std::move(config)) { config_.budget.validate(); }
+    explicit BasicReactiveQuotaScaler(ReactiveConfig config = {}) : config_(std::move(config)) { config_.budget.validate(); }
     /// The scaler with `config` (the state is empty). \throws InvalidArgument on an invalid budget.
-    ReactiveQuotaScaler(ReactiveConfig config, const ReactiveQuotaScalerState& /*state*/) : ReactiveQuotaScaler(std::move(config)) {}
+    BasicReactiveQuotaScaler(ReactiveConfig config, const ReactiveQuotaScalerState& /*state*/) : BasicReactiveQuotaScaler(std::move(config)) {}
     [[nodiscard]] ReactiveQuotaScalerState state() const { return {}; }
     /// One reactive step (see reactive_quota_step). \throws as reactive_quota_step.
     [[nodiscard]] ReactiveDecision decide(const ReactiveSnapshot& snapshot) const { return reactive_quota_step(snapshot, config_); }
@@ -150,5 +151,9 @@ public:
 private:
     ReactiveConfig config_;
 };
+
+/// `ReactiveQuotaScaler` is `BasicReactiveQuotaScaler<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ReactiveQuotaScaler = BasicReactiveQuotaScaler<>;
 
 }  // namespace continuum::quota

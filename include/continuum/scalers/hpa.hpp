@@ -137,10 +137,11 @@ struct HpaState;
 /// The Kubernetes HPA controller for one scale target. Call decide() once per sync period (15 s
 /// by default) with the fresh observation; it records the recommendation and, when it scales, the
 /// scale event, as the controller does after a successful update.
-class Hpa {
+template <typename DeferClass = void>
+class BasicHpa {
 public:
     /// \throws InvalidArgument on an invalid spec (see set_spec).
-    explicit Hpa(HpaSpec spec) : spec_(std::move(spec)) { validate(spec_); }
+    explicit BasicHpa(HpaSpec spec) : spec_(std::move(spec)) { validate(spec_); }
 
     [[nodiscard]] const HpaSpec& spec() const { return spec_; }
 
@@ -160,7 +161,7 @@ public:
     using State = HpaState;
     /// The HPA with `spec` as it was when `state` was taken. \throws InvalidArgument on an invalid
     ///         spec, or naming the field of the state: a negative replica count, a time after state.last_now.
-    Hpa(HpaSpec spec, const HpaState& state);
+    BasicHpa(HpaSpec spec, const HpaState& state);
     /// The recorded recommendations, scale events and times.
     [[nodiscard]] HpaState state() const;
 
@@ -605,6 +606,10 @@ private:
     std::optional<Time> last_now_;
 };
 
+/// `Hpa` is `BasicHpa<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using Hpa = BasicHpa<>;
+
 // ---- State (issue 17): what an Hpa remembers, for a host that restarts.
 
 inline bool operator==(const Hpa::TimedValue& a, const Hpa::TimedValue& b) { return a.replicas == b.replicas && a.time == b.time; }
@@ -625,7 +630,8 @@ struct HpaState {
     friend bool operator==(const HpaState&, const HpaState&) = default;
 };
 
-inline Hpa::Hpa(HpaSpec spec, const HpaState& state) : Hpa(std::move(spec)) {
+template <typename DeferClass>
+BasicHpa<DeferClass>::BasicHpa(HpaSpec spec, const HpaState& state) : BasicHpa(std::move(spec)) {
     const auto check = [&](const auto& values, std::string_view field) {
         for (std::size_t i = 0; i < values.size(); ++i) {
             if (values[i].replicas < 0) throw InvalidArgument(continuum::detail::message("hpa restore: state.{}[{}].replicas = {} must be >= 0", field, i, values[i].replicas));
@@ -647,6 +653,7 @@ inline Hpa::Hpa(HpaSpec spec, const HpaState& state) : Hpa(std::move(spec)) {
     last_now_ = state.last_now;
 }
 
-inline HpaState Hpa::state() const { return {recommendations_, scale_up_events_, scale_down_events_, last_active_, last_now_}; }
+template <typename DeferClass>
+HpaState BasicHpa<DeferClass>::state() const { return {recommendations_, scale_up_events_, scale_down_events_, last_active_, last_now_}; }
 
 }  // namespace continuum::scalers

@@ -82,7 +82,8 @@ struct NoiseFilter {
 }
 
 /// One application's plan memory for the scale-down window and dead band.
-class ReplicaStabilizer {
+template <typename Defer = void>
+class BasicReplicaStabilizer {
 public:
     /// One recorded plan: its state (the samples still inside the scale-down window).
     struct Sample {
@@ -92,9 +93,9 @@ public:
         friend bool operator==(const Sample&, const Sample&) = default;
     };
 
-    ReplicaStabilizer() = default;
+    BasicReplicaStabilizer() = default;
     /// A filter that remembers `samples` (its state). \throws InvalidArgument on a negative replica count.
-    explicit ReplicaStabilizer(std::vector<Sample> samples) : samples_(std::move(samples)) {
+    explicit BasicReplicaStabilizer(std::vector<Sample> samples) : samples_(std::move(samples)) {
         for (std::size_t i = 0; i < samples_.size(); ++i) {
             if (samples_[i].replicas < 0) throw InvalidArgument(continuum::detail::message("replica stabilizer: samples[{}].replicas = {} must be >= 0", i, samples_[i].replicas));
         }
@@ -124,5 +125,9 @@ public:
 private:
     std::vector<Sample> samples_;
 };
+
+/// `ReplicaStabilizer` is `BasicReplicaStabilizer<>`; the parameter only keeps the members from compiling in a unit that does
+/// not use them (issue 21).
+using ReplicaStabilizer = BasicReplicaStabilizer<>;
 
 }  // namespace continuum::scalers
