@@ -96,36 +96,6 @@ fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --v
 int extra_moving_average = 0;  // --extra-moving-average K: a MovingAverage(K) extra candidate for auto (a robust-level trial; 0 = none)
 int last_value_combination = -1;  // --last-value-combination off|scored|always: PortfolioOptions::last_value_combination
 int moving_median_window = -1;  // --moving-median-window K: PortfolioOptions::moving_median_window (0 = no such candidate, as before session 12)
-int extra_moving_median = 0;  // --extra-moving-median K: a median of the last K points as an extra candidate (prototype)
-int per_step_selection = -1;      // --per-step 0|1: PortfolioOptions::per_step_selection
-int combination_weights = -1;     // --weights equal|inverse_mse: PortfolioOptions::combination_weights
-double weight_shrinkage = -1.0;   // --weight-shrinkage S: PortfolioOptions::weight_shrinkage
-
-/// Prototype (session 12): the median of the last k observations, every step ahead (a robust level).
-class MovingMedian {
-public:
-    explicit MovingMedian(int k) : k_(static_cast<std::size_t>(k)) {}
-    void fit(continuum::SeriesView history) {
-        last_.assign(history.end() - static_cast<std::ptrdiff_t>(std::min(k_, history.size())), history.end());
-    }
-    [[nodiscard]] fc::Forecast forecast(int horizon, double = 0.0) const {
-        auto v = last_;
-        std::sort(v.begin(), v.end());
-        const double m = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-        fc::Forecast out;
-        out.mean.assign(static_cast<std::size_t>(horizon), m);
-        return out;
-    }
-    void update(double value) {
-        last_.push_back(value);
-        if (last_.size() > k_) last_.erase(last_.begin());
-    }
-    [[nodiscard]] std::string name() const { return "moving_median(" + std::to_string(k_) + ")"; }
-
-private:
-    std::size_t k_;
-    std::vector<double> last_;
-};
 
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
     std::vector<Row> rows;
@@ -182,12 +152,8 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.validation = validation;
                 if (last_value_combination >= 0) options.last_value_combination = static_cast<fc::LastValueCombination>(last_value_combination);
                 if (moving_median_window >= 0) options.moving_median_window = moving_median_window;
-                if (per_step_selection >= 0) options.per_step_selection = per_step_selection == 1;
-                if (combination_weights >= 0) options.combination_weights = static_cast<fc::CombinationWeights>(combination_weights);
-                if (weight_shrinkage >= 0.0) options.weight_shrinkage = weight_shrinkage;
                 std::vector<fc::AnyForecaster> extra;
                 if (extra_moving_average > 0) extra.emplace_back(fc::MovingAverage(extra_moving_average));
-                if (extra_moving_median > 0) extra.emplace_back(MovingMedian(extra_moving_median));
                 if (with_lstm) {
                     extra.emplace_back(*lstm_model);
                     const std::size_t start = origin - history;  // the history's first point in the trace
@@ -306,8 +272,8 @@ int main(int argc, char** argv) {
     // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --min-walk-forward-origins N (0 = before session 9);
     // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
     // --naive-test Z (PortfolioOptions::naive_test, 0 = off); --level-guard X, --level-guard-points K
-    // (PortfolioOptions::level_guard*, 0 = off); --last-value-combination off|scored|always; --per-step 0|1;
-    // --weights equal|inverse_mse, --weight-shrinkage S (PortfolioOptions::combination_weights, weight_shrinkage); --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
+    // (PortfolioOptions::level_guard*, 0 = off); --last-value-combination off|scored|always; --moving-median-window K
+    // (PortfolioOptions::moving_median_window, 0 = none); --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
     for (int i = 1; i < argc; ++i) {
@@ -328,10 +294,6 @@ int main(int argc, char** argv) {
         if (a == "--min-walk-forward-origins" && i + 1 < argc) min_walk_forward_origins = std::stoi(argv[++i]);
         if (a == "--extra-moving-average" && i + 1 < argc) extra_moving_average = std::stoi(argv[++i]);
         if (a == "--moving-median-window" && i + 1 < argc) moving_median_window = std::stoi(argv[++i]);
-        if (a == "--extra-moving-median" && i + 1 < argc) extra_moving_median = std::stoi(argv[++i]);
-        if (a == "--per-step" && i + 1 < argc) per_step_selection = std::stoi(argv[++i]);
-        if (a == "--weights" && i + 1 < argc) combination_weights = std::string(argv[++i]) == "inverse_mse" ? 1 : 0;
-        if (a == "--weight-shrinkage" && i + 1 < argc) weight_shrinkage = std::stod(argv[++i]);
         if (a == "--last-value-combination" && i + 1 < argc) {
             const std::string v = argv[++i];
             last_value_combination = v == "scored" ? 1 : v == "always" ? 2 : 0;

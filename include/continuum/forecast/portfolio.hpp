@@ -5,7 +5,8 @@
 // or the equal-weight mean of the best k <= combine when that validates better, is used. When the
 // most recent validation block surprised seasonal naive (a level shift), partial origins inside
 // that block join the validation, so the choice reflects the data after the change. At short
-// horizons the forecast adds the share of the members' latest error that validation saw persist.
+// horizons the forecast adds the share of the members' latest error that validation saw persist, and
+// a moving median (a robust level) is one more candidate.
 #pragma once
 
 #include <continuum/core/detail/deferred.hpp>
@@ -47,9 +48,6 @@ enum class PortfolioValidation { automatic, blocks, walk_forward };
 /// Whether the last value (naive) joins the chosen combination at short horizons: never, when its
 /// addition validates better (scored), or always (see PortfolioOptions::last_value_combination).
 enum class LastValueCombination { off, scored, always };
-
-/// How the chosen members' forecasts are weighted (see PortfolioOptions::combination_weights).
-enum class CombinationWeights { equal, inverse_mse };
 
 struct PortfolioOptions {
     /// Season lengths to consider (hourly data: 24 daily, 168 weekly). Lengths the history cannot
@@ -103,23 +101,10 @@ struct PortfolioOptions {
     LastValueCombination last_value_combination = LastValueCombination::scored;
     /// A robust level among the candidates (walk-forward validation only, i.e. horizons below the
     /// reference season; session 12): MovingMedian(moving_median_window), the median of the last
-    /// points, which a burst of fewer than half of them does not move. It joins the walk-forward
-    /// choice like any candidate (alone, in a mean, with the last value). 0 = no such candidate (the
-    /// behaviour before). Measured in docs/forecast.md.
+    /// points, which a burst of fewer than half of them does not move and a level shift moves after
+    /// half of them. It competes like any candidate (alone, in a mean, with the last value). 0 = no
+    /// such candidate (the behaviour before session 12). Measured in docs/forecast.md.
     int moving_median_window = 5;
-    /// Selection per forecast step (walk-forward validation only; session 12): the alternatives the
-    /// whole-horizon choice is made from (the means of the best k <= combine candidates, and with
-    /// last_value_combination the same means with naive added) are scored again at each step i
-    /// ahead on the walk-forward windows, and the step-i forecast is the one of the alternative with
-    /// the lowest step-i OWA. Members are the union of the chosen alternatives. false = one choice
-    /// for all steps (the behaviour before).
-    bool per_step_selection = false;
-    /// Weights of the chosen members (walk-forward validation only; session 12): equal, or
-    /// inverse_mse = per step, proportional to 1 / (the member's mean squared scaled validation
-    /// error at that step), shrunk toward equal weights by weight_shrinkage.
-    CombinationWeights combination_weights = CombinationWeights::equal;
-    /// Share of equal weights in inverse_mse weights: w = (1 - s) w_inverse_mse + s / k. In [0, 1].
-    double weight_shrinkage = 0.5;
     /// The extra candidates (e.g. a pre-trained LSTM) were trained or tuned on the first
     /// `extra_seen_points` points of the history given to fit() (0 = none of it, or unknown). A model
     /// validated on its own training data scores better than it forecasts, so when the validation
@@ -180,9 +165,6 @@ struct PortfolioState {
     /// clipped to +-error_correction_limit.
     std::vector<double> error_correction;
     double error_correction_limit = 0.0;
-    /// Per-step member weights, row-major (steps x members; the last row serves later steps);
-    /// empty = equal weights at every step.
-    std::vector<double> member_weights;
 
     friend bool operator==(const PortfolioState&, const PortfolioState&) = default;
 };
@@ -197,7 +179,7 @@ public:
     /// \throws InvalidArgument when a member is not a built-in forecaster (an extra LSTM candidate,
     ///         say: see state_of), naming it.
     [[nodiscard]] PortfolioState state() const {
-        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_, correction_, correction_limit_, weights_};
+        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_, correction_, correction_limit_};
         for (const auto& member : members_) out.members.push_back(state_of(member));
         return out;
     }
@@ -221,15 +203,6 @@ public:
             if (!(b >= 0.0 && b <= 1.0)) throw InvalidArgument(continuum::detail::message("portfolio restore: state.error_correction[{}] = {} must be in [0, 1]", i, b));
         }
         detail::require_state_non_negative(s.error_correction_limit, "portfolio", "error_correction_limit");
-        if (!s.member_weights.empty() && (s.members.empty() || s.member_weights.size() % s.members.size() != 0)) {
-            throw InvalidArgument(continuum::detail::message("portfolio restore: state.member_weights has {} values, expected a multiple of the {} members",
-                                                             s.member_weights.size(), s.members.size()));
-        }
-        for (std::size_t i = 0; i < s.member_weights.size(); ++i) {
-            if (!(s.member_weights[i] >= 0.0 && s.member_weights[i] <= 1.0)) {
-                throw InvalidArgument(continuum::detail::message("portfolio restore: state.member_weights[{}] = {} must be in [0, 1]", i, s.member_weights[i]));
-            }
-        }
         if (!s.error_correction.empty() && s.guard_errors.empty()) {
             throw InvalidArgument("portfolio restore: state.error_correction needs the latest one-step error in state.guard_errors, which is empty");
         }
@@ -259,15 +232,14 @@ public:
         out.guard_errors_ = s.guard_errors;
         out.correction_ = s.error_correction;
         out.correction_limit_ = s.error_correction_limit;
-        out.weights_ = s.member_weights;
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
     [[nodiscard]] static BasicPortfolio restore(PortfolioOptions options, const PortfolioState& s) { return BasicPortfolio(std::move(options)).with_state(s); }
 
     /// Default candidates, built at fit() time from the options and the history.
-    /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2 or
-    ///         recency_decay is outside (0, 1].
+    /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2,
+    ///         recency_decay is outside (0, 1] or moving_median_window < 0.
     explicit BasicPortfolio(PortfolioOptions options = {}) : options_(std::move(options)) { validate(); }
     /// The default candidates plus `extra` (e.g. an LSTM forecaster wrapped in AnyForecaster).
     BasicPortfolio(PortfolioOptions options, std::vector<AnyForecaster> extra) : options_(std::move(options)), extra_(std::move(extra)) {
@@ -325,7 +297,6 @@ public:
         std::vector<std::size_t> order(candidates.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores_[a].owa < scores_[b].owa; });
-        const std::vector<std::size_t> ranked = order;  // before naive may be moved up
         // Choose how many of the best to average (1..combine) by the combination's own
         // validation score: selecting and combining are decided by the same evidence.
         std::size_t best_count = 1;
@@ -338,7 +309,6 @@ public:
                 best_count = k;
             }
         }
-        const bool naive_in_choice = std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(best_count), naive_index) != order.begin() + static_cast<std::ptrdiff_t>(best_count);
         if (walk_forward_ && options_.last_value_combination != LastValueCombination::off) {
             best_count = with_last_value(runs, order, best_count, best_owa, reference_run, values);
         }
@@ -354,21 +324,6 @@ public:
         guard_errors_.clear();
         correction_.clear();
         correction_limit_ = 0.0;
-        weights_.clear();
-        // Selection per step: the alternatives chosen at each step ahead, whose union is fitted.
-        const bool naive_kept = walk_forward_ && options_.naive_test > 0.0 && best_count == 1 && order[0] == naive_index;
-        const auto step_sets = walk_forward_ && options_.per_step_selection && !naive_kept ? select_per_step(runs, ranked, !naive_in_choice, reference_run, values)
-                                                                                            : std::vector<std::vector<std::size_t>>{};
-        std::vector<std::size_t> wanted;
-        for (const auto& set : step_sets) {
-            for (const std::size_t i : set) {
-                if (std::find(wanted.begin(), wanted.end(), i) == wanted.end()) wanted.push_back(i);
-            }
-        }
-        if (!wanted.empty()) {
-            std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return std::find(wanted.begin(), wanted.end(), i) != wanted.end(); });
-            best_count = wanted.size();
-        }
         const bool guarded = walk_forward_ && options_.level_guard > 0.0;
         // The correction's coefficients need enough (one-step error, later error) pairs to be more than noise.
         const bool corrected = walk_forward_ && options_.error_correction && windows_.size() >= static_cast<std::size_t>(options_.min_walk_forward_origins);
@@ -393,9 +348,6 @@ public:
         validation_owa_ = best_owa;
         if (members_.empty()) throw InvalidArgument(continuum::detail::message("portfolio: no candidate could be fitted on {} points", n));
         fitted_ = true;
-        if (walk_forward_ && (!step_sets.empty() || options_.combination_weights != CombinationWeights::equal)) {
-            weights_ = member_weights(runs, chosen, step_sets, values);
-        }
         if (guard_points > 0) {
             if (guarded) guard_scale_ = one_step_scale(runs, chosen, values);
             if (corrected) correction_ = error_coefficients(runs, chosen, values);
@@ -418,12 +370,12 @@ public:
             out.upper.assign(h, 0.0);
             out.level = level;
         }
+        const double weight = 1.0 / static_cast<double>(members_.size());
         const double guard = level_offset();
         const double latest = correction_.empty() || guard_errors_.empty() ? 0.0 : std::clamp(guard_errors_.back(), -correction_limit_, correction_limit_);
-        for (std::size_t j = 0; j < members_.size(); ++j) {
-            const auto f = members_[j].forecast(horizon, level);
+        for (const auto& member : members_) {
+            const auto f = member.forecast(horizon, level);
             for (std::size_t i = 0; i < h; ++i) {
-                const double weight = member_weight(i, j);
                 out.mean[i] += weight * f.mean[i];
                 if (level > 0.0) {
                     out.lower[i] += weight * (f.has_interval() ? f.lower[i] : f.mean[i]);
@@ -451,8 +403,8 @@ public:
         detail::require_finite_observation(value);
         if (guard_scale_ > 0.0 || !correction_.empty()) {
             double mean = 0.0;
-            for (std::size_t j = 0; j < members_.size(); ++j) mean += member_weight(0, j) * members_[j].forecast(1).mean[0];
-            push_guard_error(value - mean);
+            for (const auto& member : members_) mean += member.forecast(1).mean[0];
+            push_guard_error(value - mean / static_cast<double>(members_.size()));
         }
         for (auto& member : members_) member.update(value);
     }
@@ -525,9 +477,6 @@ private:
             throw InvalidArgument(continuum::detail::message("portfolio: min_walk_forward_origins must be >= 0, got {}", options_.min_walk_forward_origins));
         }
         if (options_.level_guard_points < 1) throw InvalidArgument(continuum::detail::message("portfolio: level_guard_points must be >= 1, got {}", options_.level_guard_points));
-        if (!(options_.weight_shrinkage >= 0.0 && options_.weight_shrinkage <= 1.0)) {
-            throw InvalidArgument(continuum::detail::message("portfolio: weight_shrinkage must be in [0, 1], got {}", options_.weight_shrinkage));
-        }
         if (options_.moving_median_window < 0) {
             throw InvalidArgument(continuum::detail::message("portfolio: moving_median_window must be >= 0, got {}", options_.moving_median_window));
         }
@@ -558,7 +507,7 @@ private:
                 out.emplace_back(HoltWinters<continuum::detail::deferred_t<double, Defer>>(spec, hw));  // dependent: see deferred.hpp
             }
         }
-        // Last, so that the order of the candidates before it (and so the ties) is as before session 12.
+        // Last, so that the candidates before it (and their ties) are as before session 12.
         if (walk_forward_ && options_.moving_median_window > 0 && shortest >= static_cast<std::size_t>(options_.moving_median_window)) {
             out.emplace_back(MovingMedian(options_.moving_median_window));
         }
@@ -798,9 +747,9 @@ private:
         double largest = 0.0;
         for (std::size_t o = 0; o < windows_.size(); ++o) {
             double mean = 0.0;
-            for (std::size_t j = 0; j < chosen.size(); ++j) mean += member_weight(0, j) * runs[chosen[j]].forecasts[o][0];
+            for (const std::size_t i : chosen) mean += runs[i].forecasts[o][0];
             const double actual = values[windows_[o].origin];
-            errors.push_back(std::fabs(actual - mean));
+            errors.push_back(std::fabs(actual - mean / static_cast<double>(chosen.size())));
             largest = std::max(largest, std::fabs(actual));
         }
         const auto mid = errors.begin() + static_cast<std::ptrdiff_t>(errors.size() / 2);
@@ -824,8 +773,8 @@ private:
         std::vector<double> cross(h, 0.0), square(h, 0.0);
         const auto combined = [&](std::size_t o, std::size_t i) {
             double mean = 0.0;
-            for (std::size_t j = 0; j < chosen.size(); ++j) mean += member_weight(i, j) * runs[chosen[j]].forecasts[o][i];
-            return mean;
+            for (const std::size_t c : chosen) mean += runs[c].forecasts[o][i];
+            return mean / static_cast<double>(chosen.size());
         };
         std::vector<double> absolute;
         for (std::size_t o = 0; o < windows_.size(); ++o) absolute.push_back(std::fabs(values[windows_[o].origin] - combined(o, 0)));
@@ -842,122 +791,6 @@ private:
         }
         std::vector<double> out(h, 0.0);
         for (std::size_t i = 0; i < h; ++i) out[i] = square[i] > 0.0 ? std::clamp(cross[i] / square[i], 0.0, 1.0) : 0.0;
-        return out;
-    }
-
-    /// Weight of member j at step i (0-based): equal without weights_, else weights_' row i (the last
-    /// row for later steps).
-    [[nodiscard]] double member_weight(std::size_t i, std::size_t j) const {
-        const std::size_t k = members_.size();
-        if (weights_.empty() || weights_.size() % k != 0) return 1.0 / static_cast<double>(k);
-        const std::size_t rows = weights_.size() / k;
-        return weights_[std::min(i, rows - 1) * k + j];
-    }
-
-    /// Per-step selection: the alternatives (the means of the best k <= combine in `ranked`, and
-    /// with last_value_combination the same means with naive added) scored at each step ahead
-    /// separately (OWA of that step's errors over the windows reaching it); per step, the candidate
-    /// indices of the best alternative.
-    [[nodiscard]] std::vector<std::vector<std::size_t>> select_per_step(const std::vector<Validation>& runs, const std::vector<std::size_t>& ranked, bool with_naive_means,
-                                                                      const Validation& reference_run, std::span<const double> values) const {
-        std::vector<std::vector<std::size_t>> alternatives;
-        const auto add = [&](std::vector<std::size_t> set) {
-            std::sort(set.begin(), set.end());
-            if (std::find(alternatives.begin(), alternatives.end(), set) == alternatives.end()) alternatives.push_back(std::move(set));
-        };
-        std::vector<std::size_t> others;
-        for (const std::size_t i : ranked) {
-            if (i != naive_index) others.push_back(i);
-        }
-        for (std::size_t k = 1; k <= static_cast<std::size_t>(options_.combine) && k <= ranked.size(); ++k) {
-            if (!std::isfinite(scores_[ranked[k - 1]].owa)) break;
-            add(std::vector<std::size_t>(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(k)));
-        }
-        if (with_naive_means && options_.last_value_combination != LastValueCombination::off && runs[naive_index].ok) {
-            for (std::size_t k = 1; k <= static_cast<std::size_t>(options_.combine) && k <= others.size(); ++k) {
-                if (!std::isfinite(scores_[others[k - 1]].owa)) break;
-                std::vector<std::size_t> set(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(k));
-                set.push_back(naive_index);
-                add(std::move(set));
-            }
-        }
-        const auto h = static_cast<std::size_t>(horizon_);
-        // Step-i sMAPE and MASE sums of a forecast function over the windows reaching step i.
-        const auto step_errors = [&](std::size_t i, const auto& forecast_at, double& smape_sum, double& mase_sum) {
-            smape_sum = mase_sum = 0.0;
-            for (std::size_t o = 0; o < windows_.size(); ++o) {
-                const auto& w = windows_[o];
-                if (w.length <= i) continue;
-                const double actual = values[w.origin + i];
-                const double f = forecast_at(o, i);
-                const double denominator = std::fabs(actual) + std::fabs(f);
-                smape_sum += denominator > 0.0 ? 200.0 * std::fabs(actual - f) / denominator : 0.0;
-                mase_sum += w.scale > 0.0 ? std::fabs(actual - f) / w.scale : std::fabs(actual - f);
-            }
-        };
-        std::vector<std::vector<std::size_t>> out(h);
-        for (std::size_t i = 0; i < h; ++i) {
-            double rs = 0.0, rm = 0.0;
-            if (reference_run.ok) step_errors(i, [&](std::size_t o, std::size_t s) { return reference_run.forecasts[o][s]; }, rs, rm);
-            double best = std::numeric_limits<double>::infinity();
-            for (const auto& set : alternatives) {
-                double es = 0.0, em = 0.0;
-                step_errors(i, [&](std::size_t o, std::size_t s) {
-                    double mean = 0.0;
-                    for (const std::size_t c : set) mean += runs[c].forecasts[o][s];
-                    return mean / static_cast<double>(set.size());
-                }, es, em);
-                const double value = 0.5 * (rs > 0.0 ? es / rs : es) + 0.5 * (rm > 0.0 ? em / rm : em);
-                if (value < best) {
-                    best = value;
-                    out[i] = set;
-                }
-            }
-        }
-        return out;
-    }
-
-    /// Per-step weights of the fitted members (`chosen`: their candidate indices): over the step's
-    /// set (all members without per-step selection), equal or inverse mean squared scaled
-    /// validation error shrunk toward equal (combination_weights); steps x members, row-major.
-    [[nodiscard]] std::vector<double> member_weights(const std::vector<Validation>& runs, const std::vector<std::size_t>& chosen,
-                                                     const std::vector<std::vector<std::size_t>>& step_sets, std::span<const double> values) const {
-        const auto h = static_cast<std::size_t>(horizon_);
-        const std::size_t k = chosen.size();
-        std::vector<double> out(h * k, 0.0);
-        for (std::size_t i = 0; i < h; ++i) {
-            std::vector<std::size_t> in;  // member positions in this step's set
-            for (std::size_t j = 0; j < k; ++j) {
-                if (step_sets.empty() || std::find(step_sets[i].begin(), step_sets[i].end(), chosen[j]) != step_sets[i].end()) in.push_back(j);
-            }
-            if (in.empty()) {  // the step's set failed to fit: all members
-                for (std::size_t j = 0; j < k; ++j) in.push_back(j);
-            }
-            std::vector<double> w(in.size(), 1.0 / static_cast<double>(in.size()));
-            if (options_.combination_weights == CombinationWeights::inverse_mse && in.size() > 1) {
-                double total = 0.0;
-                bool usable = true;
-                for (std::size_t a = 0; a < in.size(); ++a) {
-                    double sum = 0.0, count = 0.0;
-                    for (std::size_t o = 0; o < windows_.size(); ++o) {
-                        const auto& win = windows_[o];
-                        if (win.length <= i) continue;
-                        const double e = (values[win.origin + i] - runs[chosen[in[a]]].forecasts[o][i]) / (win.scale > 0.0 ? win.scale : 1.0);
-                        sum += e * e;
-                        count += 1.0;
-                    }
-                    const double mse = count > 0.0 ? sum / count : 0.0;
-                    if (!(mse > 0.0) || !std::isfinite(mse)) usable = false;
-                    w[a] = usable ? 1.0 / mse : 0.0;
-                    total += w[a];
-                }
-                for (std::size_t a = 0; a < in.size(); ++a) {
-                    const double inverse = usable && total > 0.0 ? w[a] / total : 1.0 / static_cast<double>(in.size());
-                    w[a] = (1.0 - options_.weight_shrinkage) * inverse + options_.weight_shrinkage / static_cast<double>(in.size());
-                }
-            }
-            for (std::size_t a = 0; a < in.size(); ++a) out[i * k + in[a]] = w[a];
-        }
         return out;
     }
 
@@ -989,7 +822,6 @@ private:
     std::vector<double> guard_errors_;  // level guard: the latest one-step errors, oldest first
     std::vector<double> correction_;    // error correction coefficient per step ahead (empty = off)
     double correction_limit_ = 0.0;     // error correction: errors are clipped to +- this
-    std::vector<double> weights_;       // per-step member weights, steps x members (empty = equal)
 };
 
 using Portfolio = BasicPortfolio<>;
