@@ -368,9 +368,9 @@ def test_moving_median_and_the_portfolio_robust_level():
     t = np.arange(168)
     y = 20.0 + 0.02 * t + np.where(t % 7 == 3, 30.0, 0.0) + np.random.default_rng(11).normal(0.0, 0.3, 168)
     with_median = fc.Portfolio(season_lengths=[24], horizon=1).fit(y)
-    names = [s["name"] for s in with_median.scores]
-    assert "moving_median(window=5)" in names
-    assert "moving_median(window=5)" in with_median.name
+    scores = {s["name"]: s for s in with_median.scores}
+    # The last value misses each burst twice (at it and after it), the median only at it.
+    assert scores["moving_median(window=5)"]["mase"] < 0.75 * scores["naive"]["mase"]
     without = fc.Portfolio(season_lengths=[24], horizon=1, moving_median_window=0).fit(y)
     assert "moving_median(window=5)" not in [s["name"] for s in without.scores]
     copy = pickle.loads(pickle.dumps(fc.Portfolio(season_lengths=[24], horizon=1, moving_median_window=0)))
