@@ -95,6 +95,7 @@ int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error
 fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --validation blocks|walk_forward
 int extra_moving_average = 0;  // --extra-moving-average K: a MovingAverage(K) extra candidate for auto (a robust-level trial; 0 = none)
 int last_value_combination = -1;  // --last-value-combination off|scored|always: PortfolioOptions::last_value_combination
+int moving_median_window = -1;  // --moving-median-window K: PortfolioOptions::moving_median_window (0 = no such candidate, as before session 12)
 
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
     std::vector<Row> rows;
@@ -150,6 +151,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 if (error_correction >= 0) options.error_correction = error_correction == 1;
                 options.validation = validation;
                 if (last_value_combination >= 0) options.last_value_combination = static_cast<fc::LastValueCombination>(last_value_combination);
+                if (moving_median_window >= 0) options.moving_median_window = moving_median_window;
                 std::vector<fc::AnyForecaster> extra;
                 if (extra_moving_average > 0) extra.emplace_back(fc::MovingAverage(extra_moving_average));
                 if (with_lstm) {
@@ -270,7 +272,8 @@ int main(int argc, char** argv) {
     // --validation automatic|blocks|walk_forward (PortfolioOptions::validation); --min-walk-forward-origins N (0 = before session 9);
     // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
     // --naive-test Z (PortfolioOptions::naive_test, 0 = off); --level-guard X, --level-guard-points K
-    // (PortfolioOptions::level_guard*, 0 = off); --last-value-combination off|scored|always; --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
+    // (PortfolioOptions::level_guard*, 0 = off); --last-value-combination off|scored|always; --moving-median-window K
+    // (PortfolioOptions::moving_median_window, 0 = none); --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
     for (int i = 1; i < argc; ++i) {
@@ -290,6 +293,7 @@ int main(int argc, char** argv) {
         if (a == "--lstm-seen" && i + 1 < argc) tell_lstm_span = std::stoi(argv[++i]) != 0;
         if (a == "--min-walk-forward-origins" && i + 1 < argc) min_walk_forward_origins = std::stoi(argv[++i]);
         if (a == "--extra-moving-average" && i + 1 < argc) extra_moving_average = std::stoi(argv[++i]);
+        if (a == "--moving-median-window" && i + 1 < argc) moving_median_window = std::stoi(argv[++i]);
         if (a == "--last-value-combination" && i + 1 < argc) {
             const std::string v = argv[++i];
             last_value_combination = v == "scored" ? 1 : v == "always" ? 2 : 0;

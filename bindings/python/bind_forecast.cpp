@@ -202,6 +202,14 @@ void bind_forecast(py::module_& m) {
 #endif
     }
     {
+        py::class_<MovingMedian> cls(forecast, "MovingMedian", "The median of the last `window` observations (a robust level).");
+        cls.def(py::init<int>(), py::arg("window"));
+        bind_forecaster_methods<MovingMedian>(cls);
+#if CONTINUUM_HAVE_NLOHMANN_JSON
+        python::bind_state(m, cls, take_state, give_state, [](const MovingMedian& s) { return py::make_tuple(s.state().window); });
+#endif
+    }
+    {
         py::class_<LinearRegression> cls(forecast, "LinearRegression",
                                          "OLS line over the last `window` observations, extrapolated (the PHPA linear model).");
         cls.def(py::init<int>(), py::arg("window"));
@@ -372,7 +380,8 @@ void bind_forecast(py::module_& m) {
                                   "or the mean of the best k <= combine when that validates better, forecasts.");
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
                             int partial_origins, const std::string& validation, int walk_forward_points, double level_guard, int level_guard_points,
-                            bool error_correction, int min_walk_forward_origins, double naive_test, const std::string& last_value_combination) {
+                            bool error_correction, int min_walk_forward_origins, double naive_test, const std::string& last_value_combination,
+                            int moving_median_window) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -393,6 +402,7 @@ void bind_forecast(py::module_& m) {
                     options.min_walk_forward_origins = min_walk_forward_origins;
                     options.naive_test = naive_test;
                     options.last_value_combination = last_value_combination_from(last_value_combination);
+                    options.moving_median_window = moving_median_window;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
@@ -400,6 +410,7 @@ void bind_forecast(py::module_& m) {
                 py::arg("validation") = "automatic", py::arg("walk_forward_points") = 0, py::arg("level_guard") = 0.0, py::arg("level_guard_points") = 3,
                 py::arg("error_correction") = true, py::arg("min_walk_forward_origins") = 96, py::arg("naive_test") = 0.0,
                 py::arg("last_value_combination") = std::string(last_value_combination_name(PortfolioOptions{}.last_value_combination)),
+                py::arg("moving_median_window") = PortfolioOptions{}.moving_median_window,
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
@@ -418,7 +429,8 @@ void bind_forecast(py::module_& m) {
                 "last value only when a Diebold-Mariano test of its per-origin MASE against naive reaches this (1.645: one-sided\n"
                 "5 %); 0 (the default) disables; last_value_combination (walk-forward only): 'scored' = the means of the best k\n"
                 "candidates with the last value added compete with those without it on the validation, 'always' = the last\n"
-                "value always joins the chosen mean, 'off' = never.\n"
+                "value always joins the chosen mean, 'off' = never; moving_median_window (walk-forward only): MovingMedian of\n"
+                "this many points is one more candidate (a robust level); 0 = none.\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
 #if CONTINUUM_HAVE_NLOHMANN_JSON
@@ -427,7 +439,7 @@ void bind_forecast(py::module_& m) {
             const char* validation = o.validation == PortfolioValidation::blocks ? "blocks" : o.validation == PortfolioValidation::walk_forward ? "walk_forward" : "automatic";
             return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins, validation,
                                   o.walk_forward_points, o.level_guard, o.level_guard_points, o.error_correction, o.min_walk_forward_origins, o.naive_test,
-                                  last_value_combination_name(o.last_value_combination));
+                                  last_value_combination_name(o.last_value_combination), o.moving_median_window);
         });
 #endif
         cls.def_property_readonly("scores", [](const Portfolio& self) {

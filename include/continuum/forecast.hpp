@@ -14,6 +14,7 @@
 #include <continuum/forecast/linear_regression.hpp>
 #include <continuum/forecast/metrics.hpp>
 #include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/moving_median.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/portfolio.hpp>
 #include <continuum/forecast/seasonal_median.hpp>

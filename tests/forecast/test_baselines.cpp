@@ -2,6 +2,7 @@
 #include <continuum/forecast/drift.hpp>
 #include <continuum/forecast/linear_regression.hpp>
 #include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/moving_median.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/seasonal_median.hpp>
 #include <continuum/forecast/seasonal_naive.hpp>
@@ -77,6 +78,34 @@ TEST_CASE("moving average forecasts the window mean") {
     CHECK(model.forecast(1).mean[0] == doctest::Approx(5));
     CHECK(model.sigma() == doctest::Approx(std::sqrt(10.75 / 3.0)));
     CHECK_THROWS_AS(fc::MovingAverage(0), continuum::InvalidArgument);
+}
+
+TEST_CASE("moving median forecasts the window median: a burst of fewer than half the window does not move it") {
+    const auto y = series({1, 9, 2, 3});
+    fc::MovingMedian model(3);
+    model.fit(SeriesView(y));
+    CHECK(model.forecast(2).mean == std::vector<double>{3, 3});  // median of 9, 2, 3
+    CHECK(model.sigma() == doctest::Approx(1.0));               // one error: 3 - median(1, 9, 2) = 1
+    model.update(100);                                           // a burst: window 2, 3, 100
+    CHECK(model.median() == 3);
+    CHECK(model.sigma() == doctest::Approx(std::sqrt((1.0 + 97.0 * 97.0) / 2.0)));
+    model.update(100);  // two of three: the level has moved
+    CHECK(model.median() == 100);
+    const auto f = model.forecast(1, 0.95);
+    CHECK(f.upper[0] - f.mean[0] == doctest::Approx(z95 * model.sigma()).epsilon(1e-9));
+    fc::MovingMedian even(2);  // an even window: the mean of the two middle values
+    even.fit(SeriesView(y));
+    CHECK(even.median() == 2.5);
+    CHECK(even.name() == "moving_median(window=2)");
+    CHECK_THROWS_WITH_AS(fc::MovingMedian(0), "moving_median: window must be >= 1, got 0", continuum::InvalidArgument);
+    CHECK_THROWS_AS(model.fit(SeriesView(series({1, 2}))), continuum::InvalidArgument);
+    fc::MovingMedian restored = fc::MovingMedian::restore(3, model.state());
+    restored.update(4);
+    model.update(4);
+    CHECK(restored.forecast(1, 0.9).upper == model.forecast(1, 0.9).upper);
+    auto bad = model.state();
+    bad.next = 3;
+    CHECK_THROWS_WITH_AS((void)fc::MovingMedian(3).with_state(bad), doctest::Contains("next"), continuum::InvalidArgument);
 }
 
 TEST_CASE("linear regression over a trailing window (PHPA)") {
@@ -170,6 +199,7 @@ TEST_CASE("every baseline accepts |y| up to max_observation with finite interval
     check_observation_range(fc::SeasonalMedian{4, 3}, "seasonal_median");
     check_observation_range(fc::Drift{}, "drift");
     check_observation_range(fc::MovingAverage{5}, "moving_average");
+    check_observation_range(fc::MovingMedian{5}, "moving_median");
     check_observation_range(fc::LinearRegression{10}, "linear_regression");
     check_observation_range(fc::SimpleExponentialSmoothing{}, "simple_exponential_smoothing");
 }

@@ -676,3 +676,58 @@ TEST_CASE("last_value_combination: the last value joins the mean when that valid
     };
     CHECK(day_ahead(fc::LastValueCombination::always) == day_ahead(fc::LastValueCombination::off));
 }
+
+TEST_CASE("moving_median_window: a robust level joins the short-horizon candidates") {
+    // A slowly rising level with a burst of +30 every 7 hours (out of step with the 24-h season): the
+    // last value repeats each burst once, the seasonal members see bursts in their lags, the median of
+    // the last 5 points ignores them. Walk-forward at horizon 1 on 168 points with season 24: origins
+    // 84..167, each forecast one step from everything before it.
+    std::mt19937_64 rng(11);
+    std::normal_distribution<double> noise(0.0, 0.3);
+    std::vector<double> y;
+    for (int t = 0; t < 168; ++t) y.push_back(20.0 + 0.02 * t + (t % 7 == 3 ? 30.0 : 0.0) + noise(rng));
+    const auto fit = [&y](int window, int horizon = 1) {
+        return one_step_portfolio(y, [window, horizon](fc::PortfolioOptions& o) {
+            o.moving_median_window = window;
+            o.horizon = horizon;
+        });
+    };
+    const auto find = [](const fc::Portfolio& p, const std::string& name) {
+        return std::find_if(p.scores().begin(), p.scores().end(), [&](const auto& s) { return s.name == name; });
+    };
+    const auto p = fit(5);
+    const auto median = find(p, "moving_median(window=5)");
+    REQUIRE(median != p.scores().end());
+    // Its validation by hand: the median of y[t-5..t-1], MASE scaled by the seasonal naive (m = 24)
+    // MAE before the origin, sMAPE in percent.
+    double smape_sum = 0.0, mase_sum = 0.0;
+    for (std::size_t t = 84; t < 168; ++t) {
+        std::vector<double> last(y.begin() + static_cast<std::ptrdiff_t>(t - 5), y.begin() + static_cast<std::ptrdiff_t>(t));
+        std::sort(last.begin(), last.end());
+        double scale = 0.0;
+        for (std::size_t i = 24; i < t; ++i) scale += std::fabs(y[i] - y[i - 24]);
+        scale /= static_cast<double>(t - 24);
+        smape_sum += 200.0 * std::fabs(y[t] - last[2]) / (std::fabs(y[t]) + std::fabs(last[2]));
+        mase_sum += std::fabs(y[t] - last[2]) / scale;
+    }
+    CHECK(median->mase == doctest::Approx(mase_sum / 84.0).epsilon(1e-12));
+    CHECK(median->smape == doctest::Approx(smape_sum / 84.0).epsilon(1e-12));
+    // It validates better than the last value, and is chosen.
+    CHECK(median->owa < find(p, "naive")->owa);
+    CHECK(median->selected);
+    CHECK(p.name().find("moving_median(window=5)") != std::string::npos);
+    // Its state is a built-in one: the portfolio restores and forecasts the same.
+    const auto restored = fc::Portfolio::restore(p.options(), p.state());
+    CHECK(restored.forecast(3, 0.9).mean == p.forecast(3, 0.9).mean);
+    // 0 = no such candidate (the behaviour before session 12); block validation (a horizon of one
+    // season) never has it.
+    const auto without = fit(0);
+    CHECK(find(without, "moving_median(window=5)") == without.scores().end());
+    CHECK(without.scores().size() + 1 == p.scores().size());
+    const auto day_ahead = fit(5, 0);
+    CHECK_FALSE(day_ahead.walk_forward());
+    CHECK(find(day_ahead, "moving_median(window=5)") == day_ahead.scores().end());
+    fc::PortfolioOptions bad;
+    bad.moving_median_window = -1;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, "portfolio: moving_median_window must be >= 0, got -1", continuum::InvalidArgument);
+}

@@ -84,7 +84,7 @@ def _more_inputs():
         quota.HybridQuotaScaler(lambda history: 1.0, levels={"cpu": ["2", "4"]}),
         continuum.sim.LoadProfile.from_stages([(60.0, 10.0)], start_value=2.0),
         forecast.Drift(), forecast.HoltWinters(season_length=4), forecast.HoltWinters(season_length=4).fit_many(np.vstack([series, series])),
-        forecast.LinearRegression(4), forecast.MovingAverage(4), forecast.SeasonalMedian(4), forecast.SeasonalNaive(4),
+        forecast.LinearRegression(4), forecast.MovingAverage(4), forecast.MovingMedian(4), forecast.SeasonalMedian(4), forecast.SeasonalNaive(4),
         forecast.SimpleExponentialSmoothing(), forecast.Portfolio(), forecast.Lstm.load(lstm_path),
     ]
 

@@ -348,3 +348,34 @@ def test_portfolio_last_value_combination():
     assert copy.fit(walk).name == "portfolio(drift + naive)"  # the option survives pickling
     with pytest.raises(continuum.InvalidArgument, match='last_value_combination must be "off", "scored" or "always", got "sometimes"'):
         fc.Portfolio(last_value_combination="sometimes")
+
+
+def test_moving_median_and_the_portfolio_robust_level():
+    # The median of the last `window` points: a burst of fewer than half of them does not move it.
+    import pickle
+
+    model = fc.MovingMedian(3).fit(np.array([1.0, 9.0, 2.0, 3.0]))
+    assert model.forecast(2) == pytest.approx([3.0, 3.0])  # median of 9, 2, 3
+    model.update(100.0)
+    assert model.forecast(1) == pytest.approx([3.0])
+    model.update(100.0)
+    assert model.forecast(1) == pytest.approx([100.0])
+    assert repr(model) == "moving_median(window=3)"
+    assert pickle.loads(pickle.dumps(model)).forecast(1) == pytest.approx([100.0])
+    with pytest.raises(continuum.InvalidArgument, match="moving_median: window must be >= 1, got 0"):
+        fc.MovingMedian(0)
+    # In the portfolio (walk-forward, i.e. a horizon below the season): a candidate by default, none with 0.
+    t = np.arange(168)
+    y = 20.0 + 0.02 * t + np.where(t % 7 == 3, 30.0, 0.0) + np.random.default_rng(11).normal(0.0, 0.3, 168)
+    with_median = fc.Portfolio(season_lengths=[24], horizon=1).fit(y)
+    scores = {s["name"]: s for s in with_median.scores}
+    # The last value misses each burst twice (at it and after it), the median only at it.
+    assert scores["moving_median(window=5)"]["mase"] < 0.75 * scores["naive"]["mase"]
+    without = fc.Portfolio(season_lengths=[24], horizon=1, moving_median_window=0).fit(y)
+    assert "moving_median(window=5)" not in [s["name"] for s in without.scores]
+    copy = pickle.loads(pickle.dumps(fc.Portfolio(season_lengths=[24], horizon=1, moving_median_window=0)))
+    assert "moving_median(window=5)" not in [s["name"] for s in copy.fit(y).scores]  # the option survives pickling
+    restored = pickle.loads(pickle.dumps(with_median))
+    assert restored.forecast(3) == pytest.approx(with_median.forecast(3), rel=1e-15)
+    with pytest.raises(continuum.InvalidArgument, match="moving_median_window must be >= 0, got -1"):
+        fc.Portfolio(moving_median_window=-1)

@@ -27,6 +27,7 @@ FORECASTERS = [
     lambda: forecast.SeasonalNaive(12),
     lambda: forecast.SeasonalMedian(12, 3),
     lambda: forecast.MovingAverage(5),
+    lambda: forecast.MovingMedian(5),
     lambda: forecast.LinearRegression(8),
     lambda: forecast.HoltWinters(season_length=12, trend="add", seasonal="add", simulation_paths=100, seed=7),
     lambda: forecast.Portfolio(season_lengths=[12], origins=3),

@@ -88,6 +88,7 @@ TEST_CASE("forecaster state: the baselines continue bit-identically after a rest
     check_resumes(fc::SeasonalNaive{12}, 30, [](const auto&, const fc::SeasonalNaiveState& s) { return fc::SeasonalNaive::restore(12, s); });
     check_resumes(fc::SeasonalMedian{12, 3}, 50, by_with_state);
     check_resumes(fc::MovingAverage{5}, 30, [](const auto&, const fc::MovingAverageState& s) { return fc::MovingAverage::restore(5, s); });
+    check_resumes(fc::MovingMedian{5}, 30, [](const auto&, const fc::MovingMedianState& s) { return fc::MovingMedian::restore(5, s); });
     check_resumes(fc::LinearRegression{8}, 30, [](const auto&, const fc::LinearRegressionState& s) { return fc::LinearRegression::restore(8, s); });
 }
 

@@ -1,7 +1,7 @@
 """continuum.forecast: demand forecasters (seed 001's forecast, seed 004's portfolio future work).
 
-Baselines (Naive, SeasonalNaive, SeasonalMedian, Drift, MovingAverage, LinearRegression,
-SimpleExponentialSmoothing), HoltWinters (statsmodels-compatible smoothing, SSE fit), auto_ets
+Baselines (Naive, SeasonalNaive, SeasonalMedian, Drift, MovingAverage, MovingMedian,
+LinearRegression, SimpleExponentialSmoothing), HoltWinters (statsmodels-compatible smoothing, SSE fit), auto_ets
 (AICc choice), Portfolio / auto (rolling-origin selection and combination), the metrics mae, rmse,
 mape, smape, mase, owa, and the LSTM forecaster (Lstm, export_torch)."""
 

@@ -11,6 +11,7 @@
 #include <continuum/forecast/linear_regression.hpp>
 #include <continuum/forecast/lstm_model_state.hpp>
 #include <continuum/forecast/moving_average.hpp>
+#include <continuum/forecast/moving_median.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/seasonal_median.hpp>
 #include <continuum/forecast/seasonal_naive.hpp>
@@ -32,14 +33,15 @@ namespace continuum::forecast {
 /// The state of one built-in model, configuration included (season length, window, spec, fixed α,
 /// an LSTM's weights).
 using ForecasterState = std::variant<NaiveState, DriftState, SimpleExponentialSmoothingState, SeasonalNaiveState, SeasonalMedianState,
-                                     MovingAverageState, LinearRegressionState, HoltWintersState<double>, LstmModelState<double>, LstmModelState<float>>;
+                                     MovingAverageState, LinearRegressionState, HoltWintersState<double>, LstmModelState<double>, LstmModelState<float>,
+                                     MovingMedianState>;
 
 /// The model a ForecasterState describes: "naive", "drift", "simple_exponential_smoothing",
 /// "seasonal_naive", "seasonal_median", "moving_average", "linear_regression", "holt_winters",
-/// "lstm" (double) or "lstm_float".
+/// "lstm" (double), "lstm_float" or "moving_median" (added last: the indices before it are kept).
 [[nodiscard]] inline std::string_view kind_of(const ForecasterState& state) {
     constexpr std::string_view names[] = {"naive", "drift", "simple_exponential_smoothing", "seasonal_naive", "seasonal_median", "moving_average",
-                                          "linear_regression", "holt_winters", "lstm", "lstm_float"};
+                                          "linear_regression", "holt_winters", "lstm", "lstm_float", "moving_median"};
     static_assert(std::size(names) == std::variant_size_v<ForecasterState>);
     return names[state.index()];
 }
@@ -74,6 +76,7 @@ template <typename = void>  // a template, so the states of every model are inst
     if (const auto* m = model.target<SeasonalNaive>()) return m->state();
     if (const auto* m = model.target<SeasonalMedian>()) return m->state();
     if (const auto* m = model.target<MovingAverage>()) return m->state();
+    if (const auto* m = model.target<MovingMedian>()) return m->state();
     if (const auto* m = model.target<LinearRegression>()) return m->state();
     if (const auto* m = model.target<HoltWinters<double>>()) return m->state();
     LstmModelState<double> lstm_double;
@@ -83,7 +86,7 @@ template <typename = void>  // a template, so the states of every model are inst
         return lstm_float;
     }
     throw InvalidArgument(continuum::detail::message("forecaster state: {} is not a built-in forecaster (naive, drift, ses, seasonal naive or median, "
-                                                     "moving average, linear regression, Holt-Winters, LSTM); its state cannot be taken",
+                                                     "moving average or median, linear regression, Holt-Winters, LSTM); its state cannot be taken",
                                                      model.name()));
 }
 
@@ -101,6 +104,7 @@ template <typename = void>  // as state_of(const AnyForecaster&)
             else if constexpr (std::is_same_v<S, SeasonalNaiveState>) return SeasonalNaive::restore(s.season_length, s);
             else if constexpr (std::is_same_v<S, SeasonalMedianState>) return SeasonalMedian::restore(s.season_length, s.seasons, s);
             else if constexpr (std::is_same_v<S, MovingAverageState>) return MovingAverage::restore(s.window, s);
+            else if constexpr (std::is_same_v<S, MovingMedianState>) return MovingMedian::restore(s.window, s);
             else if constexpr (std::is_same_v<S, LinearRegressionState>) return LinearRegression::restore(s.window, s);
             else if constexpr (std::is_same_v<S, HoltWintersState<double>>) return HoltWinters<double>::restore(s, holt_winters);
             else return s.parameters.restore(s.state, s.source);
@@ -132,6 +136,7 @@ template <typename = void>  // as state_of(const AnyForecaster&)
             else if constexpr (std::is_same_v<S, SeasonalNaiveState>) return from(prototype.target<SeasonalNaive>());
             else if constexpr (std::is_same_v<S, SeasonalMedianState>) return from(prototype.target<SeasonalMedian>());
             else if constexpr (std::is_same_v<S, MovingAverageState>) return from(prototype.target<MovingAverage>());
+            else if constexpr (std::is_same_v<S, MovingMedianState>) return from(prototype.target<MovingMedian>());
             else if constexpr (std::is_same_v<S, LinearRegressionState>) return from(prototype.target<LinearRegression>());
             else if constexpr (std::is_same_v<S, HoltWintersState<double>>) return from(prototype.target<HoltWinters<double>>());
             else {

@@ -5,7 +5,8 @@
 // or the equal-weight mean of the best k <= combine when that validates better, is used. When the
 // most recent validation block surprised seasonal naive (a level shift), partial origins inside
 // that block join the validation, so the choice reflects the data after the change. At short
-// horizons the forecast adds the share of the members' latest error that validation saw persist.
+// horizons the forecast adds the share of the members' latest error that validation saw persist, and
+// a moving median (a robust level) is one more candidate.
 #pragma once
 
 #include <continuum/core/detail/deferred.hpp>
@@ -17,6 +18,7 @@
 #include <continuum/forecast/forecaster_state.hpp>
 #include <continuum/forecast/holt_winters.hpp>
 #include <continuum/forecast/metrics.hpp>
+#include <continuum/forecast/moving_median.hpp>
 #include <continuum/forecast/naive.hpp>
 #include <continuum/forecast/seasonal_median.hpp>
 #include <continuum/forecast/seasonal_naive.hpp>
@@ -97,6 +99,12 @@ struct PortfolioOptions {
     /// smoothed members hold late; their mean often beats both. Default scored since session 11
     /// (off = the behaviour before). Measured in docs/forecast.md.
     LastValueCombination last_value_combination = LastValueCombination::scored;
+    /// A robust level among the candidates (walk-forward validation only, i.e. horizons below the
+    /// reference season; session 12): MovingMedian(moving_median_window), the median of the last
+    /// points, which a burst of fewer than half of them does not move and a level shift moves after
+    /// half of them. It competes like any candidate (alone, in a mean, with the last value). 0 = no
+    /// such candidate (the behaviour before session 12). Measured in docs/forecast.md.
+    int moving_median_window = 5;
     /// The extra candidates (e.g. a pre-trained LSTM) were trained or tuned on the first
     /// `extra_seen_points` points of the history given to fit() (0 = none of it, or unknown). A model
     /// validated on its own training data scores better than it forecasts, so when the validation
@@ -230,8 +238,8 @@ public:
     [[nodiscard]] static BasicPortfolio restore(PortfolioOptions options, const PortfolioState& s) { return BasicPortfolio(std::move(options)).with_state(s); }
 
     /// Default candidates, built at fit() time from the options and the history.
-    /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2 or
-    ///         recency_decay is outside (0, 1].
+    /// \throws InvalidArgument when horizon < 0, origins < 1, combine < 1, a season length < 2,
+    ///         recency_decay is outside (0, 1] or moving_median_window < 0.
     explicit BasicPortfolio(PortfolioOptions options = {}) : options_(std::move(options)) { validate(); }
     /// The default candidates plus `extra` (e.g. an LSTM forecaster wrapped in AnyForecaster).
     BasicPortfolio(PortfolioOptions options, std::vector<AnyForecaster> extra) : options_(std::move(options)), extra_(std::move(extra)) {
@@ -469,6 +477,9 @@ private:
             throw InvalidArgument(continuum::detail::message("portfolio: min_walk_forward_origins must be >= 0, got {}", options_.min_walk_forward_origins));
         }
         if (options_.level_guard_points < 1) throw InvalidArgument(continuum::detail::message("portfolio: level_guard_points must be >= 1, got {}", options_.level_guard_points));
+        if (options_.moving_median_window < 0) {
+            throw InvalidArgument(continuum::detail::message("portfolio: moving_median_window must be >= 0, got {}", options_.moving_median_window));
+        }
         if (options_.partial_origins < 0) throw InvalidArgument(continuum::detail::message("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
             throw InvalidArgument(continuum::detail::message("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
@@ -495,6 +506,10 @@ private:
                 spec.season_length = m;
                 out.emplace_back(HoltWinters<continuum::detail::deferred_t<double, Defer>>(spec, hw));  // dependent: see deferred.hpp
             }
+        }
+        // Last, so that the candidates before it (and their ties) are as before session 12.
+        if (walk_forward_ && options_.moving_median_window > 0 && shortest >= static_cast<std::size_t>(options_.moving_median_window)) {
+            out.emplace_back(MovingMedian(options_.moving_median_window));
         }
         return out;
     }

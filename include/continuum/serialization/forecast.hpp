@@ -158,6 +158,23 @@ struct Schema<forecast::MovingAverageState> {
 };
 
 template <>
+struct Schema<forecast::MovingMedianState> {
+    static constexpr std::string_view name = "continuum.MovingMedian";
+    static constexpr int version = 1;
+    static Json write(const forecast::MovingMedianState& s) {
+        return {{"window", s.window},
+                {"buffer", detail::numbers(s.buffer, "buffer")},
+                {"next", s.next},
+                {"sum_squares", detail::number(s.sum_squares, "sum_squares")},
+                {"errors", s.errors},
+                {"fitted", s.fitted}};
+    }
+    static forecast::MovingMedianState read(const detail::Reader& r) {
+        return {r["window"].int32(), r["buffer"].numbers(), r["next"].uint64(), r["sum_squares"].non_negative_number(), r["errors"].uint64(), r["fitted"].boolean()};
+    }
+};
+
+template <>
 struct Schema<forecast::LinearRegressionState> {
     static constexpr std::string_view name = "continuum.LinearRegression";
     static constexpr int version = 1;
