@@ -28,33 +28,33 @@ TEST_CASE("Low-cost cover: hand-built bins, reduced costs and gap") {
     budget.node_limit = 10'000;
     BudgetTracker tracker(budget), share(budget);
     LowCostCover three({6, 4, 5}, {2, 2, 2}, 10, bins, reduced, 0, tracker, share);
-    REQUIRE(three.run(3, 100, 0.3, 1));
+    REQUIRE(three.run(3, 100, 0.3, 1) == LowCostCover::Outcome::found);
     auto packing = three.packing();
     std::sort(packing.begin(), packing.end());
     CHECK(packing == std::vector<std::vector<std::int64_t>>{{0, 0, 2}, {1, 1, 0}, {1, 1, 0}});
     // Without {5, 5} no 3 bins cover the items (the waste left is 0, {6} and {4, 5} waste some): the
-    // first run sees the whole tree within its cap, so the search ends there.
+    // first run sees the whole tree within its cap, which proves it, and the search ends there.
     const std::vector<SparsePattern> no_pair = {bins[0], bins[2], bins[3]};
     LowCostCover none({6, 4, 5}, {2, 2, 2}, 10, no_pair, {0, 1, 1}, 2, tracker, share);
     const auto before = tracker.nodes();
-    CHECK_FALSE(none.run(3, 100, 0.3, 1));
+    CHECK(none.run(3, 100, 0.3, 1) == LowCostCover::Outcome::infeasible);
     CHECK(none.restarts() == 0);
     CHECK(tracker.nodes() - before < 100);
     // 4 bins with G = 2: {6} and {4, 5} together cost 2, so {6, 4}, {6}, {4, 5}, {5} is out ({5} is
     // not enumerated) but {6, 4} ×2 + {5, 5} leaves a bin unused: a cover by at most 4 bins is found.
     LowCostCover four({6, 4, 5}, {2, 2, 2}, 10, bins, reduced, 2, tracker, share);
-    REQUIRE(four.run(4, 100, 0.3, 1));
+    REQUIRE(four.run(4, 100, 0.3, 1) == LowCostCover::Outcome::found);
     CHECK(four.packing().size() == 3);
 }
 
-TEST_CASE("Low-cost cover: a spent budget answers false") {
+TEST_CASE("Low-cost cover: a spent budget answers unknown") {
     Budget one;
     one.node_limit = 1;
     BudgetTracker spent(one), share(one);
     (void)spent.count();
     const std::vector<SparsePattern> bins = {{{0, 1}, {1, 1}}, {{2, 2}}};
     LowCostCover starved({6, 4, 5}, {2, 2, 2}, 10, bins, {0, 0}, 0, spent, share);
-    CHECK_FALSE(starved.run(3, 100, 0.3, 1));
+    CHECK(starved.run(3, 100, 0.3, 1) == LowCostCover::Outcome::unknown);
 }
 
 TEST_CASE("Low-cost cover finds Hard28 BPP709's packing into ⌈LP⌉ = 67 bins from the root LP") {
@@ -73,9 +73,27 @@ TEST_CASE("Low-cost cover finds Hard28 BPP709's packing into ⌈LP⌉ = 67 bins 
     REQUIRE_FALSE(enumeration.prepare(67).has_value());
     CHECK(enumeration.enumerated().size() == enumeration.patterns());
     LowCostCover cover(root.cg.type_weights(), root.cg.type_demands(), capacity, enumeration.enumerated(), enumeration.reduced_costs(), enumeration.gap(), root.tracker, share);
-    REQUIRE(cover.run(67, 3'000, 0.3, 1));
+    REQUIRE(cover.run(67, 3'000, 0.3, 1) == LowCostCover::Outcome::found);
     CHECK(cover.restarts() >= 1);
     root.cg.record_patterns(cover.packing());
     continuum::packing::testing::check_bins(root.cg.incumbent(), sizes, capacity, 67);
     CHECK(root.cg.incumbent().size() == 67);
+}
+
+TEST_CASE("Low-cost cover proves Waescher TEST0022 (optimum ⌈LP⌉ + 1 = 15): no 14 low-cost bins cover it") {
+    // Its first run (by reduced cost) sees the whole tree within its 3,000 nodes: infeasible, never a
+    // packing (the optimum is 15, data/bpp/optima.csv).
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0022.txt");
+    continuum::packing::testing::LdsRoot root(sizes, capacity, 200'000);
+    REQUIRE(root.lower_bound == 14);
+    auto scratch = root.cg;
+    scratch.set_to_optimality(true);
+    auto lp = scratch.residual_lp(scratch.type_demands());
+    REQUIRE(lp.knapsack > 0);
+    BudgetTracker share(Budget{});
+    ReducedCostProof enumeration(root.cg.type_weights(), root.cg.type_demands(), capacity, lp.profit, lp.knapsack, root.tracker, share, 5'000);
+    REQUIRE_FALSE(enumeration.prepare(14).has_value());
+    LowCostCover cover(root.cg.type_weights(), root.cg.type_demands(), capacity, enumeration.enumerated(), enumeration.reduced_costs(), enumeration.gap(), root.tracker, share);
+    CHECK(cover.run(14, 3'000, 0.3, 1) == LowCostCover::Outcome::infeasible);
+    CHECK(cover.restarts() == 0);
 }

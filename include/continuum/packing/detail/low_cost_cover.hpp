@@ -5,7 +5,8 @@
 // bins, within the reduced-cost and waste budgets left), but for a packing rather than a proof: the
 // children are tried by reduced cost with a seeded random perturbation, and the search restarts with
 // a growing node cap (restarts against the heavy tail of backtracking search, as bin_completion.hpp's;
-// Gomes, Selman & Kautz 1998). Proves nothing.
+// Gomes, Selman & Kautz 1998). A run that ends within its cap has seen the whole tree (each multiset
+// of bins once): then no packing into m bins exists, as the proof's complete cover would conclude.
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -23,6 +24,7 @@ namespace continuum::packing::detail {
 class LowCostCover {
 public:
     __extension__ using Wide = __int128;
+    enum class Outcome { found, infeasible, unknown };
 
     /// Item types (`weight`, `demand`), the bin `capacity`, the enumerated bins (sparse patterns) with
     /// their reduced costs, and the budget G they must share. Nodes count on `tracker` and on `share`
@@ -37,10 +39,11 @@ public:
     }
 
     /// Restarts (seeded) with node caps growing from `first_cap` by 10 % until a cover by `target`
-    /// bins is found (true: packing() holds it), a run ends within its cap (none exists) or a tracker
-    /// runs out. The first run orders the bins
-    /// by reduced cost alone, later ones by reduced cost / (G + 1) plus `noise` × uniform(0, 1).
-    bool run(std::int64_t target, std::int64_t first_cap, double noise, std::uint64_t seed) {
+    /// bins is found (found: packing() holds it), a run ends within its cap (infeasible: none exists,
+    /// when the bins are all those within the gap) or a tracker runs out (unknown). The first run
+    /// orders the bins by reduced cost alone, later ones by reduced cost / (G + 1) plus `noise` ×
+    /// uniform(0, 1).
+    Outcome run(std::int64_t target, std::int64_t first_cap, double noise, std::uint64_t seed) {
         std::mt19937_64 random(seed);
         double cap = static_cast<double>(first_cap);
         for (int restart = 0; !tracker_.exhausted() && !share_.exhausted(); ++restart) {
@@ -55,12 +58,12 @@ public:
             nodes_left_ = static_cast<std::int64_t>(cap);
             mix_ = restart == 0 ? 0.0 : noise;
             stopped_ = false;
-            if (cover(target, gap_)) return true;
-            if (!stopped_) return false;  // the whole tree was seen (each multiset of bins once): no cover
+            if (cover(target, gap_)) return Outcome::found;
+            if (!stopped_) return Outcome::infeasible;  // the whole tree was seen (each multiset of bins once)
             cap *= 1.1;
             ++restarts_;
         }
-        return false;
+        return Outcome::unknown;
     }
 
     /// The packing found (copies per type, a pattern per bin).
