@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,43 +58,46 @@ TEST_CASE("Low-cost cover: a spent budget answers unknown") {
     CHECK(starved.run(3, 100, 0.3, 1) == LowCostCover::Outcome::unknown);
 }
 
+namespace {
+/// A BPPLIB instance's root LP (as solve_exact runs it) solved to its optimum on a copy, the bins whose
+/// reduced cost fits the gap for `target` bins, and the cover over them.
+struct RootCover {
+    continuum::packing::testing::BppInstance instance;
+    continuum::packing::testing::LdsRoot root;
+    BudgetTracker share{Budget{}};
+    std::optional<LowCostCover> cover;
+
+    RootCover(const std::string& file, std::int64_t target)
+        : instance(continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file)), root(instance.sizes, instance.capacity, 200'000) {
+        REQUIRE(root.lower_bound == target);
+        auto scratch = root.cg;
+        scratch.set_to_optimality(true);
+        auto lp = scratch.residual_lp(scratch.type_demands());
+        REQUIRE(lp.knapsack > 0);
+        ReducedCostProof enumeration(root.cg.type_weights(), root.cg.type_demands(), instance.capacity, lp.profit, lp.knapsack, root.tracker, share, 5'000);
+        REQUIRE_FALSE(enumeration.prepare(target).has_value());
+        CHECK(enumeration.enumerated().size() == enumeration.patterns());
+        cover.emplace(root.cg.type_weights(), root.cg.type_demands(), instance.capacity, enumeration.enumerated(), enumeration.reduced_costs(), enumeration.gap(), root.tracker, share);
+    }
+};
+}  // namespace
+
 TEST_CASE("Low-cost cover finds Hard28 BPP709's packing into ⌈LP⌉ = 67 bins from the root LP") {
     // IRUP (optimum 67 = ⌈LP⌉); the LP-bounded steps before this one ended at 68 bins in session 11.
     // Under the root LP's optimal integer duals 476 bins have reduced cost within the gap; the first
     // run (by reduced cost) fails within its 3,000 nodes, a perturbed restart finds the packing.
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/hard28/BPP709.txt");
-    continuum::packing::testing::LdsRoot root(sizes, capacity, 200'000);
-    REQUIRE(root.lower_bound == 67);
-    auto scratch = root.cg;
-    scratch.set_to_optimality(true);
-    auto lp = scratch.residual_lp(scratch.type_demands());
-    REQUIRE(lp.knapsack > 0);
-    BudgetTracker share(Budget{});
-    ReducedCostProof enumeration(root.cg.type_weights(), root.cg.type_demands(), capacity, lp.profit, lp.knapsack, root.tracker, share, 5'000);
-    REQUIRE_FALSE(enumeration.prepare(67).has_value());
-    CHECK(enumeration.enumerated().size() == enumeration.patterns());
-    LowCostCover cover(root.cg.type_weights(), root.cg.type_demands(), capacity, enumeration.enumerated(), enumeration.reduced_costs(), enumeration.gap(), root.tracker, share);
-    REQUIRE(cover.run(67, 3'000, 0.3, 1) == LowCostCover::Outcome::found);
-    CHECK(cover.restarts() >= 1);
-    root.cg.record_patterns(cover.packing());
-    continuum::packing::testing::check_bins(root.cg.incumbent(), sizes, capacity, 67);
-    CHECK(root.cg.incumbent().size() == 67);
+    RootCover run("hard28/BPP709.txt", 67);
+    REQUIRE(run.cover->run(67, 3'000, 0.3, 1) == LowCostCover::Outcome::found);
+    CHECK(run.cover->restarts() >= 1);
+    run.root.cg.record_patterns(run.cover->packing());
+    continuum::packing::testing::check_bins(run.root.cg.incumbent(), run.instance.sizes, run.instance.capacity, 67);
+    CHECK(run.root.cg.incumbent().size() == 67);
 }
 
 TEST_CASE("Low-cost cover proves Waescher TEST0022 (optimum ⌈LP⌉ + 1 = 15): no 14 low-cost bins cover it") {
     // Its first run (by reduced cost) sees the whole tree within its 3,000 nodes: infeasible, never a
     // packing (the optimum is 15, data/bpp/optima.csv).
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0022.txt");
-    continuum::packing::testing::LdsRoot root(sizes, capacity, 200'000);
-    REQUIRE(root.lower_bound == 14);
-    auto scratch = root.cg;
-    scratch.set_to_optimality(true);
-    auto lp = scratch.residual_lp(scratch.type_demands());
-    REQUIRE(lp.knapsack > 0);
-    BudgetTracker share(Budget{});
-    ReducedCostProof enumeration(root.cg.type_weights(), root.cg.type_demands(), capacity, lp.profit, lp.knapsack, root.tracker, share, 5'000);
-    REQUIRE_FALSE(enumeration.prepare(14).has_value());
-    LowCostCover cover(root.cg.type_weights(), root.cg.type_demands(), capacity, enumeration.enumerated(), enumeration.reduced_costs(), enumeration.gap(), root.tracker, share);
-    CHECK(cover.run(14, 3'000, 0.3, 1) == LowCostCover::Outcome::infeasible);
-    CHECK(cover.restarts() == 0);
+    RootCover run("waescher/TEST0022.txt", 14);
+    CHECK(run.cover->run(14, 3'000, 0.3, 1) == LowCostCover::Outcome::infeasible);
+    CHECK(run.cover->restarts() == 0);
 }
