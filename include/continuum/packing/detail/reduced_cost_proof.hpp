@@ -100,6 +100,11 @@ public:
     /// Bins enumerated (reduced cost within the gap) and exact-cover nodes of the last run.
     [[nodiscard]] std::size_t patterns() const { return patterns_.size(); }
     [[nodiscard]] std::int64_t cover_nodes() const { return cover_nodes_; }
+    /// After prepare(): the enumerated bins, their reduced costs K − p·a and the gap G they share
+    /// (low_cost_cover.hpp searches them for a packing).
+    [[nodiscard]] const std::vector<SparsePattern>& enumerated() const { return patterns_; }
+    __extension__ [[nodiscard]] const std::vector<__int128>& reduced_costs() const { return reduced_; }
+    __extension__ [[nodiscard]] __int128 gap() const { return gap_; }
 
 private:
     __extension__ using Wide = __int128;
