@@ -69,12 +69,10 @@ else
   # -O0: ASan's instrumentation makes clang's optimiser the largest part of a unit's compile (a test
   # unit: 13.7 s of CPU at -O1, 5.4 s at -O0, g++ -O1 6.6 s); -gline-tables-only: file and line in
   # the sanitizers' stack traces without full debug information (-g: 17.8 s at -O1). Packing's tests
-  # (node budgets) and federation's offer-catalogue file (its random-ranking case) at -O1: at -O0 they
-  # run for minutes under ASan (docs/CONTRIBUTING.md).
+  # at -O1: their node budgets run for minutes at -O0 under ASan (docs/CONTRIBUTING.md).
   configure build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="-O0 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
     -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DCONTINUUM_TEST_AREA_OPTIMIZATION=packing=-O1 \
-    -DCONTINUUM_TEST_FILE_OPTIMIZATION=federation/test_catalogue.cpp=-O1 \
     -DCONTINUUM_BUILD_TESTS=ON -DCONTINUUM_BUILD_EXAMPLES=ON \
     -DCONTINUUM_BUILD_PYTHON=OFF -DCONTINUUM_BUILD_BENCHMARKS=OFF -DCONTINUUM_HEADER_CHECK=OFF "${cpp_args[@]}"
   configure build "${module[@]}" -DCONTINUUM_BUILD_TESTS=OFF -DCONTINUUM_BUILD_EXAMPLES=OFF \
