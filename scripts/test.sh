@@ -68,7 +68,8 @@ if [ "$sanitize" != 1 ]; then
 else
   # -O0: ASan's instrumentation makes clang's optimiser the largest part of a unit's compile (a test
   # unit: 13.7 s of CPU at -O1, 5.4 s at -O0, g++ -O1 6.6 s); -gline-tables-only: file and line in
-  # the sanitizers' stack traces without full debug information (-g: 17.8 s at -O1).
+  # the sanitizers' stack traces without full debug information (-g: 17.8 s at -O1). Packing's tests
+  # at -O1: their node budgets run for minutes at -O0 under ASan (docs/CONTRIBUTING.md).
   configure build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="-O0 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
     -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DCONTINUUM_TEST_AREA_OPTIMIZATION=packing=-O1 \

@@ -42,4 +42,5 @@ int main() {
     } catch (const ParseError& e) {
         fmt::print("ParseError: {}\n", e.what());
     }
+    return 0;
 }
