@@ -96,9 +96,11 @@ TEST_CASE("vector exact: no bound above a known optimum and no packing below it 
             if (nodes == 20'000 && p.optimal) ++proved;
         }
     }
-    // 58 of the 93 are proved within 20,000 nodes (the phased LP with the surrogate pricing bound;
-    // 36 would be the triplets alone).
-    CHECK(proved >= 55);
+    // 54 of the 93 are proved within 20,000 nodes (the phased LP with the surrogate pricing bound;
+    // 36 would be the triplets alone). 58 before session 12 with Eigen's cache-blocked basis inverse,
+    // a count that depended on the cache sizes the CPU reported; the fixed-order inverse gives 54
+    // on every machine.
+    CHECK(proved >= 54);
 }
 
 TEST_CASE("vector phase: begin_leaving keeps the reserve of the node budget for a later phase") {

@@ -8,12 +8,12 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/basis_inverse.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/knapsack.hpp>
 #include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <Eigen/Core>
-#include <Eigen/LU>
 
 #include <algorithm>
 #include <chrono>
@@ -396,7 +396,8 @@ private:
                 since_refactor = 0;
                 Matrix basis_matrix(m, m);
                 for (Eigen::Index r = 0; r < m; ++r) basis_matrix.col(r) = column(basis[static_cast<std::size_t>(r)]);
-                binv = basis_matrix.partialPivLu().inverse();
+                // Numerically singular: keep the updated inverse (the pivots' rank-1 updates).
+                if (invert_in_place(basis_matrix)) binv = std::move(basis_matrix);
                 x = binv * rhs;
                 refresh_duals();
             }

@@ -7,9 +7,9 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/basis_inverse.hpp>
 
 #include <Eigen/Core>
-#include <Eigen/LU>
 
 #include <algorithm>
 #include <cmath>
@@ -127,9 +127,11 @@ private:
                 basis.ids[static_cast<std::size_t>(first)] = static_cast<std::int64_t>(id);
                 for (const auto i : pool_[id]) b(static_cast<Eigen::Index>(i), first) = 1;
             }
-            basis.binv = b.partialPivLu().inverse();
-            basis.x = basis.binv * Vector::Ones(rows);
-            return basis;
+            if (invert_in_place(b)) {  // triangular with a ±1 diagonal, so always; else the items alone below
+                basis.binv = std::move(b);
+                basis.x = basis.binv * Vector::Ones(rows);
+                return basis;
+            }
         }
         for (std::size_t i = 0; i < n; ++i) basis.ids[i] = static_cast<std::int64_t>(add_column({i}));
         basis.binv = Matrix::Identity(rows, rows);
@@ -371,7 +373,7 @@ private:
                 since_refactor = 0;
                 Matrix basis_matrix(n, n);
                 for (Eigen::Index r = 0; r < n; ++r) basis_matrix.col(r) = column(basis.ids[static_cast<std::size_t>(r)]);
-                basis.binv = basis_matrix.partialPivLu().inverse();
+                if (invert_in_place(basis_matrix)) basis.binv = std::move(basis_matrix);  // else keep the updated inverse
                 basis.x = basis.binv * Vector::Ones(n);
                 refresh_duals();
             }
