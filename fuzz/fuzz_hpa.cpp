@@ -2,7 +2,8 @@
 // decoded from arbitrary bytes, over a sequence of sync periods (time may stall, jump, or go
 // backwards). Invariants: an invalid spec or observation is an InvalidArgument; otherwise the
 // desired replica count stays within [min, max] (or 0 when the target is scaled to zero: the HPA
-// leaves it alone, or KEDA activation deactivated it) and `scale` says whether it changed.
+// leaves it alone, or KEDA activation deactivated it; with min_replicas = 0 it may scale to and from
+// zero) and `scale` says whether it changed.
 #include "fuzz_target.hpp"
 #include "fuzz_support.hpp"
 
@@ -79,8 +80,13 @@ CONTINUUM_FUZZ_TARGET(hpa) {
             CONTINUUM_FUZZ_CHECK(d.scale == (d.desired_replicas != d.current_replicas));
             CONTINUUM_FUZZ_CHECK(d.desired_replicas <= spec.max_replicas);
             if (d.desired_replicas != 0) CONTINUUM_FUZZ_CHECK(d.desired_replicas >= spec.min_replicas);
-            if (!spec.activation && target.spec_replicas != 0) CONTINUUM_FUZZ_CHECK(d.desired_replicas >= std::max<std::int64_t>(spec.min_replicas, 1));
-            if (!spec.activation && target.spec_replicas == 0) CONTINUUM_FUZZ_CHECK(d.desired_replicas == 0);
+            // A plain HPA with min_replicas >= 1 never takes a running target to zero and leaves a
+            // target at zero alone (scaling disabled). With min_replicas = 0 (the HPAScaleToZero
+            // gate) it scales to and from zero within [0, max], as upstream.
+            if (!spec.activation && spec.min_replicas >= 1) {
+                if (target.spec_replicas != 0) CONTINUUM_FUZZ_CHECK(d.desired_replicas >= spec.min_replicas);
+                if (target.spec_replicas == 0) CONTINUUM_FUZZ_CHECK(d.desired_replicas == 0);
+            }
             CONTINUUM_FUZZ_CHECK(!d.reason.empty());
             target.spec_replicas = d.desired_replicas;  // the host applies the decision
         } catch (const continuum::InvalidArgument&) {

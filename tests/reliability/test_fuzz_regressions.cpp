@@ -115,6 +115,40 @@ TEST_CASE("fuzz regression (fuzz_hpa): missing-metric fallback for a pod whose r
     CHECK_FALSE(d.scale);
 }
 
+TEST_CASE("fuzz regression (fuzz_hpa): with min_replicas = 0 a Value metric and no ready pod scale a running target to zero, as upstream") {
+    // Found by fuzz_hpa (session 12): its invariant "a plain HPA never proposes 0 for a running
+    // target" was wrong for min_replicas = 0 (the HPAScaleToZero gate), which the HPA supports. The
+    // controller's getUsageRatioReplicaCount with current replicas != 0 proposes
+    // ceil(usage ratio x ready pods): ratio 32,768 / 100,000 outside the tolerance, 0 ready pods -> 0,
+    // inside [min, max] = [0, 26].
+    continuum::scalers::HpaSpec spec;
+    spec.min_replicas = 0;
+    spec.max_replicas = 26;
+    spec.behavior->scale_down.stabilization_window = std::chrono::seconds(0);
+    continuum::scalers::HpaMetric metric;
+    metric.name = "queue";
+    metric.source = continuum::scalers::MetricSource::external;
+    metric.target_type = continuum::scalers::TargetType::value;
+    metric.target = 100'000;
+    metric.value = 32'768;
+    spec.metrics.push_back(metric);
+    continuum::scalers::Hpa hpa(spec);
+    const continuum::scalers::ScaleTargetState no_ready{6, 6, 0};
+    const auto d = hpa.decide(no_ready, continuum::Time(0));
+    CHECK(d.desired_replicas == 0);
+    CHECK(d.scale);
+    // From zero (current replicas 0) the controller proposes ceil(usage ratio): 250,000 / 100,000
+    // -> 3, where min_replicas >= 1 would leave a target at zero alone (scaling disabled).
+    auto rising = spec.metrics;
+    rising[0].value = 250'000;
+    const auto up = hpa.decide(rising, continuum::scalers::ScaleTargetState{0, 0, 0}, continuum::Time(15'000));
+    CHECK(up.desired_replicas == 3);
+    // With min_replicas = 1 the same observation stops at one replica.
+    spec.min_replicas = 1;
+    continuum::scalers::Hpa floor(spec);
+    CHECK(floor.decide(no_ready, continuum::Time(0)).desired_replicas == 1);
+}
+
 TEST_CASE("fuzz regression (fuzz_hpa): AverageValue of an external metric near int64 max reports the exact per-pod value") {
     // Found by fuzz_hpa: status.current was ceil(double(usage) / status_replicas) converted back to
     // int64; usage near int64 max rounds to 2^63 as a double, outside int64 (UB). Now an exact
