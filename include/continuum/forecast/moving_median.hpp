@@ -8,6 +8,7 @@
 #include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/median.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
@@ -15,7 +16,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -32,17 +32,6 @@ struct MovingMedianState {
 
     friend bool operator==(const MovingMedianState&, const MovingMedianState&) = default;
 };
-
-namespace detail {
-/// Median of `values` (the mean of the two middle ones for an even count); `values` is reordered.
-inline double median_in_place(std::span<double> values) {
-    const std::size_t k = values.size();
-    const auto mid = values.begin() + static_cast<std::ptrdiff_t>(k / 2);
-    std::nth_element(values.begin(), mid, values.end());
-    if (k % 2) return *mid;
-    return 0.5 * (*mid + *std::max_element(values.begin(), mid));
-}
-}  // namespace detail
 
 class MovingMedian {
 public:

@@ -7,6 +7,7 @@
 #include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/interval.hpp>
+#include <continuum/forecast/detail/median.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
@@ -90,7 +91,7 @@ public:
         for (std::size_t t = m; t < history.size(); ++t) {
             same_phase.clear();
             for (std::size_t k = 1; k <= static_cast<std::size_t>(seasons_) && k * m <= t; ++k) same_phase.push_back(history[t - k * m]);
-            const double e = history[t] - median(same_phase);
+            const double e = history[t] - detail::median_in_place(same_phase);
             sum_squares_ += e * e;
             ++errors_;
         }
@@ -107,7 +108,7 @@ public:
         std::vector<double> same_phase(count);
         for (std::size_t p = 0; p < m; ++p) {
             for (std::size_t k = 0; k < count; ++k) same_phase[k] = buffer_[(next_ + p + k * m) % buffer_.size()];
-            phase_medians[p] = median(same_phase);
+            phase_medians[p] = detail::median_in_place(same_phase);
         }
         std::vector<double> mean(static_cast<std::size_t>(horizon));
         for (std::size_t h = 0; h < mean.size(); ++h) mean[h] = phase_medians[h % m];
@@ -128,12 +129,6 @@ public:
     [[nodiscard]] double sigma() const { return errors_ ? std::sqrt(sum_squares_ / static_cast<double>(errors_)) : 0.0; }
 
 private:
-    static double median(std::vector<double> values) {
-        std::sort(values.begin(), values.end());
-        const std::size_t n = values.size();
-        return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-    }
-
     int season_length_;
     int seasons_;
     std::vector<double> buffer_;  // circular, a whole number of seasons; buffer_[next_] is the oldest
