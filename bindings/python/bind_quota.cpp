@@ -155,7 +155,7 @@ forecast::AnyForecaster built_in_or_python(const py::object& value) {
 }
 forecast::AnyForecaster to_stateful_forecaster(const py::object& value) {
     using namespace forecast;
-    return built_in_or_python<Naive, Drift, SimpleExponentialSmoothing, SeasonalNaive, SeasonalMedian, MovingAverage, LinearRegression, HoltWinters<double>,
+    return built_in_or_python<Naive, Drift, SimpleExponentialSmoothing, SeasonalNaive, SeasonalMedian, MovingAverage, MovingMedian, LinearRegression, HoltWinters<double>,
                               Lstm<double>>(value);
 }
 
@@ -530,7 +530,7 @@ failed_requests}; capacity: the cluster's allocatable capacity shared by the nam
                 const auto& c = s.config();
                 const auto& p = c.proactive;
                 return py::make_tuple(
-                    forecaster_object<Naive, Drift, SimpleExponentialSmoothing, SeasonalNaive, SeasonalMedian, MovingAverage, LinearRegression, HoltWinters<double>,
+                    forecaster_object<Naive, Drift, SimpleExponentialSmoothing, SeasonalNaive, SeasonalMedian, MovingAverage, MovingMedian, LinearRegression, HoltWinters<double>,
                                       Lstm<double>>(
                         s.prototype()),
                     p.resources, levels_dict(p.levels), condition_name(p.condition), to_seconds(p.decrease_hold), objective_name(p.objective), p.budget.node_limit,

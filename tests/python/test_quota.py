@@ -171,6 +171,38 @@ def test_hybrid_accepts_continuum_forecast_models_when_bound():
     assert d["a"].quota.to_quantities() == {"cpu": "50"}
 
 
+def test_hybrid_with_a_moving_median_plans_for_the_median_and_keeps_its_state():
+    # MovingMedian is one of the built-in forecasters the scaler wraps as itself (not through
+    # Python): its decisions follow the median of the last 3 usages and its state is saved.
+    import copy
+    import json
+    import pickle
+
+    from continuum import forecast
+
+    def make():
+        return quota.HybridQuotaScaler(forecast.MovingMedian(3), levels=LEVELS, min_history=3)
+
+    scaler = make()
+    for t, usage in enumerate(["50", "50", "90"]):
+        d = scaler.tick(60 * t, {"cpu": "300"}, [{"name": "a", "usage": {"cpu": usage}, "quota": {"cpu": "100"}}])
+    # median(50, 50, 90) = 50 -> target 60 (the last value, 90, would plan for 100); usage 90 > 60: waits.
+    assert "prediction {cpu: 50}" in d["a"].reason
+    assert d["a"].proactive == quota.ProactiveAction.wait_for_usage_decrease
+    assert scaler.pending_target("a").to_quantities() == {"cpu": "60"}
+    doc = json.loads(scaler.to_json())
+    member = doc["namespaces"][0]["models"][0]
+    assert member["schema"] == "continuum.MovingMedian" and member["window"] == 3
+    restored = [make().from_json(scaler.to_json()), pickle.loads(pickle.dumps(scaler)), copy.deepcopy(scaler)]
+    for r in restored:
+        assert r.to_json() == scaler.to_json()
+    for t, usage in enumerate(["40", "30", "30"], start=3):
+        ns = [{"name": "a", "usage": {"cpu": usage}, "quota": {"cpu": "100"}}]
+        expected = scaler.tick(60 * t, {"cpu": "300"}, ns)["a"].reason
+        assert [r.tick(60 * t, {"cpu": "300"}, ns)["a"].reason for r in restored] == [expected] * 3
+    assert "prediction {cpu: 30}" in expected  # median(40, 30, 30)
+
+
 def test_hybrid_fairness_over_many_namespaces():
     scaler = quota.HybridQuotaScaler(lambda h: float(h[-1]), levels=LEVELS)
     ns = [{"name": "a", "usage": {"cpu": "30"}, "quota": {"cpu": "60"}}, {"name": "b", "usage": {"cpu": "40"}, "quota": {"cpu": "40"}}]
