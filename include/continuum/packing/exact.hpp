@@ -272,10 +272,10 @@ inline constexpr std::size_t low_cost_cover_max_bins = 5'000;
 /// Its share of the budget (nodes and time). The neighbourhood search window after the root LP (10 %)
 /// gets what the step leaves of that window, so the step's first 10 % come from the window and the
 /// rest from the later steps. Session 13, on the current arithmetic (detail/basis_inverse.hpp), chosen
-/// on the tuning half (the 14 Hard28 instances at even positions, by number): 0.1 proved 11, 0.15,
-/// 0.2 and 0.25 proved 12 (+BPP60, found by the step: about 38,000 nodes after the root LP), 0.3 11
-/// (BPP716 lost: its proof's nodes); the held-out half (the other 14 Hard28, Wäscher) and the shared
-/// sets end as with 0.1.
+/// on the tuning half (the 14 Hard28 instances at even positions, by number): 0.1 proved 10, 0.15,
+/// 0.2 and 0.25 proved 11 (+BPP60, found by the step in about 26,000 cover nodes), 0.3 10 (+BPP60,
+/// −BPP716: its proof's nodes); the held-out half (the other 14 Hard28, Wäscher) and the shared sets
+/// end as with 0.1.
 inline constexpr double low_cost_cover_share = 0.2;
 inline constexpr std::int64_t low_cost_cover_first_cap = 3'000;
 inline constexpr double low_cost_cover_noise = 0.3;
