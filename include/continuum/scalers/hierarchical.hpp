@@ -631,7 +631,7 @@ private:
             result.optimal = exact.optimal;
             return std::move(exact.unplaced);
         }
-        auto ffd = packing::first_fit_decreasing(pods, capacity, config_.order);
+        auto ffd = packing::first_fit_decreasing<continuum::detail::deferred_t<void, F>>(pods, capacity, config_.order);
         result.nodes = static_cast<std::int64_t>(ffd.num_bins());
         result.lower_bound = result.nodes;
         return std::move(ffd.unplaced);
