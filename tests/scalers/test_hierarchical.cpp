@@ -412,7 +412,12 @@ TEST_CASE("hierarchical property: plans within bounds, every pod accounted for, 
         for (int a = 0; a < 8; ++a) {
             std::vector<double> history;
             for (int i = 0; i < 6; ++i) history.push_back(demand(rng));
-            s.applications.push_back(app("app-" + std::to_string(a), cpus[rng() % 5], "256Mi", history, replicas(rng), ""));
+            // One draw per statement: the order in which a call's arguments are evaluated is unspecified
+            // (g++ right to left, clang left to right), so both draws inside one call gave each
+            // compiler other snapshots. This is the order g++ used.
+            const int current = replicas(rng);
+            const char* cpu = cpus[rng() % 5];
+            s.applications.push_back(app("app-" + std::to_string(a), cpu, "256Mi", history, current, ""));
         }
         s.other_workloads = {{"daemon", Resources{{"cpu", "50m"}}, 3, "mas-h2-staging-pool"}};
         if (trial % 2 == 1) s.context.signals["load"] = "high";

@@ -95,9 +95,10 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
 /// Complexity: O(n log n + n * kinds) to build, then the search (bounded by `budget`).
 /// \throws InvalidArgument for a negative shortfall, an invalid pool (see validate_pool) or an
 ///         invalid budget.
-[[nodiscard]] inline ActivationPlan choose_nodes_to_activate(const Resources& shortfall, std::span<const WaitingNode> pool,
-                                                             ActivationObjective objective = ActivationObjective::fewest_nodes,
-                                                             const Budget& budget = Budget{default_activation_node_limit, {}}) {
+template <typename Defer = void>
+[[nodiscard]] ActivationPlan choose_nodes_to_activate(const Resources& shortfall, std::span<const WaitingNode> pool,
+                                                      ActivationObjective objective = ActivationObjective::fewest_nodes,
+                                                      const Budget& budget = Budget{default_activation_node_limit, {}}) {
     detail::require_non_negative(shortfall, "choose_nodes_to_activate: shortfall");
     validate_pool(pool);
     budget.validate();
@@ -195,7 +196,7 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
     }
 
     // Greedy incumbent (also the answer beyond the exact limit).
-    const std::vector<std::size_t> greedy = detail::greedy_cover(problem);
+    const std::vector<std::size_t> greedy = detail::greedy_cover<Defer>(problem);
     std::vector<std::size_t> best_set = greedy;
     const auto score_of = [&](const std::vector<std::size_t>& set) {
         double cost = 0.0;
@@ -208,7 +209,7 @@ inline std::string uncovered_by_pool(std::size_t pool_size, const Resources& sti
     };
     detail::ActivationScore best = score_of(greedy);
     BudgetTracker tracker(budget);
-    detail::ActivationSearch search(problem, tracker);
+    detail::ActivationSearch<Defer> search(problem, tracker);
     bool optimal = !(search.root_bound() < best);
     std::string method = "greedy";
     if (!optimal) {

@@ -64,8 +64,9 @@ inline std::string DrainPlan::summary() const {
 /// Removes up to `max_removals` of `candidates` (node indices, tried in that order).
 /// \throws InvalidArgument on a pod's node index out of range, negative resources, a duplicate
 ///         workload name, a negative desired/healthy count or an invalid budget.
-inline DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const DrainPod> pods, std::span<const WorkloadAvailability> workloads,
-                             std::span<const std::size_t> candidates, std::size_t max_removals) {
+template <typename Defer = void>
+DrainPlan plan_drains(std::span<const DrainNode> nodes, std::span<const DrainPod> pods, std::span<const WorkloadAvailability> workloads,
+                      std::span<const std::size_t> candidates, std::size_t max_removals) {
     std::vector<Resources> free(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (nodes[i].allocatable.any_negative() || nodes[i].requested.any_negative()) {

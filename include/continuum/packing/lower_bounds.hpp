@@ -29,7 +29,8 @@ inline std::int64_t checked_sum(std::int64_t a, std::int64_t b) {
 inline std::int64_t ceil_div_positive(std::int64_t a, std::int64_t b) { return a <= 0 ? 0 : a / b + (a % b != 0 ? 1 : 0); }
 
 /// L1 over sizes that fit (sizes <= capacity), no validation.
-inline std::int64_t l1_unchecked(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+std::int64_t l1_unchecked(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     std::int64_t sum = 0;
     for (const auto w : sizes) {
         if (w <= capacity) sum = checked_sum(sum, w);
@@ -38,7 +39,8 @@ inline std::int64_t l1_unchecked(std::span<const std::int64_t> sizes, std::int64
 }
 
 /// L2 over sizes that fit, no validation; sizes may contain zeros (ignored).
-inline std::int64_t l2_unchecked(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+std::int64_t l2_unchecked(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     std::vector<std::int64_t> w;
     w.reserve(sizes.size());
     for (const auto s : sizes) {
@@ -80,22 +82,25 @@ inline std::int64_t l2_unchecked(std::span<const std::int64_t> sizes, std::int64
 
 /// L1 = ceil(Σ sizes / capacity), over the items that fit an empty bin.
 /// \throws InvalidArgument when capacity <= 0, a size <= 0, or the sum overflows int64.
-inline std::int64_t l1_bound(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+std::int64_t l1_bound(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::l1_unchecked(sizes, capacity);
+    return detail::l1_unchecked<Defer>(sizes, capacity);
 }
 
 /// Martello–Toth L2 (>= L1), over the items that fit an empty bin. O(n log n).
 /// \throws InvalidArgument when capacity <= 0, a size <= 0, or the sum overflows int64.
-inline std::int64_t l2_bound(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+std::int64_t l2_bound(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::l2_unchecked(sizes, capacity);
+    return detail::l2_unchecked<Defer>(sizes, capacity);
 }
 
 namespace detail {
 
 /// Max over dimensions of L2 (items that do not fit an empty bin are ignored).
-inline std::int64_t vector_l2_unchecked(const DenseItems& items, std::span<const std::int64_t> capacity) {
+template <typename Defer = void>
+std::int64_t vector_l2_unchecked(const DenseItems& items, std::span<const std::int64_t> capacity) {
     std::int64_t best = 0;
     std::vector<std::int64_t> column;
     column.reserve(items.n);
@@ -105,7 +110,7 @@ inline std::int64_t vector_l2_unchecked(const DenseItems& items, std::span<const
         for (std::size_t i = 0; i < items.n; ++i) {
             if (fits(items.row(i), capacity.data(), items.d)) column.push_back(items.row(i)[k]);
         }
-        best = std::max(best, l2_unchecked(column, capacity[k]));
+        best = std::max(best, l2_unchecked<Defer>(column, capacity[k]));
     }
     return best;
 }
@@ -114,12 +119,13 @@ inline std::int64_t vector_l2_unchecked(const DenseItems& items, std::span<const
 
 /// Vector lower bound: the maximum over dimensions of L2, over the items that fit an empty bin.
 /// \throws InvalidArgument on a negative amount, an all-zero item or capacity, or overflow.
-inline std::int64_t lower_bound(std::span<const Resources> items, const Resources& capacity) {
+template <typename Defer = void>
+std::int64_t lower_bound(std::span<const Resources> items, const Resources& capacity) {
     const auto names = detail::dimension_names(items, std::span<const Resources>(&capacity, 1));
     const auto dense = detail::dense_items(items, names);
     const auto cap = detail::dense_capacity(capacity, names);
     detail::validate_dense(dense, cap);
-    return detail::vector_l2_unchecked(dense, cap);
+    return detail::vector_l2_unchecked<Defer>(dense, cap);
 }
 
 }  // namespace continuum::packing

@@ -4,6 +4,7 @@
 // decreasing variants sort by size, largest first, ties by index (deterministic).
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/key_order.hpp>
@@ -35,7 +36,8 @@ struct DecreasingItems {
 /// heuristics then read sizes sequentially instead of gathering them through the permutation).
 /// Counting sort when the sizes span a small range (the common case: sizes <= capacity), an
 /// LSD radix sort otherwise; both stable, both O(n) passes without comparisons.
-inline DecreasingItems decreasing_items(std::span<const std::int64_t> sizes) {
+template <typename Defer = void>
+DecreasingItems decreasing_items(std::span<const std::int64_t> sizes) {
     const std::size_t n = sizes.size();
     DecreasingItems out;
     out.size.resize(n);
@@ -65,9 +67,11 @@ inline DecreasingItems decreasing_items(std::span<const std::int64_t> sizes) {
 }
 
 /// Item indices by size, largest first, ties by index.
-inline std::vector<std::size_t> decreasing_order(std::span<const std::int64_t> sizes) { return decreasing_items(sizes).order; }
+template <typename Defer = void>
+std::vector<std::size_t> decreasing_order(std::span<const std::int64_t> sizes) { return decreasing_items<Defer>(sizes).order; }
 
-inline Packing next_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+template <typename Defer = void>
+Packing next_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
     Packing out;
     std::int64_t residual = 0;
     for (const auto i : order) {
@@ -116,16 +120,18 @@ Packing first_fit_with_tree(std::span<const std::int64_t> size, std::int64_t cap
 }
 
 /// First fit of items `order` (a permutation of the items) whose sizes in that order are `size`.
-inline Packing first_fit_sized(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
-    if (capacity <= std::numeric_limits<std::int32_t>::max()) return first_fit_with_tree<std::int32_t>(size, capacity, order);
-    return first_fit_with_tree<std::int64_t>(size, capacity, order);
+template <typename Defer = void>
+Packing first_fit_sized(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
+    if (capacity <= std::numeric_limits<std::int32_t>::max()) return first_fit_with_tree<continuum::detail::deferred_t<std::int32_t, Defer>>(size, capacity, order);
+    return first_fit_with_tree<continuum::detail::deferred_t<std::int64_t, Defer>>(size, capacity, order);
 }
 
 /// First fit of the items in `order` (sizes indexed by item).
-inline Packing first_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+template <typename Defer = void>
+Packing first_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
     std::vector<std::int64_t> size(order.size());
     for (std::size_t q = 0; q < order.size(); ++q) size[q] = sizes[order[q]];
-    return first_fit_sized(size, capacity, order);
+    return first_fit_sized<Defer>(size, capacity, order);
 }
 
 /// Set of integers in [0, universe) with successor queries: a 64-ary tree of bit words, so
@@ -179,7 +185,8 @@ private:
 
 // Best fit with one bucket per residual value (capacity small enough to index): the tightest
 // residual >= x is a successor query, the lowest bin index among equal residuals a min-heap per bucket.
-inline Packing best_fit_buckets(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
+template <typename Defer = void>
+Packing best_fit_buckets(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
     Packing out;
     const auto cap = static_cast<std::size_t>(capacity);
     std::vector<std::vector<std::size_t>> bucket(cap + 1);  // bins by residual, each a min-heap of indices
@@ -224,7 +231,8 @@ inline Packing best_fit_buckets(std::span<const std::int64_t> size, std::int64_t
 }
 
 // Best fit on an ordered set of (residual, bin), for capacities too large to index.
-inline Packing best_fit_set(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
+template <typename Defer = void>
+Packing best_fit_set(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
     Packing out;
     std::set<std::pair<std::int64_t, std::size_t>> residuals;  // (residual, bin): tightest, then lowest index
     for (std::size_t q = 0; q < order.size(); ++q) {
@@ -252,16 +260,18 @@ inline Packing best_fit_set(std::span<const std::int64_t> size, std::int64_t cap
 
 /// Best fit of items `order` whose sizes in that order are `size`: residual buckets when the
 /// capacity is at most max(65,536, n), an ordered set otherwise.
-inline Packing best_fit_sized(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
-    if (static_cast<std::uint64_t>(capacity) <= std::max<std::uint64_t>(65536, order.size())) return best_fit_buckets(size, capacity, order);
-    return best_fit_set(size, capacity, order);
+template <typename Defer = void>
+Packing best_fit_sized(std::span<const std::int64_t> size, std::int64_t capacity, std::span<const std::size_t> order) {
+    if (static_cast<std::uint64_t>(capacity) <= std::max<std::uint64_t>(65536, order.size())) return best_fit_buckets<Defer>(size, capacity, order);
+    return best_fit_set<Defer>(size, capacity, order);
 }
 
 /// Best fit of the items in `order` (sizes indexed by item).
-inline Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
+template <typename Defer = void>
+Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capacity, const std::vector<std::size_t>& order) {
     std::vector<std::int64_t> size(order.size());
     for (std::size_t q = 0; q < order.size(); ++q) size[q] = sizes[order[q]];
-    return best_fit_sized(size, capacity, order);
+    return best_fit_sized<Defer>(size, capacity, order);
 }
 
 }  // namespace detail
@@ -269,48 +279,54 @@ inline Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64
 /// Next fit: only the last opened bin is open; an item that does not fit closes it. O(n).
 /// Items larger than `capacity` are reported in `unplaced`.
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
-inline Packing next_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+Packing next_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::next_fit_in_order(sizes, capacity, detail::identity_order(sizes.size()));
+    return detail::next_fit_in_order<Defer>(sizes, capacity, detail::identity_order(sizes.size()));
 }
 
 /// First fit: each item, in input order, goes to the lowest-index bin with room. O(n log n).
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
-inline Packing first_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+Packing first_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::first_fit_sized(sizes, capacity, detail::identity_order(sizes.size()));
+    return detail::first_fit_sized<Defer>(sizes, capacity, detail::identity_order(sizes.size()));
 }
 
 /// Best fit: each item, in input order, goes to the bin it leaves with the least room (lowest
 /// index among ties). O(n log n).
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
-inline Packing best_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+Packing best_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::best_fit_sized(sizes, capacity, detail::identity_order(sizes.size()));
+    return detail::best_fit_sized<Defer>(sizes, capacity, detail::identity_order(sizes.size()));
 }
 
 /// Next fit decreasing: next fit over the items sorted largest first. O(n log n).
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
-inline Packing next_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+Packing next_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    return detail::next_fit_in_order(sizes, capacity, detail::decreasing_order(sizes));
+    return detail::next_fit_in_order<Defer>(sizes, capacity, detail::decreasing_order<Defer>(sizes));
 }
 
 /// First fit decreasing (FFD): first fit over the items sorted largest first (ties by index).
 /// O(n log n): a sort plus one tournament-tree descent per item.
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
-inline Packing first_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+Packing first_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    const auto items = detail::decreasing_items(sizes);
-    return detail::first_fit_sized(items.size, capacity, items.order);
+    const auto items = detail::decreasing_items<Defer>(sizes);
+    return detail::first_fit_sized<Defer>(items.size, capacity, items.order);
 }
 
 /// Best fit decreasing (BFD): best fit over the items sorted largest first. O(n log n).
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
-inline Packing best_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>
+Packing best_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     detail::validate_one_dimensional(sizes, capacity);
-    const auto items = detail::decreasing_items(sizes);
-    return detail::best_fit_sized(items.size, capacity, items.order);
+    const auto items = detail::decreasing_items<Defer>(sizes);
+    return detail::best_fit_sized<Defer>(items.size, capacity, items.order);
 }
 
 }  // namespace continuum::packing

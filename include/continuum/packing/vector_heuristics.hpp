@@ -41,14 +41,16 @@ enum class VectorOrder {
 namespace detail {
 
 /// Normalised scale of each dimension (1 / capacity_k; 0 for a zero-capacity dimension).
-inline std::vector<double> inverse_capacity(std::span<const std::int64_t> capacity) {
+template <typename Defer = void>
+std::vector<double> inverse_capacity(std::span<const std::int64_t> capacity) {
     std::vector<double> inv(capacity.size(), 0.0);
     for (std::size_t k = 0; k < capacity.size(); ++k) inv[k] = capacity[k] > 0 ? 1.0 / static_cast<double>(capacity[k]) : 0.0;
     return inv;
 }
 
 /// Item order for `order` (dot_product and l2_norm sort by sum_normalized), largest first, ties by index.
-inline std::vector<std::size_t> vector_decreasing_order(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order) {
+template <typename Defer = void>
+std::vector<std::size_t> vector_decreasing_order(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order) {
     if (order == VectorOrder::lexicographic) {
         std::vector<std::size_t> idx(items.n);
         std::iota(idx.begin(), idx.end(), std::size_t{0});
@@ -76,7 +78,8 @@ inline std::vector<std::size_t> vector_decreasing_order(const DenseItems& items,
     return order_by_key_descending(std::move(keys));
 }
 
-inline VectorPacking vector_next_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order) {
+template <typename Defer = void>
+VectorPacking vector_next_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order) {
     VectorPacking out;
     std::vector<std::int64_t> residual(capacity.begin(), capacity.end());
     for (const auto i : order) {
@@ -98,7 +101,8 @@ inline VectorPacking vector_next_fit(const DenseItems& items, std::span<const st
 /// First fit in `order`. `initial` holds the residuals (row-major, d per bin) of bins that are
 /// already open (existing nodes); they come first, so they are filled before any new bin opens,
 /// and they are the first bins of the result (possibly empty).
-inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order,
+template <typename Defer = void>
+VectorPacking vector_first_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order,
                                       std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
     const std::size_t d = items.d;
@@ -152,7 +156,8 @@ inline VectorPacking vector_first_fit(const DenseItems& items, std::span<const s
 }
 
 /// Score of placing `item` in a bin with residual `r` (lower is better) for best fit.
-inline double best_fit_score(const std::int64_t* item, const std::int64_t* r, std::size_t d, const std::vector<double>& inv, VectorOrder rule) {
+template <typename Defer = void>
+double best_fit_score(const std::int64_t* item, const std::int64_t* r, std::size_t d, const std::vector<double>& inv, VectorOrder rule) {
     double score = 0.0;
     for (std::size_t k = 0; k < d; ++k) {
         const double left = static_cast<double>(r[k] - item[k]) * inv[k];
@@ -169,12 +174,13 @@ inline double best_fit_score(const std::int64_t* item, const std::int64_t* r, st
 /// Best fit in `order` under `rule`. `initial` holds the residuals of already open bins (existing
 /// nodes, d per bin): an item goes to the best existing bin that holds it, and only when none does
 /// to the best new bin; existing bins are the first bins of the result (possibly empty).
-inline VectorPacking vector_best_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order, VectorOrder rule,
+template <typename Defer = void>
+VectorPacking vector_best_fit(const DenseItems& items, std::span<const std::int64_t> capacity, const std::vector<std::size_t>& order, VectorOrder rule,
                                      std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
     const std::size_t d = items.d;
     const std::size_t existing = d > 0 ? initial.size() / d : 0;
-    const auto inv = inverse_capacity(capacity);
+    const auto inv = inverse_capacity<Defer>(capacity);
     std::vector<std::int64_t> residuals(initial.begin(), initial.end());  // bins x d
     out.bins.resize(existing);
     for (const auto i : order) {
@@ -189,7 +195,7 @@ inline VectorPacking vector_best_fit(const DenseItems& items, std::span<const st
                     if (best == out.bins.size() || std::lexicographical_compare(r, r + d, residuals.data() + best * d, residuals.data() + best * d + d)) best = b;
                     continue;
                 }
-                const double score = best_fit_score(item, r, d, inv, rule);
+                const double score = best_fit_score<Defer>(item, r, d, inv, rule);
                 if (best == out.bins.size() || score < best_score) {
                     best = b;
                     best_score = score;
@@ -215,7 +221,8 @@ inline VectorPacking vector_best_fit(const DenseItems& items, std::span<const st
 
 /// Adds to one bin of residual `residual`, one at a time, the remaining item that scores best under
 /// Panigrahy's `rule` (dot_product or l2_norm), until none fits; placed items leave `remaining`.
-inline void fill_bin_centric(const DenseItems& items, std::vector<std::int64_t>& residual, const std::vector<double>& inv, VectorOrder rule,
+template <typename Defer = void>
+void fill_bin_centric(const DenseItems& items, std::vector<std::int64_t>& residual, const std::vector<double>& inv, VectorOrder rule,
                              std::vector<std::size_t>& remaining, std::vector<std::size_t>& bin) {
     const std::size_t d = items.d;
     while (true) {
@@ -246,11 +253,12 @@ inline void fill_bin_centric(const DenseItems& items, std::vector<std::int64_t>&
 /// Panigrahy's bin-centric rules: keep one bin open, add the best-scoring item that fits, open a
 /// new bin when none does. O(n · bins · d). The bins of `initial` (existing nodes' residuals, d per
 /// bin) are filled first, in order, and are the first bins of the result.
-inline VectorPacking vector_bin_centric(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder rule, std::span<const std::int64_t> initial = {}) {
+template <typename Defer = void>
+VectorPacking vector_bin_centric(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder rule, std::span<const std::int64_t> initial = {}) {
     VectorPacking out;
     const std::size_t d = items.d;
     const std::size_t existing = d > 0 ? initial.size() / d : 0;
-    const auto inv = inverse_capacity(capacity);
+    const auto inv = inverse_capacity<Defer>(capacity);
     std::vector<std::size_t> remaining = identity_order(items.n);
     std::vector<std::int64_t> residual(d);
     for (std::size_t bin = 0; bin <= existing; ++bin) {
@@ -268,12 +276,12 @@ inline VectorPacking vector_bin_centric(const DenseItems& items, std::span<const
         }
         residual.assign(initial.begin() + static_cast<std::ptrdiff_t>(bin * d), initial.begin() + static_cast<std::ptrdiff_t>((bin + 1) * d));
         out.bins.emplace_back();
-        fill_bin_centric(items, residual, inv, rule, remaining, out.bins.back());
+        fill_bin_centric<Defer>(items, residual, inv, rule, remaining, out.bins.back());
     }
     while (!remaining.empty()) {
         residual.assign(capacity.begin(), capacity.end());
         out.bins.emplace_back();
-        fill_bin_centric(items, residual, inv, rule, remaining, out.bins.back());
+        fill_bin_centric<Defer>(items, residual, inv, rule, remaining, out.bins.back());
     }
     std::sort(out.unplaced.begin(), out.unplaced.end());
     return out;
@@ -284,7 +292,8 @@ struct DenseProblem {
     std::vector<std::int64_t> capacity;
 };
 
-inline DenseProblem dense_problem(std::span<const Resources> items, const Resources& capacity) {
+template <typename Defer = void>
+DenseProblem dense_problem(std::span<const Resources> items, const Resources& capacity) {
     DenseProblem p;
     const auto names = dimension_names(items, std::span<const Resources>(&capacity, 1));
     p.items = dense_items(items, names);
@@ -293,7 +302,8 @@ inline DenseProblem dense_problem(std::span<const Resources> items, const Resour
     return p;
 }
 
-inline DenseItems dense_view(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity) {
+template <typename Defer = void>
+DenseItems dense_view(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity) {
     if (dimensions == 0) throw InvalidArgument("dimensions must be >= 1, got 0");
     if (sizes.size() % dimensions != 0) {
         throw InvalidArgument(continuum::detail::message("sizes has {} values, not a multiple of dimensions = {}", sizes.size(), dimensions));
@@ -306,13 +316,15 @@ inline DenseItems dense_view(std::span<const std::int64_t> sizes, std::size_t di
     return items;
 }
 
-inline VectorPacking vector_ffd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order, std::span<const std::int64_t> initial = {}) {
-    if (order == VectorOrder::dot_product || order == VectorOrder::l2_norm) return vector_bin_centric(items, capacity, order, initial);
-    return vector_first_fit(items, capacity, vector_decreasing_order(items, capacity, order), initial);
+template <typename Defer = void>
+VectorPacking vector_ffd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order, std::span<const std::int64_t> initial = {}) {
+    if (order == VectorOrder::dot_product || order == VectorOrder::l2_norm) return vector_bin_centric<Defer>(items, capacity, order, initial);
+    return vector_first_fit<Defer>(items, capacity, vector_decreasing_order<Defer>(items, capacity, order), initial);
 }
 
-inline VectorPacking vector_bfd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order, std::span<const std::int64_t> initial = {}) {
-    return vector_best_fit(items, capacity, vector_decreasing_order(items, capacity, order), order, initial);
+template <typename Defer = void>
+VectorPacking vector_bfd(const DenseItems& items, std::span<const std::int64_t> capacity, VectorOrder order, std::span<const std::int64_t> initial = {}) {
+    return vector_best_fit<Defer>(items, capacity, vector_decreasing_order<Defer>(items, capacity, order), order, initial);
 }
 
 /// Items, the new-node capacity and the existing nodes' residuals (capacity − allocated, row-major,
@@ -322,7 +334,8 @@ struct DenseExistingProblem {
     std::vector<std::int64_t> residuals;  // existing nodes x d
 };
 
-inline DenseExistingProblem dense_existing_problem(std::span<const Resources> items, std::span<const ExistingNode> existing, const Resources& new_node_capacity) {
+template <typename Defer = void>
+DenseExistingProblem dense_existing_problem(std::span<const Resources> items, std::span<const ExistingNode> existing, const Resources& new_node_capacity) {
     std::vector<Resources> others{new_node_capacity};
     for (const auto& node : existing) {
         others.push_back(node.capacity);
@@ -346,7 +359,8 @@ inline DenseExistingProblem dense_existing_problem(std::span<const Resources> it
 }
 
 /// Splits a packing whose first `existing` bins are the existing nodes.
-inline PackingOntoExisting split_existing(VectorPacking packing, std::size_t existing) {
+template <typename Defer = void>
+PackingOntoExisting split_existing(VectorPacking packing, std::size_t existing) {
     PackingOntoExisting out;
     out.existing.assign(std::make_move_iterator(packing.bins.begin()), std::make_move_iterator(packing.bins.begin() + static_cast<std::ptrdiff_t>(existing)));
     out.new_nodes.assign(std::make_move_iterator(packing.bins.begin() + static_cast<std::ptrdiff_t>(existing)), std::make_move_iterator(packing.bins.end()));
@@ -362,9 +376,10 @@ inline PackingOntoExisting split_existing(VectorPacking packing, std::size_t exi
 /// O(n · bins · d). Items that do not fit an empty bin are reported in `unplaced`.
 /// \throws InvalidArgument on a negative amount, an all-zero item, or a capacity with a negative
 ///         amount or no positive amount.
-inline VectorPacking first_fit_decreasing(std::span<const Resources> items, const Resources& capacity, VectorOrder order = VectorOrder::sum_normalized) {
-    const auto p = detail::dense_problem(items, capacity);
-    return detail::vector_ffd(p.items, p.capacity, order);
+template <typename Defer = void>
+VectorPacking first_fit_decreasing(std::span<const Resources> items, const Resources& capacity, VectorOrder order = VectorOrder::sum_normalized) {
+    const auto p = detail::dense_problem<Defer>(items, capacity);
+    return detail::vector_ffd<Defer>(p.items, p.capacity, order);
 }
 
 /// Best fit decreasing: items sorted by `order` (dot_product and l2_norm sort by sum_normalized),
@@ -372,27 +387,31 @@ inline VectorPacking first_fit_decreasing(std::span<const Resources> items, cons
 /// (sum, max, or lexicographic residual), least Σ (residual − size)² for l2_norm, largest
 /// Σ size·residual for dot_product; lowest index among ties. O(n · bins · d).
 /// \throws InvalidArgument as first_fit_decreasing.
-inline VectorPacking best_fit_decreasing(std::span<const Resources> items, const Resources& capacity, VectorOrder order = VectorOrder::sum_normalized) {
-    const auto p = detail::dense_problem(items, capacity);
-    return detail::vector_bfd(p.items, p.capacity, order);
+template <typename Defer = void>
+VectorPacking best_fit_decreasing(std::span<const Resources> items, const Resources& capacity, VectorOrder order = VectorOrder::sum_normalized) {
+    const auto p = detail::dense_problem<Defer>(items, capacity);
+    return detail::vector_bfd<Defer>(p.items, p.capacity, order);
 }
 
 /// First fit in input order. \throws InvalidArgument as first_fit_decreasing.
-inline VectorPacking first_fit(std::span<const Resources> items, const Resources& capacity) {
-    const auto p = detail::dense_problem(items, capacity);
-    return detail::vector_first_fit(p.items, p.capacity, detail::identity_order(p.items.n));
+template <typename Defer = void>
+VectorPacking first_fit(std::span<const Resources> items, const Resources& capacity) {
+    const auto p = detail::dense_problem<Defer>(items, capacity);
+    return detail::vector_first_fit<Defer>(p.items, p.capacity, detail::identity_order(p.items.n));
 }
 
 /// Best fit (least Σ normalised residual) in input order. \throws InvalidArgument as first_fit_decreasing.
-inline VectorPacking best_fit(std::span<const Resources> items, const Resources& capacity) {
-    const auto p = detail::dense_problem(items, capacity);
-    return detail::vector_best_fit(p.items, p.capacity, detail::identity_order(p.items.n), VectorOrder::sum_normalized);
+template <typename Defer = void>
+VectorPacking best_fit(std::span<const Resources> items, const Resources& capacity) {
+    const auto p = detail::dense_problem<Defer>(items, capacity);
+    return detail::vector_best_fit<Defer>(p.items, p.capacity, detail::identity_order(p.items.n), VectorOrder::sum_normalized);
 }
 
 /// Next fit in input order. \throws InvalidArgument as first_fit_decreasing.
-inline VectorPacking next_fit(std::span<const Resources> items, const Resources& capacity) {
-    const auto p = detail::dense_problem(items, capacity);
-    return detail::vector_next_fit(p.items, p.capacity, detail::identity_order(p.items.n));
+template <typename Defer = void>
+VectorPacking next_fit(std::span<const Resources> items, const Resources& capacity) {
+    const auto p = detail::dense_problem<Defer>(items, capacity);
+    return detail::vector_next_fit<Defer>(p.items, p.capacity, detail::identity_order(p.items.n));
 }
 
 /// First fit decreasing onto existing nodes first, then onto new nodes of `new_node_capacity`: the
@@ -404,35 +423,39 @@ inline VectorPacking next_fit(std::span<const Resources> items, const Resources&
 /// Items that fit neither an existing node's residual nor an empty new node are in `unplaced`.
 /// \throws InvalidArgument as first_fit_decreasing (for `new_node_capacity`), and on an existing
 ///         node's capacity that is empty or has a negative amount, or a negative allocated amount.
-inline PackingOntoExisting first_fit_decreasing_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes,
+template <typename Defer = void>
+PackingOntoExisting first_fit_decreasing_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes,
                                                               const Resources& new_node_capacity, VectorOrder order = VectorOrder::sum_normalized) {
-    const auto p = detail::dense_existing_problem(items, existing_nodes, new_node_capacity);
-    return detail::split_existing(detail::vector_ffd(p.base.items, p.base.capacity, order, p.residuals), existing_nodes.size());
+    const auto p = detail::dense_existing_problem<Defer>(items, existing_nodes, new_node_capacity);
+    return detail::split_existing<Defer>(detail::vector_ffd<Defer>(p.base.items, p.base.capacity, order, p.residuals), existing_nodes.size());
 }
 
 /// Best fit decreasing onto existing nodes first: items in best_fit_decreasing's order, each to the
 /// existing node that scores best under `order` among those whose residual holds it; only when no
 /// existing node does, to the best-scoring new node of `new_node_capacity` (opening one if needed).
 /// O(n · (existing + new nodes) · d). \throws InvalidArgument as first_fit_decreasing_onto_existing.
-inline PackingOntoExisting best_fit_decreasing_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes,
+template <typename Defer = void>
+PackingOntoExisting best_fit_decreasing_onto_existing(std::span<const Resources> items, std::span<const ExistingNode> existing_nodes,
                                                              const Resources& new_node_capacity, VectorOrder order = VectorOrder::sum_normalized) {
-    const auto p = detail::dense_existing_problem(items, existing_nodes, new_node_capacity);
-    return detail::split_existing(detail::vector_bfd(p.base.items, p.base.capacity, order, p.residuals), existing_nodes.size());
+    const auto p = detail::dense_existing_problem<Defer>(items, existing_nodes, new_node_capacity);
+    return detail::split_existing<Defer>(detail::vector_bfd<Defer>(p.base.items, p.base.capacity, order, p.residuals), existing_nodes.size());
 }
 
 /// First fit decreasing on a dense row-major matrix (`sizes` holds n × `dimensions` values) and a
 /// capacity of `dimensions` values: the same algorithm as the Resources overload, without names.
 /// \throws InvalidArgument on a size not a multiple of dimensions, a capacity of another length,
 ///         negative amounts, an all-zero item or capacity.
-inline VectorPacking first_fit_decreasing(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity,
+template <typename Defer = void>
+VectorPacking first_fit_decreasing(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity,
                                           VectorOrder order = VectorOrder::sum_normalized) {
-    return detail::vector_ffd(detail::dense_view(sizes, dimensions, capacity), capacity, order);
+    return detail::vector_ffd<Defer>(detail::dense_view<Defer>(sizes, dimensions, capacity), capacity, order);
 }
 
 /// Best fit decreasing on a dense row-major matrix. \throws InvalidArgument as above.
-inline VectorPacking best_fit_decreasing(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity,
+template <typename Defer = void>
+VectorPacking best_fit_decreasing(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity,
                                          VectorOrder order = VectorOrder::sum_normalized) {
-    return detail::vector_bfd(detail::dense_view(sizes, dimensions, capacity), capacity, order);
+    return detail::vector_bfd<Defer>(detail::dense_view<Defer>(sizes, dimensions, capacity), capacity, order);
 }
 
 }  // namespace continuum::packing

@@ -59,11 +59,14 @@ struct Selection {
     std::string reason;
 };
 
-class PolicySelector {
+/// `PolicySelector` is `BasicPolicySelector<>` (below); the parameter only keeps the members from
+/// compiling in a unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicPolicySelector {
 public:
     /// \throws InvalidArgument when `policies` is empty, a policy is invalid, two share a name, two
     ///         on the same pool disagree on its node type capacity, or `default_policy` is unknown.
-    PolicySelector(std::vector<Policy> policies, std::string default_policy)
+    BasicPolicySelector(std::vector<Policy> policies, std::string default_policy)
         : policies_(std::move(policies)), default_(std::move(default_policy)) {
         if (policies_.empty()) throw InvalidArgument("policy selector: policies must not be empty");
         for (std::size_t i = 0; i < policies_.size(); ++i) {
@@ -83,7 +86,7 @@ public:
     }
 
     /// \throws InvalidArgument when the policy is unknown or the window is malformed.
-    PolicySelector& add_time_window(TimeWindow window) {
+    BasicPolicySelector& add_time_window(TimeWindow window) {
         (void)index_of(window.policy, "time window policy");
         if (window.period <= Duration{0}) throw InvalidArgument(continuum::detail::message("time window: period must be > 0, got {} ms", window.period.count()));
         if (window.begin < Duration{0} || window.begin >= window.period || window.end < Duration{0} || window.end > window.period) {
@@ -95,7 +98,7 @@ public:
     }
 
     /// \throws InvalidArgument when the policy is unknown or the signal name is empty.
-    PolicySelector& add_signal_rule(SignalRule rule) {
+    BasicPolicySelector& add_signal_rule(SignalRule rule) {
         (void)index_of(rule.policy, "signal rule policy");
         if (rule.signal.empty()) throw InvalidArgument("signal rule: signal name must not be empty");
         signal_rules_.push_back(std::move(rule));
@@ -105,7 +108,7 @@ public:
     /// When no rule applies, pick the candidate of maximum utility (ties: first) instead of the
     /// default. `weights` scores every candidate under the same weights (recommended); nullopt
     /// scores each candidate under its own. \throws InvalidArgument on invalid weights.
-    PolicySelector& maximize_utility(bool enabled, std::optional<UtilityWeights> weights = std::nullopt) {
+    BasicPolicySelector& maximize_utility(bool enabled, std::optional<UtilityWeights> weights = std::nullopt) {
         maximize_utility_ = enabled;
         utility_ = Utility(weights);
         return *this;
@@ -202,5 +205,7 @@ private:
     bool maximize_utility_ = false;
     Utility utility_;
 };
+
+using PolicySelector = BasicPolicySelector<>;
 
 }  // namespace continuum::policy

@@ -37,7 +37,8 @@ struct ClusterAssignment {
 /// example: overall cpu 100 over capacities 2 : 5 : 3 gives 20 / 50 / 30.
 /// \throws InvalidArgument for no clusters, an empty or duplicate name, negative amounts;
 ///         Infeasible naming the resource when overall has some of it and no cluster has any.
-[[nodiscard]] inline std::vector<ClusterAssignment> split_across_clusters(const Resources& overall, std::span<const MemberCluster> clusters) {
+template <typename Defer = void>
+[[nodiscard]] std::vector<ClusterAssignment> split_across_clusters(const Resources& overall, std::span<const MemberCluster> clusters) {
     if (clusters.empty()) throw InvalidArgument("split_across_clusters: no member clusters");
     if (overall.any_negative()) throw InvalidArgument(continuum::detail::message("split_across_clusters: overall {} has a negative amount", overall));
     std::vector<ClusterAssignment> out;

@@ -27,8 +27,9 @@ namespace continuum::quota {
 /// get nothing. Sum of the result == min(capacity, sum of demands); each share <= its demand.
 /// O(n log n).
 /// \throws InvalidArgument when capacity or a demand is negative, or the spans differ in size.
-[[nodiscard]] inline std::vector<std::int64_t> share_by_priority(std::int64_t capacity, std::span<const std::int64_t> demands,
-                                                                 std::span<const int> priorities) {
+template <typename Defer = void>
+[[nodiscard]] std::vector<std::int64_t> share_by_priority(std::int64_t capacity, std::span<const std::int64_t> demands,
+                                                          std::span<const int> priorities) {
     if (capacity < 0) throw InvalidArgument(continuum::detail::message("share_by_priority: capacity must be >= 0, got {}", capacity));
     if (demands.size() != priorities.size()) {
         throw InvalidArgument(continuum::detail::message("share_by_priority: {} demands but {} priorities", demands.size(), priorities.size()));
@@ -78,19 +79,20 @@ namespace detail {
 /// amounts >= 0, capacity >= 0): when the total wanted exceeds `capacity`, writes each claim's
 /// grant to `granted` and returns true; otherwise returns false and leaves `granted` alone.
 /// `floors` is overwritten (scratch).
-inline bool fair_split(std::int64_t capacity, std::span<const std::int64_t> wanted, std::span<std::int64_t> floors, std::span<const int> priorities,
-                       std::span<std::int64_t> granted) {
+template <typename Defer = void>
+bool fair_split(std::int64_t capacity, std::span<const std::int64_t> wanted, std::span<std::int64_t> floors, std::span<const int> priorities,
+                std::span<std::int64_t> granted) {
     __extension__ __int128 total = 0;
     for (std::int64_t w : wanted) total += w;
     if (total <= capacity) return false;
     for (std::size_t i = 0; i < wanted.size(); ++i) floors[i] = std::min(wanted[i], floors[i]);
-    const auto first = share_by_priority(capacity, floors, priorities);
+    const auto first = share_by_priority<Defer>(capacity, floors, priorities);
     std::int64_t left = capacity;
     for (std::size_t i = 0; i < wanted.size(); ++i) {
         left -= first[i];
         floors[i] = wanted[i] - floors[i];  // now the demand beyond the floor
     }
-    const auto second = share_by_priority(left, floors, priorities);
+    const auto second = share_by_priority<Defer>(left, floors, priorities);
     for (std::size_t i = 0; i < wanted.size(); ++i) granted[i] = first[i] + second[i];
     return true;
 }
@@ -111,8 +113,9 @@ struct QuotaClaim {
 /// alone exceed the capacity. Resources not in `constrained`, and constrained ones that fit, are
 /// granted as wanted.
 /// \throws InvalidArgument for negative amounts (naming the claim and resource).
-[[nodiscard]] inline std::vector<Resources> fair_quotas(const Resources& capacity, std::span<const std::string> constrained,
-                                                        std::span<const QuotaClaim> claims) {
+template <typename Defer = void>
+[[nodiscard]] std::vector<Resources> fair_quotas(const Resources& capacity, std::span<const std::string> constrained,
+                                                 std::span<const QuotaClaim> claims) {
     std::vector<Resources> granted;
     granted.reserve(claims.size());
     for (std::size_t i = 0; i < claims.size(); ++i) {
@@ -133,7 +136,7 @@ struct QuotaClaim {
             wanted[i] = claims[i].wanted.get(name);
             floors[i] = claims[i].floor.get(name);
         }
-        if (!detail::fair_split(cap, wanted, floors, priorities, shares)) continue;
+        if (!detail::fair_split<Defer>(cap, wanted, floors, priorities, shares)) continue;
         for (std::size_t i = 0; i < claims.size(); ++i) granted[i].set(name, shares[i]);
     }
     return granted;

@@ -8,6 +8,7 @@
 #include <continuum/capacity/activation.hpp>
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -363,7 +364,7 @@ public:
         }
         if (self == nullptr) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: react: namespace \"{}\" is not in the snapshot", name));
         const Resources available = capacity::shortfall(cluster.capacity, promised);
-        return reactive_quota_step(ReactiveSnapshot{request, self->quota, available, cluster.waiting_nodes},
+        return reactive_quota_step<continuum::detail::deferred_t<void, F>>(ReactiveSnapshot{request, self->quota, available, cluster.waiting_nodes},
                                    ReactiveConfig{config_.proactive.objective, config_.proactive.budget});
     }
 
@@ -641,7 +642,7 @@ private:
         const Resources excess = capacity::shortfall(out.total_wanted, cluster.capacity);
         bool activated = false;
         if (!excess.empty()) {
-            out.activation = capacity::choose_nodes_to_activate(excess, cluster.waiting_nodes, pc.objective, pc.budget);
+            out.activation = capacity::choose_nodes_to_activate<continuum::detail::deferred_t<void, F>>(excess, cluster.waiting_nodes, pc.objective, pc.budget);
             out.backed_capacity += out.activation.activated_capacity;
             activated = !out.activation.nodes.empty();
         }
@@ -660,7 +661,7 @@ private:
                     column_[i] = wanted_[i * width + r];
                     floors_[i] = detail::amount(namespaces[i].usage, constrained_[r]);
                 }
-                if (!detail::fair_split(out.backed_capacity.get(constrained_[r]), column_, floors_, priorities_, shares_)) continue;
+                if (!detail::fair_split<continuum::detail::deferred_t<void, F>>(out.backed_capacity.get(constrained_[r]), column_, floors_, priorities_, shares_)) continue;
                 for (std::size_t i = 0; i < n; ++i) granted_[i * width + r] = shares_[i];
             }
             changed = 0;

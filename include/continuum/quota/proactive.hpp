@@ -333,7 +333,7 @@ public:
                 parts.push_back(continuum::detail::message("predicted increase to {} fits in the cluster resources {}: quota raised to the prediction",
                                                            intent.increase, s.cluster_resources));
             } else {
-                capacity::ActivationPlan plan = capacity::choose_nodes_to_activate(missing, s.waiting_nodes, config_.objective, config_.budget);
+                capacity::ActivationPlan plan = capacity::choose_nodes_to_activate<Defer>(missing, s.waiting_nodes, config_.objective, config_.budget);
                 if (plan.covers()) {
                     d.action = ProactiveAction::activate_and_raise_quota;
                     for (const auto& [name, value] : intent.increase) d.new_quota.set(name, value);

@@ -88,7 +88,8 @@ struct ReactiveDecision {
 /// Invariant (property-tested): unless infeasible, request.fits_in(new_quota).
 /// \throws InvalidArgument for a negative amount in request, current_quota or available (naming
 ///         it), an invalid pool or budget.
-[[nodiscard]] inline ReactiveDecision reactive_quota_step(const ReactiveSnapshot& snapshot, const ReactiveConfig& config = {}) {
+template <typename Defer = void>
+[[nodiscard]] ReactiveDecision reactive_quota_step(const ReactiveSnapshot& snapshot, const ReactiveConfig& config = {}) {
     capacity::detail::require_non_negative(snapshot.request, "reactive quota scaling: request");
     capacity::detail::require_non_negative(snapshot.current_quota, "reactive quota scaling: current_quota");
     capacity::detail::require_non_negative(snapshot.available, "reactive quota scaling: available");
@@ -110,7 +111,7 @@ struct ReactiveDecision {
         return decision;
     }
     const Resources node_shortfall = capacity::shortfall(shortfall, snapshot.available);
-    capacity::ActivationPlan plan = capacity::choose_nodes_to_activate(node_shortfall, snapshot.waiting_nodes, config.objective, config.budget);
+    capacity::ActivationPlan plan = capacity::choose_nodes_to_activate<Defer>(node_shortfall, snapshot.waiting_nodes, config.objective, config.budget);
     if (!plan.covers()) {
         decision.kind = ReactiveCase::infeasible;
         decision.still_missing = plan.still_missing;
@@ -145,7 +146,7 @@ public:
     BasicReactiveQuotaScaler(ReactiveConfig config, const ReactiveQuotaScalerState& /*state*/) : BasicReactiveQuotaScaler(std::move(config)) {}
     [[nodiscard]] ReactiveQuotaScalerState state() const { return {}; }
     /// One reactive step (see reactive_quota_step). \throws as reactive_quota_step.
-    [[nodiscard]] ReactiveDecision decide(const ReactiveSnapshot& snapshot) const { return reactive_quota_step(snapshot, config_); }
+    [[nodiscard]] ReactiveDecision decide(const ReactiveSnapshot& snapshot) const { return reactive_quota_step<Defer>(snapshot, config_); }
     [[nodiscard]] const ReactiveConfig& config() const { return config_; }
 
 private:

@@ -10,6 +10,7 @@
 
 #include <continuum/core/detail/counted.hpp>
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -548,7 +549,7 @@ private:
             plan.reason = "no demand history: keep the current replicas within the policy bounds";
             return plan;
         }
-        const auto history = trailing_median(app.demand, config_.noise.median_window);
+        const auto history = trailing_median<continuum::detail::deferred_t<void, F>>(app.demand, config_.noise.median_window);
         double peak = history.back();
         if (history.size() >= config_.min_history) {
             try {
@@ -630,7 +631,7 @@ private:
             result.optimal = exact.optimal;
             return std::move(exact.unplaced);
         }
-        auto ffd = packing::first_fit_decreasing(pods, capacity, config_.order);
+        auto ffd = packing::first_fit_decreasing<continuum::detail::deferred_t<void, F>>(pods, capacity, config_.order);
         result.nodes = static_cast<std::int64_t>(ffd.num_bins());
         result.lower_bound = result.nodes;
         return std::move(ffd.unplaced);
@@ -725,7 +726,7 @@ private:
             if (load[a] != load[b]) return load[a] < load[b];
             return nodes[a].requested.cpu_millis() < nodes[b].requested.cpu_millis();
         });
-        const auto drained = packing::plan_drains(nodes, pods, workloads, candidates, static_cast<std::size_t>(wanted - cancelled));
+        const auto drained = packing::plan_drains<continuum::detail::deferred_t<void, F>>(nodes, pods, workloads, candidates, static_cast<std::size_t>(wanted - cancelled));
         std::vector<std::string> names;
         for (const auto i : drained.removed) names.push_back(nodes[i].name);
         const std::int64_t removed = cancelled + static_cast<std::int64_t>(names.size());

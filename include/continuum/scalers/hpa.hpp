@@ -333,7 +333,7 @@ private:
         std::string first_failure;
         const Tolerances tolerances = this->tolerances();
         for (const auto& metric : spec_.metrics) {
-            auto p = metric_replicas(metric, target, tolerances);
+            auto p = metric_replicas<Defer>(metric, target, tolerances);
             if (!p.valid) {
                 if (invalid == 0) {
                     out.failed_metric = p.metric;

@@ -199,7 +199,8 @@ struct Usage {
 /// GetResourceUtilizationRatio: integer percent of summed usage over summed requests, and the raw
 /// average usage (rawAverageValue). Returns nullopt when the summed requests are 0 ("no metrics
 /// returned matched known pods").
-inline std::optional<Usage> utilization_ratio(const std::vector<Entry>& entries, std::int64_t target) {
+template <typename Defer = void>
+std::optional<Usage> utilization_ratio(const std::vector<Entry>& entries, std::int64_t target) {
     int128 usage = 0;
     int128 requests = 0;
     for (const auto& e : entries) {
@@ -217,14 +218,16 @@ inline std::optional<Usage> utilization_ratio(const std::vector<Entry>& entries,
 }
 
 /// GetMetricUsageRatio: integer average of the values over the target.
-inline Usage average_value_ratio(const std::vector<Entry>& entries, std::int64_t target) {
+template <typename Defer = void>
+Usage average_value_ratio(const std::vector<Entry>& entries, std::int64_t target) {
     int128 total = 0;
     for (const auto& e : entries) total += e.value;
     const auto average = static_cast<std::int64_t>(total / static_cast<int128>(entries.size()));
     return {static_cast<double>(average) / static_cast<double>(target), average, average};
 }
 
-inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_replicas, const Tolerances& tolerances) {
+template <typename Defer = void>
+MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_replicas, const Tolerances& tolerances) {
     MetricProposal out;
     out.metric = m.name;
     if (!m.available) {
@@ -265,8 +268,8 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
     }
     const auto ready_count = static_cast<double>(ready.size());
     const auto ratio_of = [&](const std::vector<Entry>& entries) -> std::optional<Usage> {
-        if (utilization) return utilization_ratio(entries, m.target);
-        return average_value_ratio(entries, m.target);
+        if (utilization) return utilization_ratio<Defer>(entries, m.target);
+        return average_value_ratio<Defer>(entries, m.target);
     };
     const auto first = ratio_of(ready);
     if (!first) {
@@ -337,7 +340,8 @@ inline MetricProposal per_pod_proposal(const HpaMetric& m, std::int64_t current_
     return out;
 }
 
-inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState& target, const Tolerances& tolerances) {
+template <typename Defer = void>
+MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState& target, const Tolerances& tolerances) {
     MetricProposal out;
     out.metric = m.name;
     if (!m.available || !m.value) {
@@ -398,13 +402,13 @@ inline MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState
 /// \throws InvalidArgument when the metric is malformed (target <= 0, a target type the source does
 ///         not allow, a ContainerResource metric without container, a negative request or resource
 ///         usage) or a tolerance is negative or not finite.
-[[nodiscard]] inline MetricProposal metric_replicas(const HpaMetric& metric, const ScaleTargetState& target,
-                                                    const Tolerances& tolerances = {}) {
+template <typename Defer = void>
+[[nodiscard]] MetricProposal metric_replicas(const HpaMetric& metric, const ScaleTargetState& target, const Tolerances& tolerances = {}) {
     detail::validate_metric(metric);
     detail::validate_tolerances(tolerances, "tolerances");
     const bool single_value = metric.source == MetricSource::object || metric.source == MetricSource::external;
-    MetricProposal out = single_value ? detail::object_proposal(metric, target, tolerances)
-                                      : detail::per_pod_proposal(metric, target.spec_replicas, tolerances);
+    MetricProposal out = single_value ? detail::object_proposal<Defer>(metric, target, tolerances)
+                                      : detail::per_pod_proposal<Defer>(metric, target.spec_replicas, tolerances);
     out.source = metric.source;
     if (!out.valid) {
         out.condition_reason = failed_metric_reason(metric.source);

@@ -67,7 +67,8 @@ struct NoiseFilter {
 
 /// Trailing median of width `window` (out[i] = median of values[max(0, i-window+1) .. i]; the lower
 /// median for even counts). window 1 returns the values unchanged.
-[[nodiscard]] inline std::vector<double> trailing_median(std::span<const double> values, std::size_t window) {
+template <typename Defer = void>
+[[nodiscard]] std::vector<double> trailing_median(std::span<const double> values, std::size_t window) {
     std::vector<double> out(values.begin(), values.end());
     if (window <= 1) return out;
     std::vector<double> scratch;

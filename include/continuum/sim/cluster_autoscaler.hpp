@@ -236,7 +236,7 @@ private:
             for (const auto* node : candidates) {
                 if (can_remove(*node)) order.push_back(static_cast<std::size_t>(node - snap.nodes.data()));
             }
-            const auto plan = packing::plan_drains(nodes, pods, workloads, order, 1);
+            const auto plan = packing::plan_drains<Defer>(nodes, pods, workloads, order, 1);
             for (const auto i : plan.removed) d.releases.push_back({snap.nodes[i].name});
             blocked_ = plan.summary();
         }

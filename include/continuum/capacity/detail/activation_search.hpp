@@ -69,7 +69,8 @@ struct ActivationProblem {
 /// Greedy cover: repeatedly take the candidate with the best covered-fraction-per-weight (weight =
 /// cost when cost comes first, 1 otherwise), then drop candidates that became redundant (latest
 /// first). Returns candidate positions; empty when the candidates cannot cover `need`.
-inline std::vector<std::size_t> greedy_cover(const ActivationProblem& p) {
+template <typename Defer = void>
+std::vector<std::size_t> greedy_cover(const ActivationProblem& p) {
     std::vector<std::int64_t> residual = p.need;
     std::vector<bool> taken(p.size(), false);
     std::vector<std::size_t> chosen;
@@ -123,6 +124,7 @@ inline std::vector<std::size_t> greedy_cover(const ActivationProblem& p) {
 
 /// Depth-first branch and bound over kinds of identical candidates (same capped capacity, cost,
 /// latency): for each kind, how many to take. Exact when it finishes within the budget.
+template <typename Defer = void>
 class ActivationSearch {
 public:
     ActivationSearch(const ActivationProblem& problem, BudgetTracker& tracker) : p_(problem), tracker_(tracker) { build_kinds(); }
