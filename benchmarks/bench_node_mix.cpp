@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <cstdint>
 #include <random>
@@ -49,6 +51,30 @@ double thread_cpu_ms() {
     return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
 }
 
+/// With CONTINUUM_NODE_MIX_DUMP=path, every call of the sweeps appends one line to `path`: the
+/// instance (types, pods) and the answer, for benchmarks/node_mix_highs_peer.py to check against
+/// the pattern ILP's optimum.
+void dump_call(const std::vector<Resources>& items, const std::vector<NodeType>& types, const continuum::packing::NodeMix& mix, double cpu_ms) {
+    static std::FILE* out = [] {
+        const char* path = std::getenv("CONTINUUM_NODE_MIX_DUMP");
+        return path != nullptr ? std::fopen(path, "a") : nullptr;
+    }();
+    if (out == nullptr) return;
+    std::fprintf(out, "{\"types\": [");
+    for (std::size_t t = 0; t < types.size(); ++t) {
+        const auto& c = types[t].capacity;
+        std::fprintf(out, "%s[%lld, %lld, %lld, %.17g, %lld]", t > 0 ? ", " : "", static_cast<long long>(c.cpu_millis()), static_cast<long long>(c.memory_bytes()),
+                     static_cast<long long>(c.pods()), types[t].cost, static_cast<long long>(types[t].max_count));
+    }
+    std::fprintf(out, "], \"items\": [");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        std::fprintf(out, "%s[%lld, %lld, %lld]", i > 0 ? ", " : "", static_cast<long long>(items[i].cpu_millis()), static_cast<long long>(items[i].memory_bytes()),
+                     static_cast<long long>(items[i].pods()));
+    }
+    std::fprintf(out, "], \"cost\": %.17g, \"lower_bound\": %.17g, \"optimal\": %d, \"cpu_ms\": %.4f}\n", mix.cost, mix.lower_bound, mix.optimal ? 1 : 0, cpu_ms);
+    std::fflush(out);
+}
+
 struct Sweep {
     double slowest_ms = 0;
     double slowest_cpu_ms = 0;
@@ -69,7 +95,9 @@ struct Sweep {
         const auto start = std::chrono::steady_clock::now();
         const double cpu = thread_cpu_ms();
         const auto mix = continuum::packing::cheapest_node_mix(items, types);
-        add(mix, time_ms(start), thread_cpu_ms() - cpu);
+        const double cpu_ms = thread_cpu_ms() - cpu;
+        add(mix, time_ms(start), cpu_ms);
+        dump_call(items, types, mix, cpu_ms);
         benchmark::DoNotOptimize(mix.cost);
     }
     void report(benchmark::State& state) const {
