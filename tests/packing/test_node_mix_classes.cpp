@@ -224,3 +224,33 @@ TEST_CASE("many distinct shapes on large nodes: a valid packing within one node 
     CHECK(mix.lower_bound >= 228060.0 / 64000.0 * 10.0 - 1e-9);
     CHECK(mix.cost <= 40.0);  // 4 big nodes hold 256 cpu: the packing is within one node of the cpu bound
 }
+
+TEST_CASE("integer node counts: the cheapest counts that meet every cover inequality (hand-computed)") {
+    using continuum::packing::detail::CoverInequality;
+    using continuum::packing::detail::TypeCountBound;
+    // 21 cpu and 30 GiB over small (2 cpu / 4 GiB, 1.0) and large (8 / 16, 3.5): the LP pays
+    // 21/8 x 3.5 = 9.19; integer counts: 3 large = 10.5, 2 large + 3 small = 10.0 (22 cpu, 44 GiB),
+    // 1 large + 7 small = 10.5, so 10.0.
+    const std::vector<double> cost{1.0, 3.5};
+    const std::vector<std::int64_t> upper{unlimited, unlimited};
+    const std::vector<CoverInequality> cuts{{{2.0, 8.0}, 21.0}, {{4.0, 16.0}, 30.0}};
+    bool complete = false;
+    TypeCountBound<> search(cost, upper, cuts, 0.5, 10'000);
+    CHECK(search.run(100.0, complete) == doctest::Approx(10.0));
+    CHECK(complete);
+    CHECK(search.best_counts() == std::vector<std::int64_t>{3, 2});
+    // Nothing below the incumbent: the incumbent comes back (it is then proved optimal).
+    TypeCountBound<> at_incumbent(cost, upper, cuts, 0.5, 10'000);
+    CHECK(at_incumbent.run(10.0, complete) == doctest::Approx(10.0));
+    CHECK(complete);
+    CHECK(at_incumbent.best_counts().empty());
+    // At most one large node: 1 large + 7 small = 10.5.
+    const std::vector<std::int64_t> one_large{unlimited, 1};
+    TypeCountBound<> limited(cost, one_large, cuts, 0.5, 10'000);
+    CHECK(limited.run(100.0, complete) == doctest::Approx(10.5));
+    CHECK(limited.best_counts() == std::vector<std::int64_t>{7, 1});
+    // A node limit of 1 stops the search: not complete, so not a bound.
+    TypeCountBound<> starved(cost, upper, cuts, 0.5, 1);
+    starved.run(100.0, complete);
+    CHECK_FALSE(complete);
+}

@@ -10,6 +10,7 @@
 #include <continuum/packing/detail/covering_lp.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/node_mix.hpp>
+#include <continuum/packing/detail/node_mix_type_counts.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,10 @@ namespace continuum::packing::detail {
 inline constexpr std::size_t node_mix_class_patterns = 4000;
 /// The search remembers at most this many states (demand left, limited types used).
 inline constexpr std::size_t node_mix_class_memo = 1'000'000;
+/// The bound from integer node counts per type explores at most this many count vectors.
+inline constexpr std::size_t node_mix_type_count_nodes = 20'000;
+/// ... and adds at most this many infeasibility cuts (each one more count search).
+inline constexpr std::size_t node_mix_type_count_rounds = 8;
 /// Pattern enumeration visits at most this many partial patterns before giving up.
 inline constexpr std::size_t node_mix_class_enumeration = 200'000;
 
@@ -97,16 +102,139 @@ public:
         return round_up(bound(demand_, used));
     }
 
+    /// The bound from integer node counts (node_mix_type_counts.hpp) over the cover inequalities of
+    /// the LP duals, of each dimension and of each class: `incumbent` when no count vector cheaper
+    /// than it meets them all (then `incumbent` is optimal), else the cheapest one's cost. 0 when
+    /// the patterns were not all listed or the count search hit its limit.
+    [[nodiscard]] double type_count_bound(double incumbent) {
+        type_counts_.clear();
+        if (!exhaustive_ || m_ == 0) return 0;
+        const std::size_t d = p_.items.d;
+        std::vector<CoverInequality> cuts;
+        const auto add = [&](const std::vector<double>& weight) {
+            CoverInequality cut{std::vector<double>(p_.types(), 0.0), 0.0};
+            for (std::size_t c = 0; c < m_; ++c) cut.need += weight[c] * static_cast<double>(demand_[c]);
+            if (cut.need <= 0) return;
+            for (const auto& column : columns_) {
+                double v = 0;
+                for (std::size_t c = 0; c < m_; ++c) v += weight[c] * static_cast<double>(column.count[c]);
+                cut.value_per_node[column.type] = std::max(cut.value_per_node[column.type], v);
+            }
+            cuts.push_back(std::move(cut));
+        };
+        add(dual_);  // first: it orders the count search
+        std::vector<double> weight(m_);
+        for (std::size_t k = 0; k < d; ++k) {
+            for (std::size_t c = 0; c < m_; ++c) weight[c] = static_cast<double>(rows_[c][k]);
+            add(weight);
+        }
+        for (std::size_t c = 0; c < m_; ++c) {
+            std::fill(weight.begin(), weight.end(), 0.0);
+            weight[c] = 1.0;
+            add(weight);
+        }
+        std::vector<std::int64_t> upper(p_.types(), 0);
+        for (const auto t : usable_) upper[t] = p_.max_count[t];
+        // Cutting planes: while the cheapest count vector x admits no fractional packing (the
+        // covering LP with at most x_t nodes of each type t is infeasible), its phase-1 duals give
+        // an inequality that x violates; add it and search again. Each round's result is a bound.
+        double bound = 0;
+        for (std::size_t round = 0; round < node_mix_type_count_rounds; ++round) {
+            TypeCountBound<Defer> search(p_.cost, upper, cuts, unit_, node_mix_type_count_nodes);
+            bool complete = false;
+            const double found = search.run(incumbent, complete);
+            if (!complete) break;
+            bound = found >= incumbent || unit_ > 0 ? found : found * (1.0 - 1e-9);
+            if (found >= incumbent || tracker_.exhausted()) break;
+            auto cut = infeasibility_cut(search.best_counts());
+            if (cut.need <= 0) {
+                type_counts_ = search.best_counts();  // admits a fractional packing: worth a try
+                break;
+            }
+            cuts.push_back(std::move(cut));
+        }
+        return bound;
+    }
+
+    /// The covering LP with zero costs and at most counts[t] nodes of each type t (feasible when
+    /// the counts admit a fractional packing).
+    [[nodiscard]] CoveringLp counted_lp(const std::vector<std::int64_t>& counts) const {
+        CoveringLp lp;
+        lp.classes = m_;
+        for (const auto k : demand_) lp.demand.push_back(static_cast<double>(k));
+        for (std::size_t t = 0; t < p_.types(); ++t) lp.limit.push_back(static_cast<double>(counts[t]));
+        for (const auto& column : columns_) {
+            for (std::size_t c = 0; c < m_; ++c) lp.a.push_back(static_cast<double>(column.count[c]));
+            lp.cost.push_back(0.0);
+            lp.group.push_back(column.type);
+        }
+        return lp;
+    }
+
+    /// Looks for a packing with at most counts[t] nodes of each type t cheaper than `incumbent`:
+    /// the counted LP's patterns rounded down, the few items left searched exactly within the
+    /// counts left (at most `visit_limit` search nodes). True when one was found (best_bins()).
+    bool pack_counts(const std::vector<std::int64_t>& counts, double incumbent, std::uint64_t visit_limit) {
+        const auto solution = solve_covering_lp<Defer>(counted_lp(counts), tracker_);
+        start(incumbent, counts, visit_limit);
+        double cost = 0;
+        for (std::size_t j = 0; j < solution.primal.size(); ++j) {
+            const auto& column = columns_[j];
+            for (double x = std::floor(solution.primal[j] + 1e-9); x >= 1; x -= 1) {
+                if (cap_[column.type] != unlimited && used_[column.type] >= cap_[column.type]) break;
+                std::int64_t covered = 0;
+                for (std::size_t c = 0; c < m_; ++c) {
+                    const auto k = std::min(column.count[c], remaining_[c]);
+                    remaining_[c] -= k;
+                    covered += k;
+                }
+                if (covered == 0) break;
+                left_ -= covered;
+                ++used_[column.type];
+                choice_.push_back(j);
+                cost += column.cost;
+            }
+        }
+        descend(0, cost);
+        return found();
+    }
+
+    /// After type_count_bound: the cheapest node counts below its incumbent that admit a fractional
+    /// packing (empty when none was found): a packing with exactly these counts would be optimal.
+    [[nodiscard]] const std::vector<std::int64_t>& type_counts() const { return type_counts_; }
+
+    /// A cover inequality that `counts` violates, from the duals of the covering LP with zero costs
+    /// and at most counts[t] nodes of each type (need 0 when that LP is feasible).
+    [[nodiscard]] CoverInequality infeasibility_cut(const std::vector<std::int64_t>& counts) const {
+        CoverInequality cut{std::vector<double>(p_.types(), 0.0), 0.0};
+        const auto solution = solve_covering_lp<Defer>(counted_lp(counts), tracker_);
+        if (solution.duals.size() != m_) return cut;
+        double largest = 0;
+        for (const double v : solution.duals) largest = std::max(largest, v);
+        if (largest <= 0) return cut;
+        std::vector<double> weight(m_);
+        for (std::size_t c = 0; c < m_; ++c) weight[c] = solution.duals[c] / largest;
+        for (std::size_t c = 0; c < m_; ++c) cut.need += weight[c] * static_cast<double>(demand_[c]);
+        for (const auto& column : columns_) {
+            double v = 0;
+            for (std::size_t c = 0; c < m_; ++c) v += weight[c] * static_cast<double>(column.count[c]);
+            cut.value_per_node[column.type] = std::max(cut.value_per_node[column.type], v);
+        }
+        double covered = 0;
+        for (std::size_t t = 0; t < p_.types(); ++t) covered += cut.value_per_node[t] * static_cast<double>(counts[t]);
+        if (covered >= cut.need * (1.0 - 1e-9)) cut.need = 0;  // x meets it: no progress
+        return cut;
+    }
+
     /// Searches for a packing cheaper than `incumbent`; true when the search completed (then the
     /// best packing found, or the incumbent when none was cheaper, is optimal).
     /// With too many patterns to list, the search runs over the generated ones only: a heuristic,
     /// so it never claims completion (the bound stays the LP's).
-    bool run(double incumbent) {
-        best_cost_ = incumbent;
-        remaining_ = demand_;
-        used_.assign(p_.types(), 0);
-        left_ = std::accumulate(demand_.begin(), demand_.end(), std::int64_t{0});
-        complete_ = true;
+    /// `caps` (per type, -1 = none) limits the node counts further for this run only: then
+    /// completion proves only that no packing within them is cheaper than `incumbent`. The run
+    /// stops (incomplete) after `visit_limit` search nodes.
+    bool run(double incumbent, const std::vector<std::int64_t>& caps = {}, std::uint64_t visit_limit = std::numeric_limits<std::uint64_t>::max()) {
+        start(incumbent, caps, visit_limit);
         round_lp();
         descend(0, 0.0);
         return complete_ && exhaustive_;
@@ -114,6 +242,8 @@ public:
 
     [[nodiscard]] bool found() const { return !best_choice_.empty(); }
     [[nodiscard]] double best_cost() const { return best_cost_; }
+    /// The cost unit of the types (cost_unit), 0 when there is none.
+    [[nodiscard]] double unit() const { return unit_; }
 
     /// The best packing found as bins of item indices (valid only when found()).
     [[nodiscard]] std::vector<MixBin> best_bins() const {
@@ -137,6 +267,24 @@ public:
     }
 
 private:
+    /// Resets the search state for a run below `incumbent` within `caps` (see run).
+    void start(double incumbent, const std::vector<std::int64_t>& caps, std::uint64_t visit_limit) {
+        visits_ = 0;
+        visit_limit_ = visit_limit;
+        cap_ = caps.empty() ? p_.max_count : caps;
+        for (std::size_t t = 0; t < cap_.size(); ++t) {
+            if (p_.max_count[t] != unlimited && (cap_[t] == unlimited || cap_[t] > p_.max_count[t])) cap_[t] = p_.max_count[t];
+        }
+        memo_.clear();
+        choice_.clear();
+        best_choice_.clear();
+        best_cost_ = incumbent;
+        remaining_ = demand_;
+        used_.assign(p_.types(), 0);
+        left_ = std::accumulate(demand_.begin(), demand_.end(), std::int64_t{0});
+        complete_ = true;
+    }
+
     struct Column {
         std::size_t type = 0;
         std::vector<std::int64_t> count;  // copies per class
@@ -420,7 +568,7 @@ private:
             cost += column.cost;
             choice.push_back(j);
         };
-        const auto room = [&](std::size_t t) { return !limited(t) || used_[t] < p_.max_count[t]; };
+        const auto room = [&](std::size_t t) { return cap_[t] == unlimited || used_[t] < cap_[t]; };
         const auto covers = [&](std::size_t j) {
             std::int64_t covered = 0;
             for (std::size_t c = 0; c < m_; ++c) covered += std::min(columns_[j].count[c], remaining_[c]);
@@ -460,7 +608,7 @@ private:
     bool seen_before(std::size_t first, double cost) {
         key_.assign(remaining_.begin(), remaining_.end());
         for (std::size_t t = 0; t < p_.types(); ++t) {
-            if (limited(t)) key_.push_back(used_[t]);
+            if (cap_[t] != unlimited) key_.push_back(used_[t]);
         }
         const auto it = memo_.find(key_);
         if (it == memo_.end()) {
@@ -481,7 +629,7 @@ private:
     void descend(std::size_t first, double cost) {
         if (!complete_) return;
         // A node may scan thousands of patterns: read the clock every 64 nodes, not every 1024.
-        if (!tracker_.count() || ((++visits_ & 63) == 0 && tracker_.exhausted())) {
+        if (!tracker_.count() || ((++visits_ & 63) == 0 && tracker_.exhausted()) || visits_ > visit_limit_) {
             complete_ = false;
             return;
         }
@@ -497,7 +645,7 @@ private:
         std::vector<std::int64_t> take(m_);
         for (std::size_t j = first; j < columns_.size() && complete_; ++j) {
             const auto& column = columns_[j];
-            if (limited(column.type) && used_[column.type] >= p_.max_count[column.type]) continue;
+            if (cap_[column.type] != unlimited && used_[column.type] >= cap_[column.type]) continue;
             std::int64_t covered = 0;
             for (std::size_t c = 0; c < m_; ++c) {
                 take[c] = std::min(column.count[c], remaining_[c]);
@@ -528,6 +676,9 @@ private:
     std::vector<double> dual_;     // per class
     std::vector<double> primal_;   // per column: its value in the LP's last basis
     std::vector<double> penalty_;  // per type: what one more node of a limited type is worth to the bound
+    std::vector<std::int64_t> cap_;  // per type: the count limit of the current run (-1 = none)
+    std::vector<std::int64_t> type_counts_;
+    std::uint64_t visit_limit_ = std::numeric_limits<std::uint64_t>::max();
     double unit_ = 0;
     double best_cost_ = 0;
     std::vector<std::int64_t> remaining_;

@@ -12,10 +12,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
 namespace continuum::packing::detail {
+
+/// The search for a packing with the node counts of the type-count bound visits at most this many nodes.
+inline constexpr std::uint64_t node_mix_counted_visits = 20'000;
 
 /// Improves `best` (heuristic packing of every placeable item, with its bound) by exact search
 /// within what `tracker` allows: raises its lower bound, lowers its cost, proves it optimal when
@@ -24,18 +28,34 @@ template <typename Defer = void>
 void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution& best) {
     NodeMixClassSearch<Defer> classes(p, tracker);
     if (classes.build()) {
-        best.lower_bound = std::min(best.cost, std::max(best.lower_bound, classes.root_bound()));
-        if (best.lower_bound >= best.cost) return;
-        const bool complete = classes.run(best.cost);
-        if (classes.found()) {
+        // Costs are multiples of the unit (or not): a bound within half a unit (a relative 1e-9)
+        // of the cost is the cost, whatever the order of the floating-point sums.
+        const auto raise = [&](double bound) {
+            best.lower_bound = std::min(best.cost, std::max(best.lower_bound, bound));
+            const double slack = classes.unit() > 0 ? classes.unit() / 2 : 1e-9 * best.cost;
+            if (best.cost - best.lower_bound < slack) best.lower_bound = best.cost;
+            return best.lower_bound >= best.cost;
+        };
+        if (raise(classes.root_bound())) return;
+        if (raise(classes.type_count_bound(best.cost))) return;
+        const auto take = [&] {
+            if (!classes.found()) return;
             auto bins = classes.best_bins();
             downsize<Defer>(p, bins);
             if (const double cost = solution_cost<Defer>(p, bins); cost < best.cost) {
                 best.bins = std::move(bins);
                 best.cost = cost;
             }
+        };
+        if (!classes.type_counts().empty()) {  // a packing with exactly these counts meets the bound
+            classes.pack_counts(classes.type_counts(), best.cost, node_mix_counted_visits);
+            take();
+            if (raise(best.lower_bound)) return;
         }
-        best.lower_bound = complete ? best.cost : std::min(best.lower_bound, best.cost);
+        const bool complete = classes.run(best.cost);
+        take();
+        if (complete) best.lower_bound = best.cost;
+        raise(best.lower_bound);
         return;
     }
     if (p.placeable.size() > node_mix_exact_items || p.existing() > node_mix_exact_existing || tracker.exhausted()) return;

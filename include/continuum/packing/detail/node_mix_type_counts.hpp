@@ -1,0 +1,145 @@
+// Internal: a lower bound on the node-mix cost from integer node counts per type. Every packing
+// opens x_t nodes of type t; for any weighting π >= 0 of the item classes, one node of type t covers
+// at most v_t = max over its patterns of π · (copies per class), so Σ_t v_t x_t >= π · demand (a
+// cover inequality; π = the covering LP's duals, the requests in one dimension, one class). The
+// cheapest integer x meeting every inequality and the count limits is a bound at least as strong
+// as the LP's and often a node stronger (node counts are integers; the LP's are not).
+#pragma once
+
+#include <continuum/core/budget.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace continuum::packing::detail {
+
+/// Σ_t value_per_node[t] · x_t >= need holds for the node counts x of every packing.
+struct CoverInequality {
+    std::vector<double> value_per_node;  // per type
+    double need = 0;
+};
+
+/// Depth-first search over node counts per type for the cheapest x meeting every inequality, with
+/// 0 <= x_t <= upper[t] (-1 = unlimited; a type no inequality values may still be counted but never
+/// helps). `incumbent` is the cost of a known packing: the search looks only below it, so the result
+/// is min(incumbent, cheapest x) and a lower bound on every packing's cost whenever `complete`.
+/// Costs that are multiples of `unit` (> 0) prune at half a unit; else at a relative 1e-9.
+template <typename Defer = void>
+class TypeCountBound {
+public:
+    TypeCountBound(const std::vector<double>& cost, const std::vector<std::int64_t>& upper, const std::vector<CoverInequality>& cuts, double unit, std::size_t node_limit)
+        : cost_(cost), upper_(upper), cuts_(cuts), unit_(unit), node_limit_(node_limit) {}
+
+    /// The bound (min(incumbent, cheapest x)); `complete` is false when the node limit stopped the
+    /// search (the result is then not a bound).
+    double run(double incumbent, bool& complete) {
+        best_ = incumbent;
+        x_.assign(cost_.size(), 0);
+        best_x_.clear();
+        const std::size_t types = cost_.size();
+        // Useful types only (some inequality values them), most valuable per unit of cost first
+        // under the first inequality (the LP duals: the LP's own choice is tried first).
+        for (std::size_t t = 0; t < types; ++t) {
+            if (upper_[t] == 0) continue;
+            const bool useful = std::any_of(cuts_.begin(), cuts_.end(), [&](const CoverInequality& cut) { return cut.value_per_node[t] > 0; });
+            if (useful) order_.push_back(t);
+        }
+        const auto key = [&](std::size_t t) {
+            const double v = cuts_.empty() ? 0.0 : cuts_.front().value_per_node[t];
+            return cost_[t] > 0 ? v / cost_[t] : std::numeric_limits<double>::infinity();
+        };
+        std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+        // Cheapest cost per unit of each inequality over the types from position i on.
+        const std::size_t k = cuts_.size();
+        ratio_.assign((order_.size() + 1) * k, std::numeric_limits<double>::infinity());
+        for (std::size_t i = order_.size(); i-- > 0;) {
+            const std::size_t t = order_[i];
+            for (std::size_t c = 0; c < k; ++c) {
+                double r = ratio_[(i + 1) * k + c];
+                if (cuts_[c].value_per_node[t] > 0) r = std::min(r, cost_[t] / cuts_[c].value_per_node[t]);
+                ratio_[i * k + c] = r;
+            }
+        }
+        need_.assign((order_.size() + 1) * k, 0.0);  // per depth: what each inequality still needs
+        for (std::size_t c = 0; c < k; ++c) need_[c] = cuts_[c].need - tolerance(cuts_[c].need);
+        complete_ = true;
+        descend(0, 0.0);
+        complete = complete_;
+        return best_;
+    }
+    [[nodiscard]] std::size_t nodes() const { return nodes_; }
+    /// The cheapest count vector found (empty when none was cheaper than the incumbent).
+    [[nodiscard]] const std::vector<std::int64_t>& best_counts() const { return best_x_; }
+
+private:
+    [[nodiscard]] static double tolerance(double need) { return 1e-9 * std::max(1.0, std::abs(need)); }
+    [[nodiscard]] bool cannot_improve(double lower) const {
+        const double slack = unit_ > 0 ? unit_ / 2 : 1e-9 * std::max(1.0, best_);
+        return lower >= best_ - slack;
+    }
+
+    void descend(std::size_t i, double cost) {
+        if (!complete_) return;
+        if (++nodes_ > node_limit_) {
+            complete_ = false;
+            return;
+        }
+        const std::size_t k = cuts_.size();
+        const double* need = need_.data() + i * k;
+        double lower = cost;
+        bool met = true;
+        for (std::size_t c = 0; c < k; ++c) {
+            if (need[c] <= 0) continue;
+            met = false;
+            lower = std::max(lower, cost + need[c] * ratio_[i * k + c]);  // infinity: no type left values it
+        }
+        if (met) {
+            if (cost < best_) {
+                best_ = cost;
+                best_x_ = x_;
+            }
+            return;
+        }
+        if (i == order_.size() || cannot_improve(lower)) return;
+        const std::size_t t = order_[i];
+        // Beyond the count that meets every inequality on its own, more nodes of t only add cost.
+        std::int64_t most = 0;
+        for (std::size_t c = 0; c < k; ++c) {
+            if (need[c] <= 0) continue;
+            const double v = cuts_[c].value_per_node[t];
+            if (v <= 0) continue;
+            most = std::max<std::int64_t>(most, static_cast<std::int64_t>(std::ceil(need[c] / v)));
+        }
+        if (upper_[t] >= 0) most = std::min(most, upper_[t]);
+        if (cost_[t] > 0) most = std::min<std::int64_t>(most, static_cast<std::int64_t>(std::ceil((best_ - cost) / cost_[t])));
+        for (std::int64_t x = most; x >= 0 && complete_; --x) {
+            if (cannot_improve(cost + static_cast<double>(x) * cost_[t])) continue;
+            double* next = need_.data() + (i + 1) * k;
+            for (std::size_t c = 0; c < k; ++c) next[c] = need_[i * k + c] - static_cast<double>(x) * cuts_[c].value_per_node[t];
+            x_[t] = x;
+            descend(i + 1, cost + static_cast<double>(x) * cost_[t]);
+            x_[t] = 0;
+        }
+    }
+
+    const std::vector<double>& cost_;
+    const std::vector<std::int64_t>& upper_;
+    const std::vector<CoverInequality>& cuts_;
+    std::vector<std::int64_t> x_;
+    std::vector<std::int64_t> best_x_;
+    double unit_;
+    std::size_t node_limit_;
+    std::vector<std::size_t> order_;
+    std::vector<double> ratio_;
+    std::vector<double> need_;
+    double best_ = 0;
+    std::size_t nodes_ = 0;
+    bool complete_ = true;
+};
+
+}  // namespace continuum::packing::detail
