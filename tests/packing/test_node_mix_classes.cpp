@@ -115,7 +115,7 @@ TEST_CASE("the default budget of a per-tick call carries the per-tick deadline")
     const auto budget = continuum::per_tick_budget();
     REQUIRE(budget.time_limit.has_value());
     CHECK(*budget.time_limit == continuum::per_tick_deadline);
-    CHECK(continuum::per_tick_deadline.count() == 30);
+    CHECK(continuum::per_tick_deadline.count() == 10);
     CHECK(budget.node_limit == Budget{}.node_limit);
 }
 

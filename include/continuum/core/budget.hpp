@@ -34,10 +34,11 @@ struct Budget {
 
 /// Default deadline of the calls a scaler makes every tick (cheapest_node_mix, plan_scale_out, the
 /// hierarchical scaler's exact node planner): they return their best answer and an honest bound
-/// when it passes. 30 ms leaves room for the uninterruptible heuristics and for a loaded host
-/// (measured: at most ~55 ms wall per call with a 40 ms deadline on 2 cores at load 10), so a call
-/// stays within 50 ms.
-inline constexpr Duration per_tick_deadline{30};
+/// when it passes. 10 ms: on the per-tick sweep (benchmarks/bench_node_mix: 1..200 identical pods
+/// and mixes of 2-5 pod shapes over three node-type sets) every call proves its optimum within a
+/// few ms of CPU, so the deadline is a safety net for larger inputs; with the uninterruptible
+/// heuristics and a loaded host (2 cores at load 10) a call still ends well within 50 ms.
+inline constexpr Duration per_tick_deadline{10};
 
 /// The default budget of a per-tick call: the default node limit and per_tick_deadline.
 inline Budget per_tick_budget() {

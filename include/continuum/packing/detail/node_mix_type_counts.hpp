@@ -42,10 +42,12 @@ public:
         x_.assign(cost_.size(), 0);
         best_x_.clear();
         const std::size_t types = cost_.size();
+        limit_ = upper_;
+        dominate();
         // Useful types only (some inequality values them), most valuable per unit of cost first
         // under the first inequality (the LP duals: the LP's own choice is tried first).
         for (std::size_t t = 0; t < types; ++t) {
-            if (upper_[t] == 0) continue;
+            if (limit_[t] == 0) continue;
             const bool useful = std::any_of(cuts_.begin(), cuts_.end(), [&](const CoverInequality& cut) { return cut.value_per_node[t] > 0; });
             if (useful) order_.push_back(t);
         }
@@ -77,6 +79,31 @@ public:
     [[nodiscard]] const std::vector<std::int64_t>& best_counts() const { return best_x_; }
 
 private:
+    /// Dominance: when one node of an unlimited type t is worth k nodes of type u under every
+    /// inequality (k·v_u <= v_t, or v_t alone meets it) for no more than k times u's cost, some
+    /// cheapest x has at most k - 1 nodes of u (trade k of them for one t while there are k: each
+    /// trade keeps every inequality met, costs nothing more, and lowers the node count, or for
+    /// k = 1 moves a node to a lower-numbered type, so the trades end).
+    void dominate() {
+        const std::size_t types = cost_.size();
+        for (std::size_t u = 0; u < types; ++u) {
+            for (std::size_t t = 0; t < types; ++t) {
+                if (t == u || upper_[t] != -1 || limit_[u] == 0) continue;
+                for (std::int64_t k = 1; k <= 8; ++k) {
+                    if (k == 1 && t > u) continue;
+                    if (cost_[t] > static_cast<double>(k) * cost_[u] * (1.0 + 1e-12)) continue;
+                    const bool worth = std::all_of(cuts_.begin(), cuts_.end(), [&](const CoverInequality& cut) {
+                        const double vt = cut.value_per_node[t];
+                        return static_cast<double>(k) * cut.value_per_node[u] <= vt * (1.0 + 1e-12) || vt >= cut.need;
+                    });
+                    if (!worth) continue;
+                    if (limit_[u] == -1 || limit_[u] > k - 1) limit_[u] = k - 1;
+                    break;
+                }
+            }
+        }
+    }
+
     [[nodiscard]] static double tolerance(double need) { return 1e-9 * std::max(1.0, std::abs(need)); }
     [[nodiscard]] bool cannot_improve(double lower) const {
         const double slack = unit_ > 0 ? unit_ / 2 : 1e-9 * std::max(1.0, best_);
@@ -115,7 +142,7 @@ private:
             if (v <= 0) continue;
             most = std::max<std::int64_t>(most, static_cast<std::int64_t>(std::ceil(need[c] / v)));
         }
-        if (upper_[t] >= 0) most = std::min(most, upper_[t]);
+        if (limit_[t] >= 0) most = std::min(most, limit_[t]);
         if (cost_[t] > 0) most = std::min<std::int64_t>(most, static_cast<std::int64_t>(std::ceil((best_ - cost) / cost_[t])));
         for (std::int64_t x = most; x >= 0 && complete_; --x) {
             if (cannot_improve(cost + static_cast<double>(x) * cost_[t])) continue;
@@ -129,6 +156,7 @@ private:
 
     const std::vector<double>& cost_;
     const std::vector<std::int64_t>& upper_;
+    std::vector<std::int64_t> limit_;  // upper_ and what dominance adds
     const std::vector<CoverInequality>& cuts_;
     std::vector<std::int64_t> x_;
     std::vector<std::int64_t> best_x_;
