@@ -11,6 +11,9 @@ optimum, and fails (exit 1) on a bound above the optimum or a cost below it (an 
 
 Usage: CONTINUUM_NODE_MIX_DUMP=/tmp/calls.jsonl ./build/benchmarks/bench_node_mix
        /usr/bin/python3 benchmarks/node_mix_highs_peer.py /tmp/calls.jsonl [--verbose]
+       /usr/bin/python3 benchmarks/node_mix_highs_peer.py /tmp/calls.jsonl --fixtures 789,903,904
+The last form prints the chosen calls and their optima as C++ initializers (the fixtures of
+tests/packing/test_node_mix_classes.cpp, "optima of sweep calls by the pattern ILP").
 """
 
 import argparse
@@ -75,7 +78,22 @@ def main():
     parser.add_argument("dump")
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--fixtures", help="comma-separated call numbers to print as C++ initializers")
     args = parser.parse_args()
+    if args.fixtures:
+        with open(args.dump) as f:
+            calls = [json.loads(line) for line in f if line.strip()]
+        for index in (int(v) for v in args.fixtures.split(",")):
+            call = calls[index]
+            best, proved, _, _ = optimum(call, args.time_limit)
+            assert proved, f"call {index}: HiGHS did not prove its optimum"
+            classes = {}
+            for item in call["items"]:
+                classes[tuple(item)] = classes.get(tuple(item), 0) + 1
+            types = ", ".join(f"{{{t[0]}, {t[1]}, {t[2]}, {t[3]!r}, {t[4]}}}" for t in call["types"])
+            shapes = ", ".join(f"{{{k[0]}, {k[1]}, {k[2]}, {v}}}" for k, v in classes.items())
+            print(f"    {{{{{types}}}, {{{shapes}}}, {best!r}}},  // call {index}")
+        return 0
     bad = 0
     rows_out = []
     with open(args.dump) as f:

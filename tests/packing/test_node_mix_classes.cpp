@@ -254,3 +254,86 @@ TEST_CASE("integer node counts: the cheapest counts that meet every cover inequa
     starved.run(100.0, complete);
     CHECK_FALSE(complete);
 }
+
+TEST_CASE("integer node counts: k nodes that one node of an unlimited type replaces at no more cost are capped at k - 1") {
+    using continuum::packing::detail::CoverInequality;
+    using continuum::packing::detail::TypeCountBound;
+    // 21 cpu over small (2 cpu, 1.0) and double (4 cpu, 2.0): 11.0 either way (11 small, 5 double +
+    // 1 small, ...); two small nodes are worth one double, so the cheapest counts have one small.
+    const std::vector<double> cost{1.0, 2.0};
+    const std::vector<std::int64_t> upper{unlimited, unlimited};
+    const std::vector<CoverInequality> cuts{{{2.0, 4.0}, 21.0}};
+    bool complete = false;
+    TypeCountBound<> search(cost, upper, cuts, 1.0, 10'000);
+    CHECK(search.run(100.0, complete) == doctest::Approx(11.0));
+    CHECK(complete);
+    CHECK(search.best_counts() == std::vector<std::int64_t>{1, 5});
+    // A limited double (at most 2) replaces nothing, so small is not capped: 11 small come first.
+    const std::vector<std::int64_t> two_doubles{unlimited, 2};
+    TypeCountBound<> limited(cost, two_doubles, cuts, 1.0, 10'000);
+    CHECK(limited.run(100.0, complete) == doctest::Approx(11.0));
+    CHECK(limited.best_counts() == std::vector<std::int64_t>{11, 0});
+}
+
+namespace {
+/// A call of bench_node_mix's sweep and its optimum by the pattern ILP (HiGHS), printed by
+/// `benchmarks/node_mix_highs_peer.py calls.jsonl --fixtures ...` from the calls the bench dumps
+/// (CONTINUUM_NODE_MIX_DUMP); these were the slowest or unproved ones before the type-count bound.
+struct SweepFixture {
+    struct Type {
+        std::int64_t cpu, memory, pods;
+        double cost;
+        std::int64_t max_count;
+    };
+    struct Shape {
+        std::int64_t cpu, memory, pods, count;
+    };
+    std::vector<Type> types;
+    std::vector<Shape> shapes;
+    double optimum;
+};
+
+// clang-format off
+const std::vector<SweepFixture> sweep_fixtures{
+    {{{2000, 4294967296, 110, 1, -1}, {8000, 17179869184, 110, 3.5, -1}}, {{250, 5637144576, 1, 58}, {3500, 5100273664, 1, 76}, {250, 4026531840, 1, 66}}, 208.5},  // call 754
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{2000, 6442450944, 1, 66}, {1000, 6442450944, 1, 61}, {1500, 1073741824, 1, 73}}, 13.756},  // call 789
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{250, 5637144576, 1, 58}, {3500, 5100273664, 1, 76}, {250, 4026531840, 1, 66}}, 14.196},  // call 794
+    {{{2000, 4294967296, 110, 1, -1}, {8000, 17179869184, 110, 3.5, -1}}, {{750, 4026531840, 1, 48}, {750, 4563402752, 1, 48}, {2750, 2147483648, 1, 41}, {3500, 536870912, 1, 63}}, 185.0},  // call 859
+    {{{2000, 4294967296, 110, 1, -1}, {8000, 17179869184, 110, 3.5, -1}}, {{1500, 6442450944, 1, 17}, {1000, 4294967296, 1, 33}, {4000, 1073741824, 1, 28}, {3750, 1610612736, 1, 22}}, 118.5},  // call 863
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{1500, 6442450944, 1, 17}, {1000, 4294967296, 1, 33}, {4000, 1073741824, 1, 28}, {3750, 1610612736, 1, 22}}, 11.336000000000002},  // call 903
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{4000, 1073741824, 1, 52}, {1500, 6442450944, 1, 58}, {1000, 4294967296, 1, 43}, {3750, 1610612736, 1, 47}}, 23.092},  // call 904
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{1000, 5100273664, 1, 25}, {250, 1610612736, 1, 30}, {1000, 5905580032, 1, 18}, {250, 2952790016, 1, 27}}, 3.527999999999999},  // call 913
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{250, 2952790016, 1, 49}, {250, 1610612736, 1, 52}, {1000, 5100273664, 1, 54}, {1000, 5905580032, 1, 45}}, 7.620000000000948},  // call 914
+    {{{2000, 4294967296, 110, 1, -1}, {8000, 17179869184, 110, 3.5, -1}}, {{3250, 1610612736, 1, 15}, {2750, 268435456, 1, 23}, {500, 805306368, 1, 28}, {1000, 4563402752, 1, 19}, {750, 4563402752, 1, 15}}, 69.5},  // call 963
+    {{{2000, 4294967296, 110, 1, -1}, {8000, 17179869184, 110, 3.5, -1}}, {{500, 3758096384, 1, 31}, {1250, 4294967296, 1, 37}, {3250, 3489660928, 1, 45}, {500, 5905580032, 1, 44}, {250, 5100273664, 1, 43}}, 188.5},  // call 979
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{3250, 1610612736, 1, 42}, {750, 4563402752, 1, 46}, {2750, 268435456, 1, 33}, {500, 805306368, 1, 31}, {1000, 4563402752, 1, 48}}, 13.887999999999948},  // call 1004
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{3250, 3489660928, 1, 8}, {500, 5905580032, 1, 15}, {500, 3758096384, 1, 6}, {250, 5100273664, 1, 8}, {1250, 4294967296, 1, 13}}, 2.719999999999999},  // call 1017
+    {{{2000, 8589934592, 110, 0.096, -1}, {4000, 17179869184, 110, 0.192, -1}, {8000, 34359738368, 110, 0.384, -1}, {8000, 17179869184, 110, 0.34, -1}, {4000, 34359738368, 110, 0.252, -1}}, {{1000, 4831838208, 1, 37}, {2250, 536870912, 1, 37}, {750, 4294967296, 1, 48}, {500, 4294967296, 1, 49}, {3750, 4831838208, 1, 29}}, 12.951999999999993},  // call 1039
+    {{{4000, 17179869184, 110, 0.2, -1}, {8000, 34359738368, 110, 0.4, -1}, {16000, 68719476736, 110, 0.8, -1}}, {{250, 5100273664, 1, 29}, {3250, 3489660928, 1, 16}, {500, 3758096384, 1, 20}, {500, 5905580032, 1, 18}, {1250, 4294967296, 1, 17}}, 5.400000000000026},  // call 1058
+    {{{4000, 17179869184, 110, 0.2, -1}, {8000, 34359738368, 110, 0.4, -1}, {16000, 68719476736, 110, 0.8, -1}}, {{500, 3758096384, 1, 31}, {1250, 4294967296, 1, 37}, {3250, 3489660928, 1, 45}, {500, 5905580032, 1, 44}, {250, 5100273664, 1, 43}}, 12.200000000000003},  // call 1059
+};
+// clang-format on
+}  // namespace
+
+TEST_CASE("sweep calls of 3 to 5 pod shapes: the pattern ILP's optimum (HiGHS), proved; an honest bound when starved") {
+    for (std::size_t f = 0; f < sweep_fixtures.size(); ++f) {
+        CAPTURE(f);
+        const auto& fixture = sweep_fixtures[f];
+        std::vector<NodeType> types;
+        for (const auto& t : fixture.types) {
+            types.push_back({"t" + std::to_string(types.size()), Resources::from_units({{"cpu", t.cpu}, {"memory", t.memory}, {"pods", t.pods}}), t.cost, t.max_count});
+        }
+        std::vector<Resources> items;
+        for (const auto& s : fixture.shapes) {
+            for (std::int64_t c = 0; c < s.count; ++c) items.push_back(Resources::from_units({{"cpu", s.cpu}, {"memory", s.memory}, {"pods", s.pods}}));
+        }
+        const auto mix = cheapest_node_mix(items, types, Budget{5'000'000, std::nullopt});
+        check_node_mix(mix, items, types);
+        CHECK(mix.cost == doctest::Approx(fixture.optimum).epsilon(1e-9));
+        CHECK(mix.optimal);
+        const auto starved = cheapest_node_mix(items, types, Budget{50, std::nullopt});
+        check_node_mix(starved, items, types);
+        CHECK(starved.lower_bound <= fixture.optimum + 1e-9);
+        CHECK(starved.cost >= fixture.optimum - 1e-9);
+    }
+}
