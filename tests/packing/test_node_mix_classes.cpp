@@ -235,22 +235,22 @@ TEST_CASE("integer node counts: the cheapest counts that meet every cover inequa
     const std::vector<std::int64_t> upper{unlimited, unlimited};
     const std::vector<CoverInequality> cuts{{{2.0, 8.0}, 21.0}, {{4.0, 16.0}, 30.0}};
     bool complete = false;
-    TypeCountBound<> search(cost, upper, cuts, 0.5, 10'000);
+    TypeCountBound<> search(cost, upper, cuts, 0.5, 10'000, 100);
     CHECK(search.run(100.0, complete) == doctest::Approx(10.0));
     CHECK(complete);
     CHECK(search.best_counts() == std::vector<std::int64_t>{3, 2});
     // Nothing below the incumbent: the incumbent comes back (it is then proved optimal).
-    TypeCountBound<> at_incumbent(cost, upper, cuts, 0.5, 10'000);
+    TypeCountBound<> at_incumbent(cost, upper, cuts, 0.5, 10'000, 100);
     CHECK(at_incumbent.run(10.0, complete) == doctest::Approx(10.0));
     CHECK(complete);
     CHECK(at_incumbent.best_counts().empty());
     // At most one large node: 1 large + 7 small = 10.5.
     const std::vector<std::int64_t> one_large{unlimited, 1};
-    TypeCountBound<> limited(cost, one_large, cuts, 0.5, 10'000);
+    TypeCountBound<> limited(cost, one_large, cuts, 0.5, 10'000, 100);
     CHECK(limited.run(100.0, complete) == doctest::Approx(10.5));
     CHECK(limited.best_counts() == std::vector<std::int64_t>{7, 1});
     // A node limit of 1 stops the search: not complete, so not a bound.
-    TypeCountBound<> starved(cost, upper, cuts, 0.5, 1);
+    TypeCountBound<> starved(cost, upper, cuts, 0.5, 1, 100);
     starved.run(100.0, complete);
     CHECK_FALSE(complete);
 }
@@ -264,13 +264,13 @@ TEST_CASE("integer node counts: k nodes that one node of an unlimited type repla
     const std::vector<std::int64_t> upper{unlimited, unlimited};
     const std::vector<CoverInequality> cuts{{{2.0, 4.0}, 21.0}};
     bool complete = false;
-    TypeCountBound<> search(cost, upper, cuts, 1.0, 10'000);
+    TypeCountBound<> search(cost, upper, cuts, 1.0, 10'000, 100);
     CHECK(search.run(100.0, complete) == doctest::Approx(11.0));
     CHECK(complete);
     CHECK(search.best_counts() == std::vector<std::int64_t>{1, 5});
     // A limited double (at most 2) replaces nothing, so small is not capped: 11 small come first.
     const std::vector<std::int64_t> two_doubles{unlimited, 2};
-    TypeCountBound<> limited(cost, two_doubles, cuts, 1.0, 10'000);
+    TypeCountBound<> limited(cost, two_doubles, cuts, 1.0, 10'000, 100);
     CHECK(limited.run(100.0, complete) == doctest::Approx(11.0));
     CHECK(limited.best_counts() == std::vector<std::int64_t>{11, 0});
 }

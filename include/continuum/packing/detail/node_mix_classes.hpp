@@ -140,7 +140,7 @@ public:
         // an inequality that x violates; add it and search again. Each round's result is a bound.
         double bound = 0;
         for (std::size_t round = 0; round < node_mix_type_count_rounds; ++round) {
-            TypeCountBound<Defer> search(p_.cost, upper, cuts, unit_, node_mix_type_count_nodes);
+            TypeCountBound<Defer> search(p_.cost, upper, cuts, unit_, node_mix_type_count_nodes, std::accumulate(demand_.begin(), demand_.end(), std::int64_t{0}));
             bool complete = false;
             const double found = search.run(incumbent, complete);
             if (!complete) break;

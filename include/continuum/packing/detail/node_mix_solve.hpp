@@ -20,6 +20,8 @@ namespace continuum::packing::detail {
 
 /// The search for a packing with the node counts of the type-count bound visits at most this many nodes.
 inline constexpr std::uint64_t node_mix_counted_visits = 20'000;
+/// ... after a search over every pattern of at most this many nodes.
+inline constexpr std::uint64_t node_mix_first_visits = 1'000;
 
 /// Improves `best` (heuristic packing of every placeable item, with its bound) by exact search
 /// within what `tracker` allows: raises its lower bound, lowers its cost, proves it optimal when
@@ -48,6 +50,11 @@ void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution
             }
         };
         if (!classes.type_counts().empty()) {  // a packing with exactly these counts meets the bound
+            // A short search from the LP's rounding first: it often finds one at once (types of
+            // proportional costs, whose many equal-cost counts the rounding below may miss).
+            classes.run(best.cost, {}, node_mix_first_visits);
+            take();
+            if (raise(best.lower_bound)) return;
             classes.pack_counts(classes.type_counts(), best.cost, node_mix_counted_visits);
             take();
             if (raise(best.lower_bound)) return;

@@ -32,8 +32,11 @@ struct CoverInequality {
 template <typename Defer = void>
 class TypeCountBound {
 public:
-    TypeCountBound(const std::vector<double>& cost, const std::vector<std::int64_t>& upper, const std::vector<CoverInequality>& cuts, double unit, std::size_t node_limit)
-        : cost_(cost), upper_(upper), cuts_(cuts), unit_(unit), node_limit_(node_limit) {}
+    /// `most_nodes`: no packing needs more nodes of one type (e.g. the number of items: a node
+    /// holds at least one, empty ones can be dropped), so x_t <= most_nodes keeps the bound valid.
+    TypeCountBound(const std::vector<double>& cost, const std::vector<std::int64_t>& upper, const std::vector<CoverInequality>& cuts, double unit, std::size_t node_limit,
+                   std::int64_t most_nodes)
+        : cost_(cost), upper_(upper), cuts_(cuts), unit_(unit), node_limit_(node_limit), most_nodes_(std::max<std::int64_t>(most_nodes, 0)) {}
 
     /// The bound (min(incumbent, cheapest x)); `complete` is false when the node limit stopped the
     /// search (the result is then not a bound).
@@ -135,15 +138,16 @@ private:
         if (i == order_.size() || cannot_improve(lower)) return;
         const std::size_t t = order_[i];
         // Beyond the count that meets every inequality on its own, more nodes of t only add cost.
-        std::int64_t most = 0;
+        // (In doubles, capped by most_nodes before the conversion: a tiny value must not overflow.)
+        double most_value = 0;
         for (std::size_t c = 0; c < k; ++c) {
             if (need[c] <= 0) continue;
             const double v = cuts_[c].value_per_node[t];
-            if (v <= 0) continue;
-            most = std::max<std::int64_t>(most, static_cast<std::int64_t>(std::ceil(need[c] / v)));
+            if (v > 0) most_value = std::max(most_value, std::ceil(need[c] / v));
         }
+        if (cost_[t] > 0) most_value = std::min(most_value, std::ceil((best_ - cost) / cost_[t]));
+        auto most = static_cast<std::int64_t>(std::min(most_value, static_cast<double>(most_nodes_)));
         if (limit_[t] >= 0) most = std::min(most, limit_[t]);
-        if (cost_[t] > 0) most = std::min<std::int64_t>(most, static_cast<std::int64_t>(std::ceil((best_ - cost) / cost_[t])));
         for (std::int64_t x = most; x >= 0 && complete_; --x) {
             if (cannot_improve(cost + static_cast<double>(x) * cost_[t])) continue;
             double* next = need_.data() + (i + 1) * k;
@@ -162,6 +166,7 @@ private:
     std::vector<std::int64_t> best_x_;
     double unit_;
     std::size_t node_limit_;
+    std::int64_t most_nodes_;
     std::vector<std::size_t> order_;
     std::vector<double> ratio_;
     std::vector<double> need_;
