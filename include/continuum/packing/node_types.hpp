@@ -79,12 +79,12 @@ NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& solution) 
 
 /// Cheapest mix of new nodes that holds `items`. Runs the heuristics (cost-efficiency greedy,
 /// typed FFD over each type order, downsizing), then an exact search within `budget` (explored
-/// nodes / deadline; by default per_tick_budget(), a 30 ms deadline): over item classes with
+/// nodes / deadline; by default per_tick_budget(), a 10 ms deadline): over item classes with
 /// multiplicities (equal requests, e.g. replicas of a Deployment) whenever their maximal node
 /// patterns are few (detail::node_mix_class_patterns), else over single items for at most
 /// `detail::node_mix_exact_items` placeable items. The covering LP bound (dual of the classes'
-/// relaxation) keeps the lower bound honest when the budget runs out. Items that fit no type are
-/// reported, never dropped.
+/// relaxation), raised by the bound from integer node counts per type, keeps the lower bound
+/// honest when the budget runs out. Items that fit no type are reported, never dropped.
 /// \throws InvalidArgument when `types` is empty, a type has a negative or non-finite cost, a
 ///         max_count below -1, a negative or all-zero capacity; an item has a negative amount or
 ///         is all zero; or the budget is invalid.

@@ -1,7 +1,9 @@
 // Internal: cheapest_node_mix's driver. Heuristics first (typed first fit over type orders, the
 // cost-efficiency greedy, downsizing) and their bound; then, within the budget, the class search
-// (items with multiplicities: node_mix_classes.hpp) whenever its patterns are few, else the search
-// over single items for small instances. The answer is always the best packing found and a valid bound.
+// (items with multiplicities: node_mix_classes.hpp) whenever its patterns are few: the LP bound, the
+// bound from integer node counts per type (node_mix_type_counts.hpp), a packing with those counts,
+// then the search over patterns; else the search over single items for small instances. The
+// answer is always the best packing found and a valid bound.
 #pragma once
 
 #include <continuum/core/budget.hpp>
