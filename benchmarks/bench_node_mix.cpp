@@ -10,10 +10,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>

@@ -675,9 +675,9 @@ private:
     std::vector<Column> columns_;
     std::vector<std::size_t> usable_;  // types that may hold items
     bool exhaustive_ = true;           // columns_ lists every maximal pattern
-    std::vector<double> dual_;     // per class
-    std::vector<double> primal_;   // per column: its value in the LP's last basis
-    std::vector<double> penalty_;  // per type: what one more node of a limited type is worth to the bound
+    std::vector<double> dual_;       // per class
+    std::vector<double> primal_;     // per column: its value in the LP's last basis
+    std::vector<double> penalty_;    // per type: what one more node of a limited type is worth to the bound
     std::vector<std::int64_t> cap_;  // per type: the count limit of the current run (-1 = none)
     std::vector<std::int64_t> type_counts_;
     std::uint64_t visit_limit_ = std::numeric_limits<std::uint64_t>::max();

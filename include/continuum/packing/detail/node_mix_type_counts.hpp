@@ -36,7 +36,7 @@ public:
     /// holds at least one, empty ones can be dropped), so x_t <= most_nodes keeps the bound valid.
     TypeCountBound(const std::vector<double>& cost, const std::vector<std::int64_t>& upper, const std::vector<CoverInequality>& cuts, double unit, std::size_t node_limit,
                    std::int64_t most_nodes)
-        : cost_(cost), upper_(upper), cuts_(cuts), unit_(unit), node_limit_(node_limit), most_nodes_(std::max<std::int64_t>(most_nodes, 0)) {}
+            : cost_(cost), upper_(upper), cuts_(cuts), unit_(unit), node_limit_(node_limit), most_nodes_(std::max<std::int64_t>(most_nodes, 0)) {}
 
     /// The bound (min(incumbent, cheapest x)); `complete` is false when the node limit stopped the
     /// search (the result is then not a bound).
