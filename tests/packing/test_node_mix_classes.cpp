@@ -268,6 +268,12 @@ TEST_CASE("integer node counts: k nodes that one node of an unlimited type repla
     CHECK(search.run(100.0, complete) == doctest::Approx(11.0));
     CHECK(complete);
     CHECK(search.best_counts() == std::vector<std::int64_t>{1, 5});
+    // A free node of count 1 (an existing node with 4 cpu free) is always taken: 17 cpu left, 9 small.
+    const std::vector<double> with_free{1.0, 0.0};
+    const std::vector<std::int64_t> one_free{unlimited, 1};
+    TypeCountBound<> free_node(with_free, one_free, cuts, 1.0, 10'000, 100);
+    CHECK(free_node.run(100.0, complete) == doctest::Approx(9.0));
+    CHECK(free_node.best_counts() == std::vector<std::int64_t>{9, 1});
     // A limited double (at most 2) replaces nothing, so small is not capped: 11 small come first.
     const std::vector<std::int64_t> two_doubles{unlimited, 2};
     TypeCountBound<> limited(cost, two_doubles, cuts, 1.0, 10'000, 100);

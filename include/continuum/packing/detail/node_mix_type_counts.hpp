@@ -51,6 +51,10 @@ public:
         // under the first inequality (the LP duals: the LP's own choice is tried first).
         for (std::size_t t = 0; t < types; ++t) {
             if (limit_[t] == 0) continue;
+            if (cost_[t] <= 0 && limit_[t] > 0) {  // free and limited (an existing node): take them all,
+                x_[t] = limit_[t];                 // more nodes never break an inequality
+                continue;
+            }
             const bool useful = std::any_of(cuts_.begin(), cuts_.end(), [&](const CoverInequality& cut) { return cut.value_per_node[t] > 0; });
             if (useful) order_.push_back(t);
         }
@@ -71,7 +75,10 @@ public:
             }
         }
         need_.assign((order_.size() + 1) * k, 0.0);  // per depth: what each inequality still needs
-        for (std::size_t c = 0; c < k; ++c) need_[c] = cuts_[c].need - tolerance(cuts_[c].need);
+        for (std::size_t c = 0; c < k; ++c) {
+            need_[c] = cuts_[c].need - tolerance(cuts_[c].need);
+            for (std::size_t t = 0; t < types; ++t) need_[c] -= static_cast<double>(x_[t]) * cuts_[c].value_per_node[t];
+        }
         complete_ = true;
         descend(0, 0.0);
         complete = complete_;
