@@ -330,7 +330,7 @@ void bind_packing(py::module_& root) {
         py::arg("items"), py::arg("types"), py::arg("node_limit") = Budget{}.node_limit,
         py::arg("time_limit_ms") = static_cast<double>(continuum::per_tick_deadline.count()),
         "Cheapest mix of new nodes (list of NodeType) holding items (Resources or dicts, or a structured array): heuristics, then an exact search over "
-        "item classes (equal requests) within node_limit and time_limit_ms (default 30 ms; None: no deadline). Returns NodeMix.");
+        "item classes (equal requests) within node_limit and time_limit_ms (default 10 ms; None: no deadline). Returns NodeMix.");
 
     py::class_<ExistingNode> existing_node(m, "ExistingNode", "A running node: name, capacity and allocated (Resources or dicts); its residual is filled before new nodes open.");
     existing_node.def(py::init([](std::string name, const python::ResourcesLike& capacity, const python::OptionalResourcesLike& allocated) {
