@@ -81,23 +81,6 @@ struct HoltWintersState {
     friend bool operator==(const HoltWintersState&, const HoltWintersState&) = default;
 };
 
-/// What a Holt-Winters search learned about its objective's curvature (the L-BFGS correction pairs
-/// of the best run, in the search's scaled coordinates), handed from one refit of a model to the next
-/// on a growing history: `HoltWinters::refit(history, memory)` seeds its search with it and leaves the
-/// new search's pairs in it. Opaque; empty until a fit or refit has filled it. Only speed depends on
-/// it: the search still stops by its usual tolerances (the minimum found can differ in the last digits).
-class HoltWintersSearchMemory {
-public:
-    [[nodiscard]] bool empty() const { return lbfgs_.empty(); }
-
-private:
-    template <std::floating_point>
-    friend class HoltWinters;
-    detail::LbfgsMemory lbfgs_;
-    std::vector<double> scales_;  // the learning search's coordinate scales (state units per unit of x)
-    double normaliser_ = 0.0;     // and its objective's SSE factor
-};
-
 template <std::floating_point Scalar = double>
 class HoltWinters {
 public:
@@ -208,16 +191,19 @@ public:
     /// before: rolling-origin validation, periodic refits. Several times cheaper than fit(); it can
     /// end in a different local minimum than fit() (usually the same one). Before any fit, and for a
     /// known model, it is fit(). \throws as fit().
-    void refit(SeriesView history) { refit_with(history, nullptr); }
-
-    /// refit() that also carries the search's curvature from one refit to the next: the search starts
-    /// from this model's fitted parameters with `memory`'s correction pairs (rescaled to the new
-    /// history's coordinates), so its first steps are quasi-Newton steps, and leaves its own pairs in
-    /// `memory` for the next call. Before any fit it is fit() (the same search and result) and fills
-    /// `memory`. For a sequence of refits on one growing history (rolling-origin validation: Portfolio)
-    /// it needs several times fewer evaluations than refit(); the minimum it stops at can differ from
-    /// refit()'s in the last digits. A known model ignores `memory`. \throws as fit().
-    void refit(SeriesView history, HoltWintersSearchMemory& memory) { refit_with(history, &memory); }
+    void refit(SeriesView history) {
+        if (!fitted_ || known_) {
+            fit(history);
+            return;
+        }
+        std::vector<Scalar> y(history.size());
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
+        const HoltWintersParameters<Scalar> start = params_;
+        prepare_fit(y);
+        optimise(y, &start);
+        smooth(y);
+        fitted_ = true;
+    }
 
     /// Fits `series` series of equal length at once (rows of `values`, row-major: series i is
     /// values[i·length, (i+1)·length)), each with this model's spec and options, evaluating the
@@ -364,21 +350,6 @@ public:
 private:
     template <std::floating_point>
     friend class HoltWintersBatch;
-
-    void refit_with(SeriesView history, HoltWintersSearchMemory* memory) {
-        if (known_) {
-            fit(history);
-            return;
-        }
-        std::vector<Scalar> y(history.size());
-        for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
-        const bool warm = fitted_;
-        const HoltWintersParameters<Scalar> start = params_;
-        prepare_fit(y);
-        optimise(y, warm ? &start : nullptr, memory);
-        smooth(y);
-        fitted_ = true;
-    }
 
     /// fit()'s checks on y, and the reset of the fit statistics.
     void prepare_fit(std::span<const Scalar> y) {
@@ -669,19 +640,6 @@ private:
             return x;
         }
 
-        /// Per search coordinate, the units of the parameter or state per unit of x (1 for the
-        /// smoothing coordinates), so a search's correction pairs can be carried to another problem.
-        [[nodiscard]] std::vector<double> scales() const {
-            std::vector<double> out(layout.size(), 1.0);
-            std::size_t i = smoothing;
-            if (layout.states) {
-                out[i++] = level_scale;
-                if (layout.trend) out[i++] = trend_scale;
-                for (std::size_t j = 0; layout.season && j < layout.m; ++j) out[i++] = season_scale;
-            }
-            return out;
-        }
-
         /// The normalised objective from an SSE (+inf when not finite).
         [[nodiscard]] double value(Scalar sse) const {
             return std::isfinite(sse) ? static_cast<double>(sse) * normaliser : std::numeric_limits<double>::infinity();
@@ -742,7 +700,7 @@ private:
     };
 
     /// Minimises the SSE from the starting grid's best points, or from `warm` alone when given.
-    void optimise(std::span<const Scalar> y, const HoltWintersParameters<Scalar>* warm, HoltWintersSearchMemory* memory = nullptr) {
+    void optimise(std::span<const Scalar> y, const HoltWintersParameters<Scalar>* warm) {
         const Problem problem(*this, y);
         BudgetTracker tracker(options_.budget);
         std::vector<Scalar> trace(3 * y.size());
@@ -775,42 +733,19 @@ private:
         };
         double best = std::numeric_limits<double>::infinity();
         std::vector<double> best_x;
-        detail::LbfgsMemory best_memory;
-        const auto search_from = [&](std::vector<double> x0, std::size_t runs_left, const detail::LbfgsMemory* seed) {
+        const auto search_from = [&](std::vector<double> x0, std::size_t runs_left) {
             detail::LbfgsOptions lbfgs;
             lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(runs_left));
-            lbfgs.seeded_first_step = 0.1;  // as far as an unseeded search's first step goes
-            detail::LbfgsSearch search(std::move(x0), problem.lower, problem.upper, lbfgs, seed);
-            while (search.wants_evaluation()) search.tell(objective(search.point(), search.gradient()), [&] { return tracker.exhausted(); });
-            const auto& result = search.result();
+            const auto result = detail::minimize_lbfgs(objective, std::move(x0), problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
             converged_ = converged_ && result.converged;
             if (result.value < best) {
                 best = result.value;
                 best_x = result.x;
-                if (memory != nullptr) best_memory = search.memory();
             }
         };
-        const std::vector<double> scales = problem.scales();
-        if (warm != nullptr) {
-            // One L-BFGS run from the previous fit (its first evaluation tells whether that point is
-            // feasible; if not, the grid below). With `memory`, seeded with the curvature the previous
-            // search learned, rescaled to this problem's coordinates (the states' scales and the
-            // objective's factor follow the data).
-            std::optional<detail::LbfgsMemory> seed;
-            if (memory != nullptr && !memory->empty() && memory->scales_.size() == scales.size() && memory->normaliser_ > 0.0) {
-                seed = memory->lbfgs_;
-                const double objective_ratio = problem.normaliser / memory->normaliser_;
-                const std::size_t d = scales.size();
-                for (std::size_t k = 0; k < seed->pairs(); ++k) {
-                    for (std::size_t i = 0; i < d; ++i) {
-                        const double ratio = memory->scales_[i] / scales[i];
-                        seed->s[k * d + i] *= ratio;
-                        seed->y[k * d + i] *= objective_ratio / ratio;
-                    }
-                }
-            }
-            search_from(problem.encode(*warm), 1, seed ? &*seed : nullptr);
-        }
+        // A warm start: one L-BFGS run from the previous fit, whose first evaluation tells whether
+        // that point is feasible (no separate forward pass; session 14); if not, the grid below.
+        if (warm != nullptr) search_from(problem.encode(*warm), 1);
         if (!std::isfinite(best)) {
             std::vector<std::pair<double, std::vector<double>>> grid;
             for (auto& x : problem.grid()) {
@@ -822,13 +757,8 @@ private:
             const std::size_t starts = std::min<std::size_t>(static_cast<std::size_t>(options_.starts), grid.size());
             for (std::size_t s = 0; s < starts && !tracker.exhausted(); ++s) {
                 if (!std::isfinite(grid[s].first)) break;
-                search_from(grid[s].second, starts - s, nullptr);
+                search_from(grid[s].second, starts - s);
             }
-        }
-        if (memory != nullptr) {
-            memory->lbfgs_ = std::move(best_memory);
-            memory->scales_ = scales;
-            memory->normaliser_ = problem.normaliser;
         }
         if (!std::isfinite(best)) {
             throw InvalidArgument("holt_winters: no feasible starting point (a multiplicative state becomes non-positive for every grid point)");

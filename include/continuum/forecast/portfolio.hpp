@@ -337,7 +337,7 @@ public:
             try {
                 // With the level guard, the last guard_points points are fed by update() after the
                 // refit, so that its errors are the members' own one-step errors.
-                refit(candidates[i], guard_points > 0 ? SeriesView(values.first(n - guard_points)) : history, runs[i].memory);
+                refit(candidates[i], guard_points > 0 ? SeriesView(values.first(n - guard_points)) : history);
             } catch (const InvalidArgument&) {
                 continue;
             }
@@ -517,7 +517,6 @@ private:
     struct Validation {
         bool ok = false;
         std::vector<std::vector<double>> forecasts;  // one per validation window, oldest origin first
-        HoltWintersSearchMemory memory;              // a Holt-Winters candidate's last search, for its next refit
     };
 
     /// Whole blocks of `horizon` points at the end of the history, each forecast from a refit at its
@@ -584,23 +583,11 @@ private:
     }
 
     /// Fits a candidate again on a longer history: Holt-Winters warm-starts from its last fit (one
-    /// L-BFGS run instead of a grid and two runs: most of a portfolio's fitting time) and from the
-    /// curvature its last search learned (`memory`, see HoltWinters::refit; session 14), the others
+    /// L-BFGS run instead of a grid and two runs: most of a portfolio's fitting time), the others
     /// (cheap, or an extra candidate) fit from scratch.
-    static void refit(AnyForecaster& candidate, SeriesView history, HoltWintersSearchMemory& memory) {
+    static void refit(AnyForecaster& candidate, SeriesView history) {
         if (auto* hw = candidate.target<HoltWinters<double>>()) {
-            hw->refit(history, memory);
-        } else {
-            candidate.fit(history);
-        }
-    }
-
-    /// A candidate's first fit of a validation: fit(), which for an unfitted Holt-Winters candidate
-    /// (every built-in one) also fills `memory` for the refits that follow.
-    static void fit_first(AnyForecaster& candidate, SeriesView history, HoltWintersSearchMemory& memory) {
-        auto* hw = candidate.target<HoltWinters<double>>();
-        if (hw != nullptr && !hw->is_fitted()) {
-            hw->refit(history, memory);
+            hw->refit(history);
         } else {
             candidate.fit(history);
         }
@@ -612,7 +599,7 @@ private:
         Validation out;
         try {
             if (walk_forward_) {
-                fit_first(candidate, SeriesView(values.first(windows_.front().origin)), out.memory);
+                candidate.fit(SeriesView(values.first(windows_.front().origin)));
                 for (const auto& w : windows_) {
                     if (w.origin > windows_.front().origin) candidate.update(values[w.origin - 1]);
                     out.forecasts.push_back(candidate.forecast(static_cast<int>(w.length)).mean);
@@ -622,9 +609,9 @@ private:
                     const auto& w = windows_[o];
                     const SeriesView train(values.first(w.origin));
                     if (o == 0) {
-                        fit_first(candidate, train, out.memory);
+                        candidate.fit(train);
                     } else if (o < static_cast<std::size_t>(origins_)) {
-                        refit(candidate, train, out.memory);
+                        refit(candidate, train);
                     } else {
                         // A partial origin inside the last block: the last block's fit, updated up to it.
                         for (std::size_t t = windows_[o - 1].origin; t < w.origin; ++t) candidate.update(values[t]);

@@ -18,19 +18,6 @@ struct LbfgsOptions {
     std::int64_t max_evaluations = 2000;
     double relative_tolerance = 1e-11;  // stop when the objective stalls relative to its size
     double gradient_tolerance = 1e-10;  // stop when the projected gradient's max |g_i| is below this (times 1 + |f|)
-    // A seeded search's first step (see LbfgsMemory) moves no coordinate by more than this (0 = no
-    // limit): the seed's curvature belongs to another objective, so its first step is not trusted far.
-    double seeded_first_step = 0.0;
-};
-
-/// The correction pairs (s, y) a search ended with, oldest first: the curvature it learned, which can
-/// seed a later search of a nearby objective (a warm refit on a slightly longer history), so that
-/// search's first steps are quasi-Newton steps instead of steepest descent.
-struct LbfgsMemory {
-    std::size_t dimension = 0;
-    std::vector<double> s, y;  // pairs() × dimension values each, oldest pair first
-    [[nodiscard]] std::size_t pairs() const { return dimension == 0 ? 0 : s.size() / dimension; }
-    [[nodiscard]] bool empty() const { return s.empty(); }
 };
 
 struct LbfgsResult {
@@ -49,43 +36,12 @@ struct LbfgsResult {
 /// minimize_lbfgs below is exactly that loop.
 class LbfgsSearch {
 public:
-    /// `seed` (optional): correction pairs from an earlier search of a nearby objective in the same
-    /// coordinates (the last options.memory of them are kept; pairs with s·y <= 0 are skipped).
-    LbfgsSearch(std::vector<double> x0, const std::vector<double>& lower, const std::vector<double>& upper, const LbfgsOptions& options,
-                const LbfgsMemory* seed = nullptr)
+    LbfgsSearch(std::vector<double> x0, const std::vector<double>& lower, const std::vector<double>& upper, const LbfgsOptions& options)
         : options_(options), lower_(lower), upper_(upper), d_(x0.size()), g_(d_), x_new_(d_), g_new_(d_), direction_(d_),
           coefficient_(static_cast<std::size_t>(std::max(options.memory, 1))), free_(d_),
           history_s_(coefficient_.size() * d_), history_y_(coefficient_.size() * d_), history_rho_(coefficient_.size()) {
         for (std::size_t i = 0; i < d_; ++i) x0[i] = std::clamp(x0[i], lower_[i], upper_[i]);
         result_.x = std::move(x0);
-        if (seed != nullptr && seed->dimension == d_ && d_ > 0 && options_.memory > 0) {
-            const std::size_t pairs = seed->pairs();
-            for (std::size_t k = pairs > history_rho_.size() ? pairs - history_rho_.size() : 0; k < pairs; ++k) {
-                const double* s = seed->s.data() + k * d_;
-                const double* y = seed->y.data() + k * d_;
-                const double sy = dot(s, y, d_);
-                if (!(sy > 1e-300) || !std::isfinite(sy)) continue;
-                std::copy(s, s + d_, history_s_.begin() + static_cast<std::ptrdiff_t>(history_count_ * d_));
-                std::copy(y, y + d_, history_y_.begin() + static_cast<std::ptrdiff_t>(history_count_ * d_));
-                history_rho_[history_count_++] = 1.0 / sy;
-            }
-            seeded_ = history_count_ > 0;
-        }
-    }
-
-    /// The correction pairs the search holds now, oldest first (see LbfgsMemory); when it has none
-    /// (a failed line search near the minimum clears them), the last ones it held.
-    [[nodiscard]] LbfgsMemory memory() const {
-        if (history_count_ == 0) return cleared_;
-        LbfgsMemory out;
-        out.dimension = d_;
-        out.s.reserve(history_count_ * d_);
-        out.y.reserve(history_count_ * d_);
-        for (std::size_t k = 0; k < history_count_; ++k) {
-            out.s.insert(out.s.end(), history_s(k), history_s(k) + d_);
-            out.y.insert(out.y.end(), history_y(k), history_y(k) + d_);
-        }
-        return out;
     }
 
     [[nodiscard]] bool wants_evaluation() const { return stage_ != Stage::done; }
@@ -146,7 +102,6 @@ private:
     [[nodiscard]] const double* history_s(std::size_t k) const { return history_s_.data() + slot(k) * d_; }
     [[nodiscard]] const double* history_y(std::size_t k) const { return history_y_.data() + slot(k) * d_; }
     void clear_history() {
-        if (history_count_ > 0) cleared_ = memory();
         history_count_ = 0;
         history_first_ = 0;
     }
@@ -207,15 +162,6 @@ private:
         for (std::size_t i = 0; i < d; ++i) {
             direction_[i] = free_[i] != 0.0 ? -direction_[i] : 0.0;
             slope += g[i] * direction_[i];
-        }
-        if (seeded_ && result_.iterations == 0 && options_.seeded_first_step > 0.0 && slope < 0.0) {
-            double largest = 0.0;
-            for (std::size_t i = 0; i < d; ++i) largest = std::max(largest, std::fabs(direction_[i]));
-            if (largest > options_.seeded_first_step) {
-                const double shrink = options_.seeded_first_step / largest;
-                for (double& v : direction_) v *= shrink;
-                slope *= shrink;
-            }
         }
         if (!(slope < 0.0)) {  // not a descent direction: restart from projected steepest descent
             clear_history();
@@ -303,8 +249,6 @@ private:
     std::vector<double> free_;  // 1 for a free coordinate, 0 for one held at a bound
     std::vector<double> history_s_, history_y_, history_rho_, pair_s_ = std::vector<double>(d_), pair_y_ = std::vector<double>(d_);
     std::size_t history_count_ = 0, history_first_ = 0;
-    bool seeded_ = false;  // the search started with a seed's pairs
-    LbfgsMemory cleared_;  // the pairs held before the last clear_history (see memory())
     Stage stage_ = Stage::first;
     double step_ = 1.0;
     double predicted_ = 0.0;
