@@ -8,6 +8,7 @@
 #include <continuum/core/detail/message.hpp>
 #include <continuum/forecast/detail/checks.hpp>
 #include <continuum/forecast/detail/holt_winters_kernel.hpp>
+#include <continuum/forecast/detail/holt_winters_lanes.hpp>
 #include <continuum/forecast/detail/interval.hpp>
 #include <continuum/forecast/detail/lbfgs.hpp>
 #include <continuum/forecast/detail/normal.hpp>
@@ -699,6 +700,40 @@ private:
         }
     };
 
+    /// The objective at every grid point (forward passes only), `lanes` points at a time in SIMD lanes
+    /// (detail/holt_winters_lanes.hpp, as fit_many evaluates series): each lane runs the one-series
+    /// step functions, so every value equals a one-series pass bit for bit (session 14).
+    void grid_values(std::span<const Scalar> y, const Problem& problem, std::vector<std::pair<double, std::vector<double>>>& grid) const {
+        constexpr std::size_t lanes = 64 / sizeof(Scalar);
+        const std::size_t n = y.size();
+        const auto m = static_cast<std::size_t>(std::max(spec_.period(), 1));
+        std::vector<Scalar> interleaved(n * lanes);
+        for (std::size_t t = 0; t < n; ++t) std::fill_n(interleaved.begin() + static_cast<std::ptrdiff_t>(t * lanes), lanes, y[t]);
+        detail::HoltWintersLanes<Scalar, lanes> data;
+        std::vector<Scalar> no_trace;
+        HoltWintersParameters<Scalar> p;
+        const auto instructions = detail::resolve_lane_instructions(LaneInstructions::automatic);
+        for (std::size_t first = 0; first < grid.size(); first += lanes) {
+            const std::size_t count = std::min(lanes, grid.size() - first);
+            data.seasons.assign(m * lanes, Scalar(0));
+            for (std::size_t l = 0; l < lanes; ++l) {
+                problem.decode(grid[first + std::min(l, count - 1)].second, p);  // spare lanes repeat the last point
+                data.alpha[l] = p.alpha;
+                data.beta[l] = p.beta;
+                data.gamma[l] = p.gamma;
+                data.phi[l] = p.phi;
+                data.level[l] = p.initial_level;
+                data.trend[l] = spec_.has_trend() ? p.initial_trend : Scalar(0);
+                for (std::size_t j = 0; j < p.initial_seasons.size(); ++j) data.seasons[j * lanes + l] = p.initial_seasons[j];
+            }
+            detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                detail::holt_winters_evaluate_lanes_with<Scalar, lanes, S, T, N>(instructions, interleaved, n, m, data, no_trace, false);
+                return 0;
+            });
+            for (std::size_t l = 0; l < count; ++l) grid[first + l].first = data.bad[l] ? std::numeric_limits<double>::infinity() : problem.value(data.sse[l]);
+        }
+    }
+
     /// Minimises the SSE from the starting grid's best points, or from `warm` alone when given.
     void optimise(std::span<const Scalar> y, const HoltWintersParameters<Scalar>* warm) {
         const Problem problem(*this, y);
@@ -706,16 +741,6 @@ private:
         std::vector<Scalar> trace(3 * y.size());
         HoltWintersParameters<Scalar> candidate;
         detail::HoltWintersGradient<Scalar> gradient;
-        const auto forward_only = [&](const std::vector<double>& x) -> double {
-            problem.decode(x, candidate);
-            tracker.count();
-            ++evaluations_;
-            auto state = initial_state(candidate);
-            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
-            return problem.value(detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, {});
-            }));
-        };
         const auto objective = [&](const std::vector<double>& x, std::vector<double>& grad) -> double {
             problem.decode(x, candidate);
             tracker.count();
@@ -731,31 +756,35 @@ private:
             problem.x_gradient(x, gradient, grad);
             return problem.value(sse);
         };
-        std::vector<std::pair<double, std::vector<double>>> grid;
-        if (warm != nullptr) {
-            auto x = problem.encode(*warm);
-            const double value = forward_only(x);
-            grid.emplace_back(value, std::move(x));
-        }
-        if (grid.empty() || !std::isfinite(grid.front().first)) {
-            for (auto& x : problem.grid()) {
-                const double value = forward_only(x);
-                grid.emplace_back(value, std::move(x));
-            }
-        }
-        std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
         double best = std::numeric_limits<double>::infinity();
-        std::vector<double> best_x = grid.front().second;
-        const std::size_t starts = std::min<std::size_t>(static_cast<std::size_t>(options_.starts), grid.size());
-        for (std::size_t s = 0; s < starts && !tracker.exhausted(); ++s) {
-            if (!std::isfinite(grid[s].first)) break;
+        std::vector<double> best_x;
+        const auto search_from = [&](std::vector<double> x0, std::size_t runs_left) {
             detail::LbfgsOptions lbfgs;
-            lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(starts - s));
-            const auto result = detail::minimize_lbfgs(objective, grid[s].second, problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
+            lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(runs_left));
+            const auto result = detail::minimize_lbfgs(objective, std::move(x0), problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
             converged_ = converged_ && result.converged;
             if (result.value < best) {
                 best = result.value;
                 best_x = result.x;
+            }
+        };
+        // A warm start: one L-BFGS run from the previous fit, whose first evaluation tells whether
+        // that point is feasible (no separate forward pass; session 14); if not, the grid below.
+        if (warm != nullptr) search_from(problem.encode(*warm), 1);
+        if (!std::isfinite(best)) {
+            std::vector<std::pair<double, std::vector<double>>> grid;
+            for (auto& x : problem.grid()) grid.emplace_back(0.0, std::move(x));
+            grid_values(y, problem, grid);
+            for (std::size_t k = 0; k < grid.size(); ++k) {
+                tracker.count();
+                ++evaluations_;
+            }
+            std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+            best_x = grid.front().second;
+            const std::size_t starts = std::min<std::size_t>(static_cast<std::size_t>(options_.starts), grid.size());
+            for (std::size_t s = 0; s < starts && !tracker.exhausted(); ++s) {
+                if (!std::isfinite(grid[s].first)) break;
+                search_from(grid[s].second, starts - s);
             }
         }
         if (!std::isfinite(best)) {
