@@ -2,6 +2,7 @@
 // the packing loops never touch strings. Dimension order: cpu, memory, then the other names sorted.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -35,7 +36,7 @@ inline bool dimension_less(const std::string& a, const std::string& b) {
 /// Dimension names of every resource named in `a` or `b`, in dimension_less order.
 template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
 std::vector<std::string> dimension_names(std::span<const Resources> a, std::span<const Resources> b) {
-    std::vector<std::string> names;
+    continuum::detail::deferred_t<std::vector<std::string>, Defer> names;  // dependent: clang sorts strings only where called
     const auto collect = [&](std::span<const Resources> list) {
         for (const auto& r : list) {
             for (const auto& [name, value] : r) names.push_back(name);
