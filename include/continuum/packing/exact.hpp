@@ -10,6 +10,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/assignment_search.hpp>
@@ -74,7 +75,8 @@ inline void finish(ExactPacking& out) {
 /// Bin completion under a waste budget (1-D): looks for a packing into `out.lower_bound` bins
 /// with the given share of the budget (nodes and time); a complete failed run raises the lower bound by one
 /// and the search continues with the next target.
-inline void complete_bins(const DenseItems& items, std::int64_t capacity, const std::vector<std::size_t>& placeable, ExactPacking& out, const Budget& budget,
+template <typename Defer = void>  // compiled only where called, as the classes it uses
+void complete_bins(const DenseItems& items, std::int64_t capacity, const std::vector<std::size_t>& placeable, ExactPacking& out, const Budget& budget,
                           BudgetTracker& tracker, double time_share, std::int64_t first_cap, int restarts) {
     std::vector<std::size_t> by_size = placeable;
     std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return items.sizes[a] > items.sizes[b]; });
@@ -90,7 +92,7 @@ inline void complete_bins(const DenseItems& items, std::int64_t capacity, const 
         members.back().push_back(i);
     }
     BudgetTracker inner(budget_share(budget, time_share));
-    BinCompletion search(weight, demand, capacity);
+    continuum::detail::deferred_t<BinCompletion, Defer> search(weight, demand, capacity);
     while (!out.optimal && !tracker.exhausted() && !inner.exhausted()) {
         const auto outcome = search.run(out.lower_bound, first_cap, restarts, tracker, inner);
         if (outcome == BinCompletion::Outcome::found) {
@@ -232,7 +234,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     auto lp = scratch.residual_lp(demand);
     if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
     BudgetTracker unlimited(Budget{});
-    ReducedCostProof proof(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, unlimited, reduced_cost_max_patterns);
+    continuum::detail::deferred_t<ReducedCostProof, Master> proof(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, unlimited, reduced_cost_max_patterns);
     if (const auto early = proof.prepare(target)) {
         if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
         finish(out);
@@ -304,13 +306,13 @@ double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, 
     const auto& demand = scratch.type_demands();
     auto lp = scratch.residual_lp(demand);
     if (lp.knapsack == 0 || tracker.exhausted()) return used();
-    ReducedCostProof bins(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, inner, low_cost_cover_max_bins);
+    continuum::detail::deferred_t<ReducedCostProof, Master> bins(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, inner, low_cost_cover_max_bins);
     if (const auto early = bins.prepare(target)) {
         if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
         finish(out);
         return used();
     }
-    LowCostCover cover(master.type_weights(), demand, capacity, bins.enumerated(), bins.reduced_costs(), bins.gap(), tracker, inner);
+    continuum::detail::deferred_t<LowCostCover, Master> cover(master.type_weights(), demand, capacity, bins.enumerated(), bins.reduced_costs(), bins.gap(), tracker, inner);
     const auto outcome = cover.run(target, low_cost_cover_first_cap, low_cost_cover_noise, 1);
     if (outcome == LowCostCover::Outcome::found) {
         master.record_patterns(cover.packing());
@@ -375,6 +377,7 @@ void branch_and_price(const DenseItems& items, std::int64_t capacity, const std:
 /// The exact pipeline over dense items (any dimension). A template for the reason ColumnGeneration is.
 template <typename Real = double>
 ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int64_t> capacity, const Budget& budget) {
+    using D = continuum::detail::deferred_t<void, Real>;  // the callees' <void> specialisations, named dependently (clang)
     budget.validate();
     const auto started = budget.time_limit ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};  // read only for a deadline
     BudgetTracker tracker(budget);
@@ -383,9 +386,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
     VectorPacking best;
     if (items.d == 1) {
         const std::span<const std::int64_t> sizes(items.sizes);
-        const auto order = decreasing_order(sizes);
-        auto ffd = first_fit_in_order(sizes, capacity[0], order);
-        auto bfd = best_fit_in_order(sizes, capacity[0], order);
+        const auto order = decreasing_order<D>(sizes);
+        auto ffd = first_fit_in_order<D>(sizes, capacity[0], order);
+        auto bfd = best_fit_in_order<D>(sizes, capacity[0], order);
         auto& chosen = bfd.num_bins() < ffd.num_bins() ? bfd : ffd;
         best.bins = std::move(chosen.bins);
         best.unplaced = std::move(chosen.unplaced);
@@ -393,21 +396,21 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         bool first = true;
         for (const auto order : {VectorOrder::sum_normalized, VectorOrder::max_normalized, VectorOrder::lexicographic}) {
             for (int rule = 0; rule < 2; ++rule) {
-                auto candidate = rule == 0 ? vector_ffd(items, capacity, order) : vector_bfd(items, capacity, order);
+                auto candidate = rule == 0 ? vector_ffd<D>(items, capacity, order) : vector_bfd<D>(items, capacity, order);
                 if (first || candidate.num_bins() < best.num_bins()) best = std::move(candidate);
                 first = false;
             }
         }
         if (items.n <= 2000) {
             for (const auto order : {VectorOrder::dot_product, VectorOrder::l2_norm}) {
-                auto candidate = vector_bin_centric(items, capacity, order);
+                auto candidate = vector_bin_centric<D>(items, capacity, order);
                 if (candidate.num_bins() < best.num_bins()) best = std::move(candidate);
             }
         }
     }
     out.bins = std::move(best.bins);
     out.unplaced = std::move(best.unplaced);
-    out.lower_bound = vector_l2_unchecked(items, capacity);
+    out.lower_bound = vector_l2_unchecked<D>(items, capacity);
     finish(out);
     if (out.optimal) {
         out.nodes = tracker.nodes();
@@ -437,7 +440,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         for (const auto i : placeable) total += items.sizes[i];
         __extension__ using Wide = __int128;
         const bool tight = static_cast<Wide>(out.lower_bound) * capacity[0] == total;
-        if (tight) complete_bins(items, capacity[0], placeable, out, budget, tracker, 0.9, 300, 5000);
+        if (tight) complete_bins<Real>(items, capacity[0], placeable, out, budget, tracker, 0.9, 300, 5000);
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
@@ -449,10 +452,10 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
     {
         // Vectors: the LP runs in phases (a share of the budget each), so that a root LP that
         // cannot finish in time leaves the rest to the neighbourhood search.
-        VectorPhase phase(budget, started);
+        continuum::detail::deferred_t<VectorPhase, Real> phase(budget, started);
         ColumnGeneration<Real> cg(items, capacity, placeable, items.d == 1 ? tracker : phase.tracker());
-        ConsistentNeighbourhoodSearch cns(items.sizes, capacity[0]);
-        VectorNeighbourhoodSearch vns(items, capacity);
+        continuum::detail::deferred_t<ConsistentNeighbourhoodSearch, Real> cns(items.sizes, capacity[0]);
+        continuum::detail::deferred_t<VectorNeighbourhoodSearch, Real> vns(items, capacity);
         {
             if (items.d > 1) phase.begin(vector_start_share, tracker);
             auto mbs = cg.start(static_cast<std::int64_t>(out.bins.size()));
@@ -585,7 +588,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         }
     }
     if (items.d == 1 && !tracker.exhausted()) {
-        complete_bins(items, capacity[0], placeable, out, budget, tracker, 0.6, 300, 1000);
+        complete_bins<Real>(items, capacity[0], placeable, out, budget, tracker, 0.6, 300, 1000);
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
@@ -593,7 +596,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
     }
     // Complete branch and bound on what is left of the budget.
     if (!tracker.exhausted()) {
-        AssignmentSearch search(items, capacity, placeable, tracker);
+        continuum::detail::deferred_t<AssignmentSearch, Real> search(items, capacity, placeable, tracker);
         const bool complete = search.run(out.bins.size(), static_cast<std::size_t>(out.lower_bound));
         if (search.improved()) out.bins = search.best();
         if (complete) out.lower_bound = static_cast<std::int64_t>(out.bins.size());
@@ -611,7 +614,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
 /// \throws InvalidArgument when capacity <= 0, a size <= 0, the sum overflows, or the budget is invalid.
 template <typename Real = double>  // compiled only where called (see detail::ColumnGeneration)
 ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::int64_t capacity, const Budget& budget = {}) {
-    detail::validate_one_dimensional(sizes, capacity);
+    detail::validate_one_dimensional<continuum::detail::deferred_t<void, Real>>(sizes, capacity);
     detail::DenseItems items;
     items.n = sizes.size();
     items.d = 1;
@@ -624,7 +627,7 @@ ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::int64_t capac
 /// \throws InvalidArgument on a negative amount, an all-zero item or capacity, or an invalid budget.
 template <typename Real = double>  // compiled only where called (see detail::ColumnGeneration)
 ExactPacking solve_exact(std::span<const Resources> items, const Resources& capacity, const Budget& budget = {}) {
-    const auto p = detail::dense_problem(items, capacity);
+    const auto p = detail::dense_problem<continuum::detail::deferred_t<void, Real>>(items, capacity);
     return detail::solve_exact_dense<Real>(p.items, p.capacity, budget);
 }
 
@@ -632,7 +635,7 @@ ExactPacking solve_exact(std::span<const Resources> items, const Resources& capa
 /// \throws InvalidArgument as first_fit_decreasing on dense input, or on an invalid budget.
 template <typename Real = double>  // compiled only where called (see detail::ColumnGeneration)
 ExactPacking solve_exact(std::span<const std::int64_t> sizes, std::size_t dimensions, std::span<const std::int64_t> capacity, const Budget& budget = {}) {
-    return detail::solve_exact_dense<Real>(detail::dense_view(sizes, dimensions, capacity), capacity, budget);
+    return detail::solve_exact_dense<Real>(detail::dense_view<continuum::detail::deferred_t<void, Real>>(sizes, dimensions, capacity), capacity, budget);
 }
 
 }  // namespace continuum::packing

@@ -84,7 +84,7 @@ std::int64_t l2_unchecked(std::span<const std::int64_t> sizes, std::int64_t capa
 /// \throws InvalidArgument when capacity <= 0, a size <= 0, or the sum overflows int64.
 template <typename Defer = void>
 std::int64_t l1_bound(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
     return detail::l1_unchecked<Defer>(sizes, capacity);
 }
 
@@ -92,7 +92,7 @@ std::int64_t l1_bound(std::span<const std::int64_t> sizes, std::int64_t capacity
 /// \throws InvalidArgument when capacity <= 0, a size <= 0, or the sum overflows int64.
 template <typename Defer = void>
 std::int64_t l2_bound(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
     return detail::l2_unchecked<Defer>(sizes, capacity);
 }
 
@@ -121,10 +121,10 @@ std::int64_t vector_l2_unchecked(const DenseItems& items, std::span<const std::i
 /// \throws InvalidArgument on a negative amount, an all-zero item or capacity, or overflow.
 template <typename Defer = void>
 std::int64_t lower_bound(std::span<const Resources> items, const Resources& capacity) {
-    const auto names = detail::dimension_names(items, std::span<const Resources>(&capacity, 1));
-    const auto dense = detail::dense_items(items, names);
-    const auto cap = detail::dense_capacity(capacity, names);
-    detail::validate_dense(dense, cap);
+    const auto names = detail::dimension_names<Defer>(items, std::span<const Resources>(&capacity, 1));
+    const auto dense = detail::dense_items<Defer>(items, names);
+    const auto cap = detail::dense_capacity<Defer>(capacity, names);
+    detail::validate_dense<Defer>(dense, cap);
     return detail::vector_l2_unchecked<Defer>(dense, cap);
 }
 

@@ -61,7 +61,7 @@ DecreasingItems decreasing_items(std::span<const std::int64_t> sizes) {
     std::vector<std::uint64_t> keys(n);
     const auto offset = static_cast<std::uint64_t>(lo);  // unsigned differences: no overflow for any int64 sizes
     for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint64_t>(sizes[i]) - offset;
-    out.order = sort_by_key_descending(keys);
+    out.order = sort_by_key_descending<Defer>(keys);
     for (std::size_t q = 0; q < n; ++q) out.size[q] = static_cast<std::int64_t>(keys[q] + offset);
     return out;
 }
@@ -281,16 +281,16 @@ Packing best_fit_in_order(std::span<const std::int64_t> sizes, std::int64_t capa
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 template <typename Defer = void>
 Packing next_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
-    return detail::next_fit_in_order<Defer>(sizes, capacity, detail::identity_order(sizes.size()));
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
+    return detail::next_fit_in_order<Defer>(sizes, capacity, detail::identity_order<Defer>(sizes.size()));
 }
 
 /// First fit: each item, in input order, goes to the lowest-index bin with room. O(n log n).
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 template <typename Defer = void>
 Packing first_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
-    return detail::first_fit_sized<Defer>(sizes, capacity, detail::identity_order(sizes.size()));
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
+    return detail::first_fit_sized<Defer>(sizes, capacity, detail::identity_order<Defer>(sizes.size()));
 }
 
 /// Best fit: each item, in input order, goes to the bin it leaves with the least room (lowest
@@ -298,15 +298,15 @@ Packing first_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 template <typename Defer = void>
 Packing best_fit(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
-    return detail::best_fit_sized<Defer>(sizes, capacity, detail::identity_order(sizes.size()));
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
+    return detail::best_fit_sized<Defer>(sizes, capacity, detail::identity_order<Defer>(sizes.size()));
 }
 
 /// Next fit decreasing: next fit over the items sorted largest first. O(n log n).
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 template <typename Defer = void>
 Packing next_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
     return detail::next_fit_in_order<Defer>(sizes, capacity, detail::decreasing_order<Defer>(sizes));
 }
 
@@ -315,7 +315,7 @@ Packing next_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t ca
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 template <typename Defer = void>
 Packing first_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
     const auto items = detail::decreasing_items<Defer>(sizes);
     return detail::first_fit_sized<Defer>(items.size, capacity, items.order);
 }
@@ -324,7 +324,7 @@ Packing first_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t c
 /// \throws InvalidArgument when capacity <= 0 or a size <= 0.
 template <typename Defer = void>
 Packing best_fit_decreasing(std::span<const std::int64_t> sizes, std::int64_t capacity) {
-    detail::validate_one_dimensional(sizes, capacity);
+    detail::validate_one_dimensional<Defer>(sizes, capacity);
     const auto items = detail::decreasing_items<Defer>(sizes);
     return detail::best_fit_sized<Defer>(items.size, capacity, items.order);
 }

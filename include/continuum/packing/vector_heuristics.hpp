@@ -75,7 +75,7 @@ std::vector<std::size_t> vector_decreasing_order(const DenseItems& items, std::s
         }
         keys[i] = nonnegative_double_key(key);
     }
-    return order_by_key_descending(std::move(keys));
+    return order_by_key_descending<Defer>(std::move(keys));
 }
 
 template <typename Defer = void>
@@ -108,7 +108,7 @@ VectorPacking vector_first_fit(const DenseItems& items, std::span<const std::int
     const std::size_t d = items.d;
     const std::size_t existing = d > 0 ? initial.size() / d : 0;
     // Starts small and doubles when every leaf is open: the tree stays as large as the bins used.
-    ResidualTree tree(existing + std::min<std::size_t>(std::max<std::size_t>(items.n, 1), 1024), capacity);
+    BasicResidualTree<Defer> tree(existing + std::min<std::size_t>(std::max<std::size_t>(items.n, 1), 1024), capacity);
     for (std::size_t b = 0; b < existing; ++b) tree.set_leaf(b, initial.data() + b * d);
     std::size_t opened = existing;
     std::vector<std::size_t> placed;
@@ -259,7 +259,7 @@ VectorPacking vector_bin_centric(const DenseItems& items, std::span<const std::i
     const std::size_t d = items.d;
     const std::size_t existing = d > 0 ? initial.size() / d : 0;
     const auto inv = inverse_capacity<Defer>(capacity);
-    std::vector<std::size_t> remaining = identity_order(items.n);
+    std::vector<std::size_t> remaining = identity_order<Defer>(items.n);
     std::vector<std::int64_t> residual(d);
     for (std::size_t bin = 0; bin <= existing; ++bin) {
         if (bin == existing) {  // what is left goes to new bins: set aside what no new bin holds
@@ -295,10 +295,10 @@ struct DenseProblem {
 template <typename Defer = void>
 DenseProblem dense_problem(std::span<const Resources> items, const Resources& capacity) {
     DenseProblem p;
-    const auto names = dimension_names(items, std::span<const Resources>(&capacity, 1));
-    p.items = dense_items(items, names);
-    p.capacity = dense_capacity(capacity, names);
-    validate_dense(p.items, p.capacity);
+    const auto names = dimension_names<Defer>(items, std::span<const Resources>(&capacity, 1));
+    p.items = dense_items<Defer>(items, names);
+    p.capacity = dense_capacity<Defer>(capacity, names);
+    validate_dense<Defer>(p.items, p.capacity);
     return p;
 }
 
@@ -312,7 +312,7 @@ DenseItems dense_view(std::span<const std::int64_t> sizes, std::size_t dimension
     items.n = sizes.size() / dimensions;
     items.d = dimensions;
     items.sizes.assign(sizes.begin(), sizes.end());
-    validate_dense(items, capacity);
+    validate_dense<Defer>(items, capacity);
     return items;
 }
 
@@ -341,14 +341,14 @@ DenseExistingProblem dense_existing_problem(std::span<const Resources> items, st
         others.push_back(node.capacity);
         others.push_back(node.allocated);
     }
-    const auto names = dimension_names(items, others);
+    const auto names = dimension_names<Defer>(items, others);
     DenseExistingProblem p;
-    p.base.items = dense_items(items, names);
-    p.base.capacity = dense_capacity(new_node_capacity, names, "new_node_capacity");
-    validate_dense(p.base.items, p.base.capacity);
+    p.base.items = dense_items<Defer>(items, names);
+    p.base.capacity = dense_capacity<Defer>(new_node_capacity, names, "new_node_capacity");
+    validate_dense<Defer>(p.base.items, p.base.capacity);
     p.residuals.reserve(existing.size() * names.size());
     for (std::size_t e = 0; e < existing.size(); ++e) {
-        const auto capacity = dense_capacity(existing[e].capacity, names, continuum::detail::message("existing_nodes[{}] ({}) capacity", e, existing[e].name));
+        const auto capacity = dense_capacity<Defer>(existing[e].capacity, names, continuum::detail::message("existing_nodes[{}] ({}) capacity", e, existing[e].name));
         for (std::size_t k = 0; k < names.size(); ++k) {
             const auto allocated = existing[e].allocated.get(names[k]);
             if (allocated < 0) throw InvalidArgument(continuum::detail::message("existing_nodes[{}] ({}) allocated has negative {} = {}", e, existing[e].name, names[k], allocated));
@@ -397,21 +397,21 @@ VectorPacking best_fit_decreasing(std::span<const Resources> items, const Resour
 template <typename Defer = void>
 VectorPacking first_fit(std::span<const Resources> items, const Resources& capacity) {
     const auto p = detail::dense_problem<Defer>(items, capacity);
-    return detail::vector_first_fit<Defer>(p.items, p.capacity, detail::identity_order(p.items.n));
+    return detail::vector_first_fit<Defer>(p.items, p.capacity, detail::identity_order<Defer>(p.items.n));
 }
 
 /// Best fit (least Σ normalised residual) in input order. \throws InvalidArgument as first_fit_decreasing.
 template <typename Defer = void>
 VectorPacking best_fit(std::span<const Resources> items, const Resources& capacity) {
     const auto p = detail::dense_problem<Defer>(items, capacity);
-    return detail::vector_best_fit<Defer>(p.items, p.capacity, detail::identity_order(p.items.n), VectorOrder::sum_normalized);
+    return detail::vector_best_fit<Defer>(p.items, p.capacity, detail::identity_order<Defer>(p.items.n), VectorOrder::sum_normalized);
 }
 
 /// Next fit in input order. \throws InvalidArgument as first_fit_decreasing.
 template <typename Defer = void>
 VectorPacking next_fit(std::span<const Resources> items, const Resources& capacity) {
     const auto p = detail::dense_problem<Defer>(items, capacity);
-    return detail::vector_next_fit<Defer>(p.items, p.capacity, detail::identity_order(p.items.n));
+    return detail::vector_next_fit<Defer>(p.items, p.capacity, detail::identity_order<Defer>(p.items.n));
 }
 
 /// First fit decreasing onto existing nodes first, then onto new nodes of `new_node_capacity`: the

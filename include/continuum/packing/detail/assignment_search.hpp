@@ -15,9 +15,10 @@ namespace continuum::packing::detail {
 
 /// Searches for a packing of `order` (item indices, largest first) into fewer than `upper_bound`
 /// bins, down to `lower_bound`. On success `bins` holds the best packing found.
-class AssignmentSearch {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicAssignmentSearch {
 public:
-    AssignmentSearch(const DenseItems& items, std::span<const std::int64_t> capacity, std::vector<std::size_t> order, BudgetTracker& tracker)
+    BasicAssignmentSearch(const DenseItems& items, std::span<const std::int64_t> capacity, std::vector<std::size_t> order, BudgetTracker& tracker)
         : items_(items), capacity_(capacity.begin(), capacity.end()), order_(std::move(order)), tracker_(tracker) {
         const std::size_t d = items.d;
         suffix_.assign((order_.size() + 1) * d, 0);
@@ -115,5 +116,6 @@ private:
     std::size_t lower_bound_ = 0;
     bool complete_ = true;
 };
+using AssignmentSearch = BasicAssignmentSearch<>;
 
 }  // namespace continuum::packing::detail

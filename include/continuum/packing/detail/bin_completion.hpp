@@ -23,10 +23,11 @@
 
 namespace continuum::packing::detail {
 
-class BinCompletion {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicBinCompletion {
 public:
     /// Item types: `weight` strictly decreasing, `demand` >= 1 copies each, all weights <= capacity.
-    BinCompletion(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity)
+    BasicBinCompletion(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity)
         : weight_(std::move(weight)), demand_(std::move(demand)), capacity_(capacity) {}
 
     enum class Outcome { found, infeasible, unknown };
@@ -249,5 +250,6 @@ private:
     BudgetTracker* outer_ = nullptr;
     BudgetTracker* inner_ = nullptr;
 };
+using BinCompletion = BasicBinCompletion<>;
 
 }  // namespace continuum::packing::detail

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/packing/detail/basis_inverse.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/knapsack.hpp>
@@ -204,7 +205,7 @@ private:
 
     static constexpr double scale_ = 16777216.0;  // 2^24: duals -> integer profits
 
-    [[nodiscard]] Knapsack knapsack() const { return Knapsack(weight_, items_.d, capacity_); }
+    [[nodiscard]] continuum::detail::deferred_t<Knapsack, Real> knapsack() const { return continuum::detail::deferred_t<Knapsack, Real>(weight_, items_.d, capacity_); }
 
     /// Largest copies of type j alone in one bin.
     [[nodiscard]] std::int64_t alone(std::size_t j) const {
@@ -496,7 +497,7 @@ private:
             --left[j];
             std::vector<std::int64_t> room(capacity_);
             for (std::size_t k = 0; k < d; ++k) room[k] -= weight_[j * d + k];
-            Knapsack fill(weight_, d, room);
+            continuum::detail::deferred_t<Knapsack, Real> fill(weight_, d, room);
             auto best = fill.solve(profit, left, 100000, tracker_);
             best.counts[j] += 1;
             for (std::size_t t = 0; t < m; ++t) left[t] -= best.counts[t] - (t == j ? 1 : 0);
@@ -539,7 +540,7 @@ private:
                 }
                 const std::size_t j = by_size[next];
                 --left[j];
-                Knapsack fill(weight_, 1, std::vector<std::int64_t>{capacity_[0] - weight_[j]});
+                continuum::detail::deferred_t<Knapsack, Real> fill(weight_, 1, std::vector<std::int64_t>{capacity_[0] - weight_[j]});
                 auto best = fill.solve(profit, left, 20000, tracker_);
                 best.counts[j] += 1;
                 for (std::size_t t = 0; t < m; ++t) left[t] -= best.counts[t] - (t == j ? 1 : 0);

@@ -2,6 +2,7 @@
 // the packing loops never touch strings. Dimension order: cpu, memory, then the other names sorted.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -33,8 +34,9 @@ inline bool dimension_less(const std::string& a, const std::string& b) {
 }
 
 /// Dimension names of every resource named in `a` or `b`, in dimension_less order.
-inline std::vector<std::string> dimension_names(std::span<const Resources> a, std::span<const Resources> b) {
-    std::vector<std::string> names;
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::vector<std::string> dimension_names(std::span<const Resources> a, std::span<const Resources> b) {
+    continuum::detail::deferred_t<std::vector<std::string>, Defer> names;  // dependent: clang sorts strings only where called
     const auto collect = [&](std::span<const Resources> list) {
         for (const auto& r : list) {
             for (const auto& [name, value] : r) names.push_back(name);
@@ -49,7 +51,8 @@ inline std::vector<std::string> dimension_names(std::span<const Resources> a, st
 }
 
 /// Items as dense rows over `names`. \throws InvalidArgument on a negative amount or an all-zero item.
-inline DenseItems dense_items(std::span<const Resources> items, const std::vector<std::string>& names, const char* argument = "items") {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+DenseItems dense_items(std::span<const Resources> items, const std::vector<std::string>& names, const char* argument = "items") {
     DenseItems out;
     out.n = items.size();
     out.d = names.size();
@@ -69,7 +72,8 @@ inline DenseItems dense_items(std::span<const Resources> items, const std::vecto
 
 /// One capacity as a dense vector over `names`.
 /// \throws InvalidArgument on a negative amount or an empty (all-zero) capacity.
-inline std::vector<std::int64_t> dense_capacity(const Resources& capacity, const std::vector<std::string>& names, const std::string& argument = "capacity") {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::vector<std::int64_t> dense_capacity(const Resources& capacity, const std::vector<std::string>& names, const std::string& argument = "capacity") {
     if (capacity.empty()) throw InvalidArgument(continuum::detail::message("{} is empty (all resources zero); a bin must have a positive capacity", argument));
     std::vector<std::int64_t> out(names.size(), 0);
     for (std::size_t k = 0; k < names.size(); ++k) {
@@ -84,7 +88,8 @@ inline std::vector<std::int64_t> dense_capacity(const Resources& capacity, const
 }
 
 /// Validates 1-D sizes. \throws InvalidArgument naming the first size <= 0 or a capacity <= 0.
-inline void validate_one_dimensional(std::span<const std::int64_t> sizes, std::int64_t capacity) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+void validate_one_dimensional(std::span<const std::int64_t> sizes, std::int64_t capacity) {
     if (capacity <= 0) throw InvalidArgument(continuum::detail::message("capacity must be > 0, got {}", capacity));
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (sizes[i] <= 0) throw InvalidArgument(continuum::detail::message("sizes[{}] must be > 0, got {}", i, sizes[i]));
@@ -93,7 +98,8 @@ inline void validate_one_dimensional(std::span<const std::int64_t> sizes, std::i
 
 /// Validates dense vector items. \throws InvalidArgument on a negative amount, an all-zero item,
 /// a dimension mismatch, or a capacity with a negative amount or no positive amount.
-inline void validate_dense(const DenseItems& items, std::span<const std::int64_t> capacity) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+void validate_dense(const DenseItems& items, std::span<const std::int64_t> capacity) {
     if (capacity.size() != items.d) {
         throw InvalidArgument(continuum::detail::message("capacity has {} dimensions but the items have {}", capacity.size(), items.d));
     }
@@ -116,7 +122,8 @@ inline void validate_dense(const DenseItems& items, std::span<const std::int64_t
 }
 
 /// 0, 1, ..., n-1.
-inline std::vector<std::size_t> identity_order(std::size_t n) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::vector<std::size_t> identity_order(std::size_t n) {
     std::vector<std::size_t> order(n);
     for (std::size_t i = 0; i < n; ++i) order[i] = i;
     return order;

@@ -16,7 +16,8 @@
 
 namespace continuum::packing::detail {
 
-class FewItemsKnapsack {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicFewItemsKnapsack {
     __extension__ using Wide = __int128;
 
 public:
@@ -224,5 +225,6 @@ private:
     bool cut_ = false;
     BudgetTracker* tracker_ = nullptr;
 };
+using FewItemsKnapsack = BasicFewItemsKnapsack<>;
 
 }  // namespace continuum::packing::detail

@@ -14,7 +14,8 @@ namespace continuum::packing::detail {
 
 /// Indices 0..keys.size()-1 by key, largest first; equal keys keep index order (stable). On
 /// return `keys` holds the keys in that order.
-inline std::vector<std::size_t> sort_by_key_descending(std::vector<std::uint64_t>& keys) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::vector<std::size_t> sort_by_key_descending(std::vector<std::uint64_t>& keys) {
     const std::size_t n = keys.size();
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -53,7 +54,8 @@ inline std::vector<std::size_t> sort_by_key_descending(std::vector<std::uint64_t
 }
 
 /// Indices 0..keys.size()-1 by key, largest first; equal keys keep index order (stable).
-inline std::vector<std::size_t> order_by_key_descending(std::vector<std::uint64_t> keys) { return sort_by_key_descending(keys); }
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::vector<std::size_t> order_by_key_descending(std::vector<std::uint64_t> keys) { return sort_by_key_descending<Defer>(keys); }
 
 /// The bits of a finite double >= 0 as an unsigned key with the same order (IEEE 754: for
 /// non-negative values the bit pattern grows with the value; -0.0 maps to 0 like +0.0).

@@ -28,9 +28,10 @@ struct KnapsackResult {
 enum class KnapsackMethod { automatic, few_items, dynamic_programming, branch_and_bound };
 
 /// Types: `weight` (m × d, row-major), `demand` (m), `profit` (m, >= 0), capacity (d).
-class Knapsack {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicKnapsack {
 public:
-    Knapsack(const std::vector<std::int64_t>& weight, std::size_t d, std::vector<std::int64_t> capacity)
+    BasicKnapsack(const std::vector<std::int64_t>& weight, std::size_t d, std::vector<std::int64_t> capacity)
         : weight_(weight), d_(d), capacity_(std::move(capacity)) {}
 
     /// Exact unless `tracker` runs out (or `node_limit` nodes are explored): then `exact` is false.
@@ -77,7 +78,7 @@ private:
     /// over them for the last two), or infinity when a bin can hold more than few_items_max
     /// profitable items.
     [[nodiscard]] double few_items_cost(const std::vector<std::int64_t>& profit, const std::vector<std::int64_t>& demand) const {
-        const auto k = FewItemsKnapsack::max_items(weight_, profit, demand, capacity_[0], few_items_max);
+        const auto k = BasicFewItemsKnapsack<Defer>::max_items(weight_, profit, demand, capacity_[0], few_items_max);
         if (k > few_items_max) return 1e300;
         double types = 0;
         for (std::size_t j = 0; j < demand.size(); ++j) types += profit[j] > 0 && demand[j] > 0 && weight_[j] <= capacity_[0] ? 1.0 : 0.0;
@@ -272,7 +273,7 @@ private:
     }
 
     const std::vector<std::int64_t>& weight_;
-    FewItemsKnapsack few_items_;
+    BasicFewItemsKnapsack<Defer> few_items_;
     std::size_t d_;
     std::vector<std::int64_t> capacity_;
     std::vector<std::int64_t> value_;
@@ -293,5 +294,6 @@ private:
     std::vector<double> normalised_;  // per type: Σ_k w_k / c_k (at least 1e-300)
     BudgetTracker* tracker_ = nullptr;
 };
+using Knapsack = BasicKnapsack<>;
 
 }  // namespace continuum::packing::detail

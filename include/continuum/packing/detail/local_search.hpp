@@ -69,7 +69,8 @@ bool improve_by_attempts(std::vector<std::vector<std::size_t>>& bins, std::int64
 }
 
 /// Tabu (item, bin) pairs with an expiry iteration: an item swapped out of a bin may not return soon.
-class TabuPairs {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicTabuPairs {
 public:
     void reset(std::size_t items) { list_.assign(items, {}); }
     [[nodiscard]] bool contains(std::size_t item, std::size_t bin, std::int64_t iteration) {
@@ -82,10 +83,12 @@ public:
 private:
     std::vector<std::vector<std::pair<std::size_t, std::int64_t>>> list_;
 };
+using TabuPairs = BasicTabuPairs<>;
 
 /// Takes a random item out of a random bin (the kick when no swap helps); npos when the chosen bin
 /// is empty. `bin` receives the bin drawn.
-inline std::size_t take_random_item(std::vector<std::vector<std::size_t>>& bins, std::mt19937_64& rng, std::size_t& bin) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::size_t take_random_item(std::vector<std::vector<std::size_t>>& bins, std::mt19937_64& rng, std::size_t& bin) {
     std::uniform_int_distribution<std::size_t> pick_bin(0, bins.size() - 1);
     bin = pick_bin(rng);
     if (bins[bin].empty()) return static_cast<std::size_t>(-1);
@@ -99,7 +102,8 @@ inline std::size_t take_random_item(std::vector<std::vector<std::size_t>>& bins,
 /// Exchanges items between a bin and U: positions a0 < a1 of `bin` (npos: none) leave it, positions
 /// c0 < c1 of `unassigned` (c1 npos: one item) enter it. Returns {entering, leaving}; the caller
 /// moves the leaving items to U and updates loads and weights.
-inline std::pair<std::vector<std::size_t>, std::vector<std::size_t>> exchange(std::vector<std::size_t>& bin, std::vector<std::size_t>& unassigned, std::size_t a0,
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> exchange(std::vector<std::size_t>& bin, std::vector<std::size_t>& unassigned, std::size_t a0,
                                                                               std::size_t a1, std::size_t c0, std::size_t c1) {
     constexpr auto none = static_cast<std::size_t>(-1);
     std::vector<std::size_t> leaving, entering;
@@ -115,9 +119,10 @@ inline std::pair<std::vector<std::size_t>, std::vector<std::size_t>> exchange(st
     return {std::move(entering), std::move(leaving)};
 }
 
-class ConsistentNeighbourhoodSearch {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicConsistentNeighbourhoodSearch {
 public:
-    ConsistentNeighbourhoodSearch(const std::vector<std::int64_t>& sizes, std::int64_t capacity) : sizes_(sizes), capacity_(capacity) {}
+    BasicConsistentNeighbourhoodSearch(const std::vector<std::int64_t>& sizes, std::int64_t capacity) : sizes_(sizes), capacity_(capacity) {}
 
     /// Improves `bins` (indices into sizes, a valid packing) towards `target` bins within both
     /// trackers (a share and the whole budget; each scanned bin counts a node on both), and stops
@@ -234,7 +239,7 @@ private:
                 // Stuck: kick a random item of a random bin into U.
                 if (bins_.empty()) return false;
                 std::size_t b = 0;
-                const std::size_t item = take_random_item(bins_, rng, b);
+                const std::size_t item = take_random_item<Defer>(bins_, rng, b);
                 if (item == npos) {
                     ++since_best;
                     continue;
@@ -247,7 +252,7 @@ private:
                 continue;
             }
             // Apply the swap.
-            const auto [entering, leaving] = exchange(bins_[best.bin], unassigned_, best.a0, best.a1, best.c0, best.c1);
+            const auto [entering, leaving] = exchange<Defer>(bins_[best.bin], unassigned_, best.a0, best.a1, best.c0, best.c1);
             for (const auto i : entering) {
                 load_[best.bin] += sizes_[i];
                 u_weight -= sizes_[i];
@@ -326,7 +331,8 @@ private:
     std::vector<std::vector<std::size_t>> bins_;
     std::vector<std::int64_t> load_;
     std::vector<std::size_t> unassigned_;
-    TabuPairs tabu_;
+    BasicTabuPairs<Defer> tabu_;
 };
+using ConsistentNeighbourhoodSearch = BasicConsistentNeighbourhoodSearch<>;
 
 }  // namespace continuum::packing::detail

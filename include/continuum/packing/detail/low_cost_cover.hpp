@@ -21,7 +21,8 @@
 
 namespace continuum::packing::detail {
 
-class LowCostCover {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicLowCostCover {
 public:
     __extension__ using Wide = __int128;
     enum class Outcome { found, infeasible, unknown };
@@ -29,7 +30,7 @@ public:
     /// Item types (`weight`, `demand`), the bin `capacity`, the enumerated bins (sparse patterns) with
     /// their reduced costs, and the budget G they must share. Nodes count on `tracker` and on `share`
     /// (a sub-budget): a node per cover node and per 4,096 bins checked.
-    LowCostCover(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<SparsePattern> bins, std::vector<Wide> reduced,
+    BasicLowCostCover(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<SparsePattern> bins, std::vector<Wide> reduced,
                  Wide gap, BudgetTracker& tracker, BudgetTracker& share)
         : weight_(std::move(weight)), demand_(std::move(demand)), capacity_(capacity), bins_(std::move(bins)), reduced_(std::move(reduced)), gap_(gap), tracker_(tracker), share_(share) {
         containing_.assign(weight_.size(), {});
@@ -69,7 +70,7 @@ public:
     /// The packing found (copies per type, a pattern per bin).
     [[nodiscard]] std::vector<std::vector<std::int64_t>> packing() const {
         std::vector<std::vector<std::int64_t>> out;
-        for (const auto q : chosen_) out.push_back(dense_pattern(bins_[q], demand_.size()));
+        for (const auto q : chosen_) out.push_back(dense_pattern<Defer>(bins_[q], demand_.size()));
         return out;
     }
     [[nodiscard]] int restarts() const { return restarts_; }
@@ -164,5 +165,6 @@ private:
     bool stopped_ = false;
     int restarts_ = 0;
 };
+using LowCostCover = BasicLowCostCover<>;
 
 }  // namespace continuum::packing::detail

@@ -19,7 +19,8 @@
 
 namespace continuum::packing::detail {
 
-class ReducedCostProof {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicReducedCostProof {
 public:
     using Pattern = std::vector<std::int64_t>;  // copies per item type
     enum class Outcome { found, infeasible, unknown };
@@ -28,7 +29,7 @@ public:
     /// and `knapsack`, the exact maximum of Σ profit_j a_j over the bins within `demand`. Search nodes
     /// count on `tracker` and on `share` (a sub-budget); the enumeration gives up beyond
     /// `max_patterns` bins.
-    ReducedCostProof(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<std::int64_t> profit, std::int64_t knapsack,
+    BasicReducedCostProof(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<std::int64_t> profit, std::int64_t knapsack,
                      BudgetTracker& tracker, BudgetTracker& share, std::size_t max_patterns)
         : weight_(std::move(weight)), demand_(std::move(demand)), profit_(std::move(profit)), capacity_(capacity), knapsack_(knapsack), tracker_(tracker), share_(&share),
           max_patterns_(max_patterns) {}
@@ -94,7 +95,7 @@ public:
     /// The packing found (patterns), after run() returned found.
     [[nodiscard]] std::vector<Pattern> packing() const {
         std::vector<Pattern> out;
-        for (const auto q : chosen_) out.push_back(dense_pattern(patterns_[q], demand_.size()));
+        for (const auto q : chosen_) out.push_back(dense_pattern<Defer>(patterns_[q], demand_.size()));
         return out;
     }
     /// Bins enumerated (reduced cost within the gap) and exact-cover nodes of the last run.
@@ -309,6 +310,7 @@ private:
     std::int64_t checks_ = 0;
     bool complete_ = true;
 };
+using ReducedCostProof = BasicReducedCostProof<>;
 
 /// Further dual vectors for `proof` (ReducedCostProof::add_duals): the LPs of `master`'s demand with one
 /// more item of one type, for `count` types spread evenly, each solved on its own copy of `master` (a

@@ -13,9 +13,10 @@ namespace continuum::packing::detail {
 
 /// Max tree over up to `leaves` residuals of `d` dimensions (node value = per-dimension maximum).
 /// Leaves past those set hold `initial`; grow() doubles the leaf count (new leaves hold `initial`).
-class ResidualTree {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicResidualTree {
 public:
-    ResidualTree(std::size_t leaves, std::span<const std::int64_t> initial) : d_(initial.size()), initial_(initial.begin(), initial.end()) {
+    BasicResidualTree(std::size_t leaves, std::span<const std::int64_t> initial) : d_(initial.size()), initial_(initial.begin(), initial.end()) {
         size_ = 1;
         while (size_ < leaves) size_ *= 2;
         values_.resize(2 * size_ * d_);
@@ -118,6 +119,7 @@ private:
     std::size_t size_ = 1;
     std::vector<std::int64_t> values_;
 };
+using ResidualTree = BasicResidualTree<>;
 
 /// Turns a bin index per placed item (in placement order) into item lists per bin (`bins` bins,
 /// each list allocated once).

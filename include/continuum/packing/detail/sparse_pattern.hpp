@@ -14,7 +14,8 @@ namespace continuum::packing::detail {
 using SparsePattern = std::vector<std::pair<std::size_t, std::int64_t>>;
 
 /// The types `pattern` holds (copies > 0), in type order.
-inline SparsePattern sparse_pattern(const std::vector<std::int64_t>& pattern) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+SparsePattern sparse_pattern(const std::vector<std::int64_t>& pattern) {
     SparsePattern sparse;
     for (std::size_t j = 0; j < pattern.size(); ++j) {
         if (pattern[j] > 0) sparse.emplace_back(j, pattern[j]);
@@ -23,7 +24,8 @@ inline SparsePattern sparse_pattern(const std::vector<std::int64_t>& pattern) {
 }
 
 /// Copies per type over `types` types.
-inline std::vector<std::int64_t> dense_pattern(const SparsePattern& sparse, std::size_t types) {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+std::vector<std::int64_t> dense_pattern(const SparsePattern& sparse, std::size_t types) {
     std::vector<std::int64_t> pattern(types, 0);
     for (const auto& [j, copies] : sparse) pattern[j] = copies;
     return pattern;

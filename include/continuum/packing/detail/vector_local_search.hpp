@@ -20,9 +20,10 @@
 
 namespace continuum::packing::detail {
 
-class VectorNeighbourhoodSearch {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicVectorNeighbourhoodSearch {
 public:
-    VectorNeighbourhoodSearch(const DenseItems& items, std::span<const std::int64_t> capacity) : items_(items), capacity_(capacity.begin(), capacity.end()) {
+    BasicVectorNeighbourhoodSearch(const DenseItems& items, std::span<const std::int64_t> capacity) : items_(items), capacity_(capacity.begin(), capacity.end()) {
         weight_.assign(items.n, 0.0);
         for (std::size_t i = 0; i < items.n; ++i) {
             for (std::size_t k = 0; k < items.d; ++k) weight_[i] += static_cast<double>(items.row(i)[k]) / static_cast<double>(capacity_[k]);
@@ -157,7 +158,7 @@ private:
             if (!best.valid) {
                 if (bins_.empty()) return false;
                 std::size_t b = 0;
-                const std::size_t item = take_random_item(bins_, rng_, b);
+                const std::size_t item = take_random_item<Defer>(bins_, rng_, b);
                 if (item == npos) {
                     ++since_best;
                     continue;
@@ -169,7 +170,7 @@ private:
                 ++since_best;
                 continue;
             }
-            const auto [entering, leaving] = exchange(bins_[best.bin], unassigned_, best.a0, best.a1, best.c0, best.c1);
+            const auto [entering, leaving] = exchange<Defer>(bins_[best.bin], unassigned_, best.a0, best.a1, best.c0, best.c1);
             for (const auto i : entering) {
                 add(load(best.bin), i, +1);
                 u_weight -= weight_[i];
@@ -250,7 +251,8 @@ private:
     std::vector<std::vector<std::size_t>> bins_;
     std::vector<std::int64_t> load_;  // d per bin
     std::vector<std::size_t> unassigned_;
-    TabuPairs tabu_;
+    BasicTabuPairs<Defer> tabu_;
 };
+using VectorNeighbourhoodSearch = BasicVectorNeighbourhoodSearch<>;
 
 }  // namespace continuum::packing::detail

@@ -13,10 +13,11 @@
 
 namespace continuum::packing::detail {
 
-class VectorPhase {
+template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
+class BasicVectorPhase {
 public:
     /// `budget` is the call's budget, `started` when the call began (read only with a deadline).
-    VectorPhase(const Budget& budget, std::chrono::steady_clock::time_point started) : budget_(budget), phase_(budget) {
+    BasicVectorPhase(const Budget& budget, std::chrono::steady_clock::time_point started) : budget_(budget), phase_(budget) {
         if (budget.time_limit) deadline_ = started + *budget.time_limit;
     }
 
@@ -71,5 +72,6 @@ private:
     BudgetTracker phase_;
     std::optional<TimePoint> deadline_;
 };
+using VectorPhase = BasicVectorPhase<>;
 
 }  // namespace continuum::packing::detail
