@@ -321,7 +321,7 @@ const std::vector<SweepFixture> sweep_fixtures{
 // clang-format on
 }  // namespace
 
-TEST_CASE("sweep calls of 3 to 5 pod shapes: the pattern ILP's optimum (HiGHS), proved; an honest bound when starved") {
+TEST_CASE("sweep calls of 3 to 5 pod shapes: the pattern ILP's optimum (HiGHS), proved, and an honest bound when starved") {
     for (std::size_t f = 0; f < sweep_fixtures.size(); ++f) {
         CAPTURE(f);
         const auto& fixture = sweep_fixtures[f];
