@@ -148,6 +148,9 @@ struct LabelSelector {
     ///                | key ("in" | "notin") "(" value ("," value)* ")" | key (">" | "<") integer
     /// Every requirement goes to match_expressions ("a=b" becomes a In [b]).
     /// \throws ParseError naming the text, the position and what was expected.
+    /// (A template on a defaulted parameter, called as `parse(text)`, so that the parser compiles only
+    /// where a selector is parsed, issue 21; its address is `&LabelSelector::parse<>`.)
+    template <typename Defer = void>
     static LabelSelector parse(std::string_view text);
 
     /// \throws InvalidArgument on an invalid key, value or operator arity.
@@ -204,12 +207,14 @@ struct LabelSelector {
 
 /// Shorthand for LabelSelector::parse(text).
 /// \throws ParseError on malformed text.
-inline LabelSelector parse_label_selector(std::string_view text) { return LabelSelector::parse(text); }
+template <typename Defer = void>
+LabelSelector parse_label_selector(std::string_view text) { return LabelSelector::parse<Defer>(text); }
 
 // ------------------------------------------------------------------------------------------------
 
 namespace detail {
 
+template <typename Defer = void>  // compiled only where a selector is parsed (issue 21)
 class SelectorParser {
 public:
     explicit SelectorParser(std::string_view text) : text_(text) {}
@@ -341,7 +346,8 @@ private:
 
 }  // namespace detail
 
-inline LabelSelector LabelSelector::parse(std::string_view text) { return detail::SelectorParser(text).parse(); }
+template <typename Defer>
+LabelSelector LabelSelector::parse(std::string_view text) { return detail::SelectorParser<Defer>(text).parse(); }
 
 }  // namespace continuum::federation
 
