@@ -230,9 +230,9 @@ public:
     /// workload's disruption budget (`budgets`: desired and ready pods, the PDB; a pod belongs to
     /// the budget whose name followed by '-' or '/' starts its own). Budgets are shared by the
     /// releases of one decision. \throws InvalidArgument also on an invalid or duplicate budget.
-    template <typename = void>  // compiled only in units that call it (with its detail:: helpers)
+    template <typename D = void>  // compiled only in units that call it (with its detail:: helpers)
     ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets) {
-        detail::validate_virtual_nodes(nodes);
+        detail::validate_virtual_nodes<D>(nodes);
         std::map<std::string, std::int64_t> allowed;
         for (const auto& w : budgets) {
             w.budget.validate();

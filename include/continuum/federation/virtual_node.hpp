@@ -43,7 +43,8 @@ struct VirtualNode {
 
 namespace detail {
 
-inline void validate_pending_pods(std::span<const PendingPod> pods) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+void validate_pending_pods(std::span<const PendingPod> pods) {
     std::unordered_set<std::string_view> seen;
     seen.reserve(pods.size() * 2);
     for (std::size_t i = 0; i < pods.size(); ++i) {
@@ -59,7 +60,8 @@ inline void validate_pending_pods(std::span<const PendingPod> pods) {
     }
 }
 
-inline void validate_virtual_nodes(std::span<const VirtualNode> nodes) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+void validate_virtual_nodes(std::span<const VirtualNode> nodes) {
     std::unordered_set<std::string_view> seen;
     seen.reserve(nodes.size() * 2);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
