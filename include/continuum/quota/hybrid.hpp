@@ -470,7 +470,7 @@ private:
     void decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions,
                 HybridDecision& out) {
         capacity::detail::require_non_negative(cluster.capacity, "hybrid quota scaling: cluster capacity");
-        capacity::validate_pool(cluster.waiting_nodes);
+        capacity::validate_pool<continuum::detail::deferred_t<void, F>>(cluster.waiting_nodes);
         require_time(cluster.now);
         const ProactiveConfig& pc = config_.proactive;
         const std::vector<std::string>& managed = pc.resources;

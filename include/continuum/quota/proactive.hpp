@@ -312,7 +312,7 @@ public:
         capacity::detail::require_non_negative(s.current_usage, "proactive quota scaling: current_usage");
         capacity::detail::require_non_negative(s.cluster_resources, "proactive quota scaling: cluster_resources");
         detail::require_managed(s.prediction, config_, "prediction");
-        capacity::validate_pool(s.waiting_nodes);
+        capacity::validate_pool<Defer>(s.waiting_nodes);
         if (last_now_ && s.now < *last_now_) {
             throw InvalidArgument(continuum::detail::message("proactive quota scaling: now = {} ms is before the previous call's {} ms", s.now.count(), last_now_->count()));
         }
