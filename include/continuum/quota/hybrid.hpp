@@ -168,7 +168,8 @@ struct HybridDecision {
 namespace detail {
 
 /// The summary line of a hybrid decision whose other fields are set; `changed` namespaces got a new quota.
-inline std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
     std::string reason = continuum::detail::message("{} namespace{}, {} quota change{}; wanted {} against capacity {}", out.namespaces.size(),
                                                     out.namespaces.size() == 1 ? "" : "s", changed, changed == 1 ? "" : "s", out.total_wanted, capacity);
     if (activated) reason += continuum::detail::message("; {}", out.activation.reason);
