@@ -41,6 +41,7 @@ struct ScaleInOptions {
     std::size_t max_nodes_per_decision = 10;  ///< --max-scale-down-parallelism
 
     /// \throws InvalidArgument on a threshold outside [0, 1], a negative duration or a zero limit.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         for (const double t : {utilization_threshold, gpu_utilization_threshold}) {
             if (!std::isfinite(t) || t < 0.0 || t > 1.0) throw InvalidArgument(continuum::detail::message("scale-in: utilization thresholds must be in [0, 1], got {}", t));
@@ -183,7 +184,7 @@ public:
     using State = ScaleInTrackerState;
 
     /// \throws InvalidArgument on invalid options.
-    explicit BasicScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.validate(); }
+    explicit BasicScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.template validate<Defer>(); }
 
     /// The tracker with `options` as it was when `state` was taken.
     /// \throws InvalidArgument on invalid options, an empty node name in state.unneeded_since, or a

@@ -72,6 +72,7 @@ struct SelectorRequirement {
     /// Kubernetes' rules: In / NotIn need >= 1 value, Exists / DoesNotExist none, Gt / Lt exactly one
     /// integer; keys and values follow label syntax.
     /// \throws InvalidArgument naming the requirement and the offending part.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("label selector: invalid label key \"{}\"", key));
         switch (op) {
@@ -154,12 +155,13 @@ struct LabelSelector {
     static LabelSelector parse(std::string_view text);
 
     /// \throws InvalidArgument on an invalid key, value or operator arity.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         for (const auto& [key, value] : match_labels) {
             if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("label selector: invalid label key \"{}\"", key));
             if (!detail::is_label_value(value)) throw InvalidArgument(continuum::detail::message("label selector: invalid label value \"{}\" for key \"{}\"", value, key));
         }
-        for (const auto& requirement : match_expressions) requirement.validate();
+        for (const auto& requirement : match_expressions) requirement.template validate<Defer>();
     }
 
     [[nodiscard]] bool empty() const { return match_labels.empty() && match_expressions.empty(); }

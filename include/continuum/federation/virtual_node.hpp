@@ -53,7 +53,7 @@ void validate_pending_pods(std::span<const PendingPod> pods) {
         if (!seen.insert(pod.name).second) throw InvalidArgument(continuum::detail::message("pending_pods[{}]: duplicate pod name \"{}\"", i, pod.name));
         if (pod.request.any_negative()) throw InvalidArgument(continuum::detail::message("pending pod {}: request has a negative amount: {}", pod.name, pod.request));
         try {
-            pod.node_selector.validate();
+            pod.node_selector.template validate<Defer>();
         } catch (const InvalidArgument& e) {
             throw InvalidArgument(continuum::detail::message("pending pod {}: {}", pod.name, e.what()));
         }

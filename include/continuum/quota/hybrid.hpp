@@ -60,8 +60,9 @@ struct HybridConfig {
     Duration step = std::chrono::minutes(1);
 
     /// \throws InvalidArgument naming the bad field.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
-        proactive.validate();
+        proactive.template validate<Defer>();
         if (horizon < 1) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.horizon must be >= 1, got {}", horizon));
         if (!(interval_level == 0.0 || (interval_level > 0.0 && interval_level < 1.0))) {
             throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.interval_level must be 0 or in (0, 1), got {}", interval_level));

@@ -80,6 +80,7 @@ struct ProactiveConfig {
     Budget budget{capacity::default_activation_node_limit, {}};
 
     /// \throws InvalidArgument on an empty or duplicated resource list, a negative hold, a bad budget.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         if (resources.empty()) throw InvalidArgument("proactive quota scaling: config.resources must name at least one resource");
         for (std::size_t i = 0; i < resources.size(); ++i) {
@@ -298,7 +299,7 @@ public:
     using State = ProactiveQuotaScalerState;
 
     /// \throws InvalidArgument when the config is invalid (see ProactiveConfig::validate).
-    explicit BasicProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.validate(); }
+    explicit BasicProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.template validate<Defer>(); }
     /// The scaler with `config` as it was when `state` was taken.
     /// \throws InvalidArgument when the config is invalid, or the pending decrease has a negative
     ///         target or times after state.last_now (naming the field).
