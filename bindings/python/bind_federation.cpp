@@ -180,7 +180,7 @@ raises continuum.ParseError on malformed text.)pbdoc")
                  return s;
              }),
              py::arg("match_labels") = py::dict(), py::arg("match_expressions") = std::vector<SelectorRequirement>{})
-        .def_static("parse", &LabelSelector::parse, py::arg("text"),
+        .def_static("parse", &LabelSelector::parse<>, py::arg("text"),
                     "Kubernetes selector text: 'tier=gold,region in (eu,us),!spot'. Raises ParseError on malformed text.")
         .def_property_readonly("match_labels", [](const LabelSelector& s) { return std::map<std::string, std::string>(s.match_labels.begin(), s.match_labels.end()); })
         .def_readonly("match_expressions", &LabelSelector::match_expressions)

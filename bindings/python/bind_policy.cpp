@@ -63,7 +63,7 @@ normaliser reference_cost. Raises InvalidArgument (naming the field) when invali
     python::def_field(policy_class, "target_utilization", &Policy::target_utilization);
     python::def_field(policy_class, "weights", &Policy::weights);
     python::def_field(policy_class, "reference_cost", &Policy::reference_cost);
-    policy_class.def("validate", &Policy::validate, "Raises InvalidArgument naming the first invalid field.")
+    policy_class.def("validate", &Policy::validate<>, "Raises InvalidArgument naming the first invalid field.")
         .def("__repr__", continuum::python::fields_repr({"name", "node_pool", "node_type", "node_capacity", "node_cost", "min_replicas", "max_replicas",
                                                           "target_utilization", "weights", "reference_cost"}));
     m.def("cost_saving", &cost_saving, "COST_SAVING: e2-medium pool, target 80 %, min 1 replica, weights favour cost.");

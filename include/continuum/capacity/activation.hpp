@@ -100,7 +100,7 @@ template <typename Defer = void>
                                                       ActivationObjective objective = ActivationObjective::fewest_nodes,
                                                       const Budget& budget = Budget{default_activation_node_limit, {}}) {
     detail::require_non_negative(shortfall, "choose_nodes_to_activate: shortfall");
-    validate_pool(pool);
+    validate_pool<Defer>(pool);
     budget.validate();
     ActivationPlan plan;
     if (shortfall.empty()) {

@@ -30,7 +30,9 @@ struct WaitingNode {
 /// Checks a pool: every node named, names unique, capacity non-negative and not empty, latency
 /// >= 0, cost finite and >= 0.
 /// \throws InvalidArgument naming the node (by index and name) and the offending value.
-inline void validate_pool(std::span<const WaitingNode> pool) {
+/// (A template on a defaulted parameter, called as `validate_pool(pool)`: compiled only where called, issue 21.)
+template <typename Defer = void>
+void validate_pool(std::span<const WaitingNode> pool) {
     std::unordered_set<std::string_view> names;
     names.reserve(pool.size());
     for (std::size_t i = 0; i < pool.size(); ++i) {

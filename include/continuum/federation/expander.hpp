@@ -80,6 +80,9 @@ struct ExpansionOption {
 
     /// \throws InvalidArgument naming the group and the field: an empty node_group, node_count < 0,
     ///         negative amounts, an invalid label, a taint without key or with an unknown effect.
+    /// (A template on a defaulted parameter, called as `validate()`, so that its body compiles only
+    /// where an option is validated, issue 21; its address is `&ExpansionOption::validate<>`.)
+    template <typename Defer = void>
     void validate() const {
         if (node_group.empty()) throw InvalidArgument("expansion option: node_group must not be empty");
         if (node_count < 0) throw InvalidArgument(continuum::detail::message("expansion option {}: node_count must be >= 0, got {}", node_group, node_count));
@@ -132,8 +135,9 @@ inline std::vector<std::size_t> all_indices(std::size_t n) {
     return out;
 }
 
-inline void validate_options(std::span<const ExpansionOption> options) {
-    for (const auto& option : options) option.validate();
+template <typename Defer = void>
+void validate_options(std::span<const ExpansionOption> options) {
+    for (const auto& option : options) option.template validate<Defer>();
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny generator whose output is the same everywhere.

@@ -100,7 +100,7 @@ public:
             case ExpanderKind::most_pods: return {most_pods(options, among), {}};
             case ExpanderKind::least_nodes: return {least_nodes(options, among), {}};
             case ExpanderKind::least_waste: return {least_waste(options, among), {}};
-            case ExpanderKind::price: return price(options, among, context.price_context());
+            case ExpanderKind::price: return price<Defer>(options, among, context.price_context());
             case ExpanderKind::priority:
                 if (!context.priority) {
                     throw InvalidArgument("expander chain: \"priority\" needs ExpanderContext::priority (a PriorityTiers from "
@@ -257,7 +257,7 @@ public:
     /// \throws InvalidArgument on invalid options, a "priority" stage without ExpanderContext::priority,
     ///         a user filter or strategy returning an index it was not offered, or from the price expander.
     [[nodiscard]] ExpanderChoice choose(std::span<const ExpansionOption> options, const ExpanderContext& context, std::uint64_t seed = 0) const {
-        detail::validate_options(options);
+        detail::validate_options<Defer>(options);
         ExpanderChoice out;
         std::vector<std::size_t> tied = detail::all_indices(options.size());
         std::vector<std::string> log;

@@ -75,7 +75,7 @@ public:
     /// One provider per offer, with capacity x max_nodes.
     /// \throws InvalidArgument as validate_offers.
     explicit BasicLedger(std::span<const Offer> offers) {
-        validate_offers(offers);
+        validate_offers<Defer>(offers);
         for (const auto& o : offers) providers_[o.cluster_id].capacity = o.capacity * o.max_nodes;
     }
 
@@ -124,7 +124,7 @@ public:
     /// changed them). \throws InvalidArgument naming the provider missing on either side, or as
     /// Ledger(const LedgerState&).
     [[nodiscard]] static BasicLedger restore(std::span<const Offer> offers, const LedgerState& state) {
-        validate_offers(offers);
+        validate_offers<Defer>(offers);
         for (const auto& o : offers) {
             const bool found = std::any_of(state.providers.begin(), state.providers.end(), [&](const LedgerProvider& p) { return p.cluster_id == o.cluster_id; });
             if (!found) throw InvalidArgument(continuum::detail::message("ledger restore: state.providers lacks offer \"{}\" of the configuration", o.cluster_id));

@@ -96,6 +96,9 @@ struct Offer {
     /// \throws InvalidArgument naming the cluster and the field: empty cluster_id, invalid label,
     ///         negative capacity, zero cpu or memory capacity, max_nodes < 1, a negative or
     ///         non-finite price, a negative or non-finite optional figure.
+    /// (A template on a defaulted parameter, called as `validate()`, so that its body compiles only
+    /// where an offer is validated, issue 21; its address is `&Offer::validate<>`.)
+    template <typename Defer = void>
     void validate() const {
         if (cluster_id.empty()) throw InvalidArgument("offer: cluster_id must not be empty");
         for (const auto& [key, value] : labels) {
@@ -146,10 +149,13 @@ inline std::optional<std::size_t> first_duplicate_cluster_id(std::span<const Off
 
 /// Validates every offer and checks that cluster ids are unique.
 /// \throws InvalidArgument naming the offending offer (index and cluster id).
-inline void validate_offers(std::span<const Offer> offers) {
+/// (A template on a defaulted parameter, called as `validate_offers(offers)`: compiled only where
+/// called, issue 21.)
+template <typename Defer = void>
+void validate_offers(std::span<const Offer> offers) {
     for (std::size_t i = 0; i < offers.size(); ++i) {
         try {
-            offers[i].validate();
+            offers[i].template validate<Defer>();
         } catch (const InvalidArgument& e) {
             throw InvalidArgument(continuum::detail::message("offers[{}]: {}", i, e.what()));
         }

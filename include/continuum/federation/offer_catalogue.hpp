@@ -386,7 +386,7 @@ private:
             carbon_[i] = figure(o.carbon_intensity);
             if (!ok) {
                 try {
-                    o.validate();
+                    o.template validate<Defer>();
                 } catch (const InvalidArgument& e) {
                     throw InvalidArgument(continuum::detail::message("offers[{}]: {}", i, e.what()));
                 }

@@ -149,8 +149,9 @@ inline double stabilization_price(const PricingModel& pricing, std::vector<std::
     return *price;
 }
 
-inline PriceScore price_score_with(const ExpansionOption& option, const PriceContext& context, double stabilization, std::int64_t preferred_cpu) {
-    option.validate();
+template <typename Defer = void>
+PriceScore price_score_with(const ExpansionOption& option, const PriceContext& context, double stabilization, std::int64_t preferred_cpu) {
+    option.template validate<Defer>();
     PriceScore s;
     s.stabilization_price = stabilization;
     const auto node_price = checked_price(context.pricing.node_price(option), "node price", option.node_group);
@@ -186,22 +187,27 @@ inline PriceScore price_score_with(const ExpansionOption& option, const PriceCon
 /// CA's price score of one option.
 /// \throws InvalidArgument when the option is invalid (ExpansionOption::validate), the pricing model is incomplete
 ///         or returns a negative or non-finite price, or when the template or the preferred node has no cpu.
-inline PriceScore price_score(const ExpansionOption& option, const PriceContext& context) {
+/// (The price functions are templates on a defaulted parameter, called as before: compiled only where
+/// called, issue 21.)
+template <typename Defer = void>
+PriceScore price_score(const ExpansionOption& option, const PriceContext& context) {
     if (!context.pricing.node_price || !context.pricing.pod_price) throw InvalidArgument("price expander: the pricing model needs both node_price and pod_price");
     std::vector<std::string> warnings;
     const double stabilization = detail::stabilization_price(context.pricing, warnings);
-    auto s = detail::price_score_with(option, context, stabilization, context.preferred().cpu_millis());
+    auto s = detail::price_score_with<Defer>(option, context, stabilization, context.preferred().cpu_millis());
     s.warnings.insert(s.warnings.begin(), warnings.begin(), warnings.end());
     return s;
 }
-inline PriceScore price_score(const ExpansionOption& option, const PricingModel& pricing, std::int64_t cluster_node_count) {
-    return price_score(option, PriceContext{pricing, cluster_node_count, std::nullopt, {}});
+template <typename Defer = void>
+PriceScore price_score(const ExpansionOption& option, const PricingModel& pricing, std::int64_t cluster_node_count) {
+    return price_score<Defer>(option, PriceContext{pricing, cluster_node_count, std::nullopt, {}});
 }
 
 /// `price` (CA's price Filter): the options with the minimum score, ties kept; options CA would skip
 /// drop out, and CA's log lines come back as warnings. Empty when no option can be priced.
 /// \throws InvalidArgument as price_score does.
-inline FilterResult price(std::span<const ExpansionOption> options, std::span<const std::size_t> among, const PriceContext& context) {
+template <typename Defer = void>
+FilterResult price(std::span<const ExpansionOption> options, std::span<const std::size_t> among, const PriceContext& context) {
     if (!context.pricing.node_price || !context.pricing.pod_price) throw InvalidArgument("price expander: the pricing model needs both node_price and pod_price");
     FilterResult out;
     const double stabilization = detail::stabilization_price(context.pricing, out.warnings);
@@ -209,18 +215,20 @@ inline FilterResult price(std::span<const ExpansionOption> options, std::span<co
     std::vector<std::optional<double>> keys;
     keys.reserve(among.size());
     for (const auto i : among) {
-        auto s = detail::price_score_with(options[i], context, stabilization, preferred_cpu);
+        auto s = detail::price_score_with<Defer>(options[i], context, stabilization, preferred_cpu);
         out.warnings.insert(out.warnings.end(), s.warnings.begin(), s.warnings.end());
         keys.push_back(s.scored ? std::optional<double>(s.score) : std::nullopt);
     }
     out.kept = detail::keep_minimum(among, keys);
     return out;
 }
-inline FilterResult price(std::span<const ExpansionOption> options, const PriceContext& context) {
-    return price(options, detail::all_indices(options.size()), context);
+template <typename Defer = void>
+FilterResult price(std::span<const ExpansionOption> options, const PriceContext& context) {
+    return price<Defer>(options, detail::all_indices(options.size()), context);
 }
-inline FilterResult price(std::span<const ExpansionOption> options, const PricingModel& pricing, std::int64_t cluster_node_count) {
-    return price(options, PriceContext{pricing, cluster_node_count, std::nullopt, {}});
+template <typename Defer = void>
+FilterResult price(std::span<const ExpansionOption> options, const PricingModel& pricing, std::int64_t cluster_node_count) {
+    return price<Defer>(options, PriceContext{pricing, cluster_node_count, std::nullopt, {}});
 }
 
 }  // namespace continuum::federation

@@ -47,8 +47,9 @@ struct OfferRequirements {
     bool allow_nat = true;         ///< false rejects offers behind a NAT
 
     /// \throws InvalidArgument on an invalid selector, a negative request or min_gpus < 0.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
-        selector.validate();
+        selector.template validate<Defer>();
         if (request.any_negative()) throw InvalidArgument(continuum::detail::message("offer requirements: request has a negative amount: {}", request));
         if (min_gpus < 0) throw InvalidArgument(continuum::detail::message("offer requirements: min_gpus must be >= 0, got {}", min_gpus));
     }

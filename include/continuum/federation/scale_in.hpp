@@ -41,6 +41,7 @@ struct ScaleInOptions {
     std::size_t max_nodes_per_decision = 10;  ///< --max-scale-down-parallelism
 
     /// \throws InvalidArgument on a threshold outside [0, 1], a negative duration or a zero limit.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         for (const double t : {utilization_threshold, gpu_utilization_threshold}) {
             if (!std::isfinite(t) || t < 0.0 || t > 1.0) throw InvalidArgument(continuum::detail::message("scale-in: utilization thresholds must be in [0, 1], got {}", t));
@@ -183,7 +184,7 @@ public:
     using State = ScaleInTrackerState;
 
     /// \throws InvalidArgument on invalid options.
-    explicit BasicScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.validate(); }
+    explicit BasicScaleInTracker(ScaleInOptions options = {}) : options_(options) { options_.template validate<Defer>(); }
 
     /// The tracker with `options` as it was when `state` was taken.
     /// \throws InvalidArgument on invalid options, an empty node name in state.unneeded_since, or a
@@ -230,9 +231,9 @@ public:
     /// workload's disruption budget (`budgets`: desired and ready pods, the PDB; a pod belongs to
     /// the budget whose name followed by '-' or '/' starts its own). Budgets are shared by the
     /// releases of one decision. \throws InvalidArgument also on an invalid or duplicate budget.
-    template <typename = void>  // compiled only in units that call it (with its detail:: helpers)
+    template <typename D = void>  // compiled only in units that call it (with its detail:: helpers)
     ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets) {
-        detail::validate_virtual_nodes(nodes);
+        detail::validate_virtual_nodes<D>(nodes);
         std::map<std::string, std::int64_t> allowed;
         for (const auto& w : budgets) {
             w.budget.validate();

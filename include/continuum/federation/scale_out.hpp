@@ -222,8 +222,8 @@ template <typename Defer>
 inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::span<const VirtualNode> nodes, const OfferCatalogue& catalogue,
                                        const ScaleOutOptions& options) {
     const std::span<const Offer> offers = catalogue.offers();
-    detail::validate_pending_pods(pods);
-    detail::validate_virtual_nodes(nodes);
+    detail::validate_pending_pods<Defer>(pods);
+    detail::validate_virtual_nodes<Defer>(nodes);
     options.budget.validate();
     if (options.price_tiers < 1) throw InvalidArgument(continuum::detail::message("scale-out: price_tiers must be >= 1, got {}", options.price_tiers));
 

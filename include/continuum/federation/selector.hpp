@@ -72,6 +72,7 @@ struct SelectorRequirement {
     /// Kubernetes' rules: In / NotIn need >= 1 value, Exists / DoesNotExist none, Gt / Lt exactly one
     /// integer; keys and values follow label syntax.
     /// \throws InvalidArgument naming the requirement and the offending part.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("label selector: invalid label key \"{}\"", key));
         switch (op) {
@@ -148,15 +149,19 @@ struct LabelSelector {
     ///                | key ("in" | "notin") "(" value ("," value)* ")" | key (">" | "<") integer
     /// Every requirement goes to match_expressions ("a=b" becomes a In [b]).
     /// \throws ParseError naming the text, the position and what was expected.
+    /// (A template on a defaulted parameter, called as `parse(text)`, so that the parser compiles only
+    /// where a selector is parsed, issue 21; its address is `&LabelSelector::parse<>`.)
+    template <typename Defer = void>
     static LabelSelector parse(std::string_view text);
 
     /// \throws InvalidArgument on an invalid key, value or operator arity.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         for (const auto& [key, value] : match_labels) {
             if (!detail::is_label_key(key)) throw InvalidArgument(continuum::detail::message("label selector: invalid label key \"{}\"", key));
             if (!detail::is_label_value(value)) throw InvalidArgument(continuum::detail::message("label selector: invalid label value \"{}\" for key \"{}\"", value, key));
         }
-        for (const auto& requirement : match_expressions) requirement.validate();
+        for (const auto& requirement : match_expressions) requirement.template validate<Defer>();
     }
 
     [[nodiscard]] bool empty() const { return match_labels.empty() && match_expressions.empty(); }
@@ -204,12 +209,14 @@ struct LabelSelector {
 
 /// Shorthand for LabelSelector::parse(text).
 /// \throws ParseError on malformed text.
-inline LabelSelector parse_label_selector(std::string_view text) { return LabelSelector::parse(text); }
+template <typename Defer = void>
+LabelSelector parse_label_selector(std::string_view text) { return LabelSelector::parse<Defer>(text); }
 
 // ------------------------------------------------------------------------------------------------
 
 namespace detail {
 
+template <typename Defer = void>  // compiled only where a selector is parsed (issue 21)
 class SelectorParser {
 public:
     explicit SelectorParser(std::string_view text) : text_(text) {}
@@ -341,7 +348,8 @@ private:
 
 }  // namespace detail
 
-inline LabelSelector LabelSelector::parse(std::string_view text) { return detail::SelectorParser(text).parse(); }
+template <typename Defer>
+LabelSelector LabelSelector::parse(std::string_view text) { return detail::SelectorParser<Defer>(text).parse(); }
 
 }  // namespace continuum::federation
 

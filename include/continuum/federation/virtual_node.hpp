@@ -43,7 +43,8 @@ struct VirtualNode {
 
 namespace detail {
 
-inline void validate_pending_pods(std::span<const PendingPod> pods) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+void validate_pending_pods(std::span<const PendingPod> pods) {
     std::unordered_set<std::string_view> seen;
     seen.reserve(pods.size() * 2);
     for (std::size_t i = 0; i < pods.size(); ++i) {
@@ -52,14 +53,15 @@ inline void validate_pending_pods(std::span<const PendingPod> pods) {
         if (!seen.insert(pod.name).second) throw InvalidArgument(continuum::detail::message("pending_pods[{}]: duplicate pod name \"{}\"", i, pod.name));
         if (pod.request.any_negative()) throw InvalidArgument(continuum::detail::message("pending pod {}: request has a negative amount: {}", pod.name, pod.request));
         try {
-            pod.node_selector.validate();
+            pod.node_selector.template validate<Defer>();
         } catch (const InvalidArgument& e) {
             throw InvalidArgument(continuum::detail::message("pending pod {}: {}", pod.name, e.what()));
         }
     }
 }
 
-inline void validate_virtual_nodes(std::span<const VirtualNode> nodes) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+void validate_virtual_nodes(std::span<const VirtualNode> nodes) {
     std::unordered_set<std::string_view> seen;
     seen.reserve(nodes.size() * 2);
     for (std::size_t i = 0; i < nodes.size(); ++i) {

@@ -28,19 +28,22 @@ struct DriftState {
     friend bool operator==(const DriftState&, const DriftState&) = default;
 };
 
-class Drift {
+/// `Drift` is `BasicDrift<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicDrift {
 public:
     using State = DriftState;
 
     [[nodiscard]] DriftState state() const { return {first_, last_, count_, sum_squares_, fitted_}; }
     /// A copy of this forecaster with `state`. \throws InvalidArgument naming a non-finite or
     ///         negative field, or a fitted state with count < 2.
-    [[nodiscard]] Drift with_state(const DriftState& s) const {
+    [[nodiscard]] BasicDrift with_state(const DriftState& s) const {
         detail::require_state_value(s.first, "drift", "first");
         detail::require_state_value(s.last, "drift", "last");
         detail::require_state_non_negative(s.sum_squares, "drift", "sum_squares");
         if (s.fitted && s.count < 2) throw InvalidArgument(continuum::detail::message("drift restore: state.count = {} must be >= 2 once fitted", s.count));
-        Drift out = *this;
+        BasicDrift out = *this;
         out.first_ = s.first;
         out.last_ = s.last;
         out.count_ = static_cast<std::size_t>(s.count);
@@ -49,7 +52,7 @@ public:
         return out;
     }
     /// \throws InvalidArgument as with_state.
-    [[nodiscard]] static Drift restore(const DriftState& s) { return Drift{}.with_state(s); }
+    [[nodiscard]] static BasicDrift restore(const DriftState& s) { return BasicDrift{}.with_state(s); }
 
     /// \throws InvalidArgument when history has fewer than 2 points.
     void fit(SeriesView history) {
@@ -103,6 +106,8 @@ private:
     double sum_squares_ = 0.0;  // of the one-step changes
     bool fitted_ = false;
 };
+
+using Drift = BasicDrift<>;
 
 static_assert(Forecaster<Drift>);
 

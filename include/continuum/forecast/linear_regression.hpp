@@ -29,7 +29,10 @@ struct LinearRegressionState {
     friend bool operator==(const LinearRegressionState&, const LinearRegressionState&) = default;
 };
 
-class LinearRegression {
+/// `LinearRegression` is `BasicLinearRegression<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicLinearRegression {
 public:
     using State = LinearRegressionState;
 
@@ -37,7 +40,7 @@ public:
     /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
     ///         window, a fitted buffer with fewer than 2 or more than window values, a value that
     ///         is not finite.
-    [[nodiscard]] LinearRegression with_state(const LinearRegressionState& s) const {
+    [[nodiscard]] BasicLinearRegression with_state(const LinearRegressionState& s) const {
         constexpr std::string_view who = "linear_regression";
         detail::require_state_matches(s.window, window_, who, "window");
         if (s.fitted ? (s.buffer.size() < 2 || s.buffer.size() > static_cast<std::size_t>(window_)) : !s.buffer.empty()) {
@@ -45,17 +48,17 @@ public:
                                                              s.fitted ? continuum::detail::message("2 to {}", window_) : std::string("none before fit")));
         }
         detail::require_state_values<double>(s.buffer, who, "buffer");
-        LinearRegression out = *this;
+        BasicLinearRegression out = *this;
         out.buffer_ = s.buffer;
         out.fitted_ = s.fitted;
         if (s.fitted) out.refit();
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
-    [[nodiscard]] static LinearRegression restore(int window, const LinearRegressionState& s) { return LinearRegression(window).with_state(s); }
+    [[nodiscard]] static BasicLinearRegression restore(int window, const LinearRegressionState& s) { return BasicLinearRegression(window).with_state(s); }
 
     /// \throws InvalidArgument when window < 2.
-    explicit LinearRegression(int window) : window_(window) {
+    explicit BasicLinearRegression(int window) : window_(window) {
         if (window < 2) throw InvalidArgument(continuum::detail::message("linear_regression: window must be >= 2, got {}", window));
     }
 
@@ -128,6 +131,8 @@ private:
     double sigma_ = 0.0;
     bool fitted_ = false;
 };
+
+using LinearRegression = BasicLinearRegression<>;
 
 static_assert(Forecaster<LinearRegression>);
 

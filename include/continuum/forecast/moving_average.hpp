@@ -33,7 +33,10 @@ struct MovingAverageState {
     friend bool operator==(const MovingAverageState&, const MovingAverageState&) = default;
 };
 
-class MovingAverage {
+/// `MovingAverage` is `BasicMovingAverage<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicMovingAverage {
 public:
     using State = MovingAverageState;
 
@@ -41,7 +44,7 @@ public:
     /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
     ///         window, a fitted state without window values, next out of range, a value that is
     ///         not finite, sum_squares < 0.
-    [[nodiscard]] MovingAverage with_state(const MovingAverageState& s) const {
+    [[nodiscard]] BasicMovingAverage with_state(const MovingAverageState& s) const {
         constexpr std::string_view who = "moving_average";
         detail::require_state_matches(s.window, window_, who, "window");
         detail::require_state_size(s.buffer.size(), s.fitted ? static_cast<std::size_t>(window_) : 0, who, "buffer");
@@ -49,7 +52,7 @@ public:
         detail::require_state_values<double>(s.buffer, who, "buffer");
         if (!std::isfinite(s.sum)) throw InvalidArgument(continuum::detail::message("{} restore: state.sum = {} is not finite", who, s.sum));
         detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
-        MovingAverage out = *this;
+        BasicMovingAverage out = *this;
         out.buffer_ = s.buffer;
         out.next_ = static_cast<std::size_t>(s.next);
         out.sum_ = s.sum;
@@ -59,10 +62,10 @@ public:
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
-    [[nodiscard]] static MovingAverage restore(int window, const MovingAverageState& s) { return MovingAverage(window).with_state(s); }
+    [[nodiscard]] static BasicMovingAverage restore(int window, const MovingAverageState& s) { return BasicMovingAverage(window).with_state(s); }
 
     /// \throws InvalidArgument when window < 1.
-    explicit MovingAverage(int window) : window_(window) {
+    explicit BasicMovingAverage(int window) : window_(window) {
         if (window < 1) throw InvalidArgument(continuum::detail::message("moving_average: window must be >= 1, got {}", window));
     }
 
@@ -121,6 +124,8 @@ private:
     std::size_t errors_ = 0;
     bool fitted_ = false;
 };
+
+using MovingAverage = BasicMovingAverage<>;
 
 static_assert(Forecaster<MovingAverage>);
 

@@ -33,7 +33,10 @@ struct MovingMedianState {
     friend bool operator==(const MovingMedianState&, const MovingMedianState&) = default;
 };
 
-class MovingMedian {
+/// `MovingMedian` is `BasicMovingMedian<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicMovingMedian {
 public:
     using State = MovingMedianState;
 
@@ -41,14 +44,14 @@ public:
     /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
     ///         window, a fitted state without window values, next out of range, a value that is
     ///         not finite, sum_squares < 0.
-    [[nodiscard]] MovingMedian with_state(const MovingMedianState& s) const {
+    [[nodiscard]] BasicMovingMedian with_state(const MovingMedianState& s) const {
         constexpr std::string_view who = "moving_median";
         detail::require_state_matches(s.window, window_, who, "window");
         detail::require_state_size(s.buffer.size(), s.fitted ? static_cast<std::size_t>(window_) : 0, who, "buffer");
         detail::require_state_index(static_cast<std::size_t>(s.next), s.buffer.size(), who, "next");
         detail::require_state_values<double>(s.buffer, who, "buffer");
         detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
-        MovingMedian out = *this;
+        BasicMovingMedian out = *this;
         out.buffer_ = s.buffer;
         out.next_ = static_cast<std::size_t>(s.next);
         out.sum_squares_ = s.sum_squares;
@@ -57,10 +60,10 @@ public:
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
-    [[nodiscard]] static MovingMedian restore(int window, const MovingMedianState& s) { return MovingMedian(window).with_state(s); }
+    [[nodiscard]] static BasicMovingMedian restore(int window, const MovingMedianState& s) { return BasicMovingMedian(window).with_state(s); }
 
     /// \throws InvalidArgument when window < 1.
-    explicit MovingMedian(int window) : window_(window) {
+    explicit BasicMovingMedian(int window) : window_(window) {
         if (window < 1) throw InvalidArgument(continuum::detail::message("moving_median: window must be >= 1, got {}", window));
     }
 
@@ -119,6 +122,8 @@ private:
     std::size_t errors_ = 0;
     bool fitted_ = false;
 };
+
+using MovingMedian = BasicMovingMedian<>;
 
 static_assert(Forecaster<MovingMedian>);
 

@@ -35,7 +35,10 @@ struct SeasonalMedianState {
     friend bool operator==(const SeasonalMedianState&, const SeasonalMedianState&) = default;
 };
 
-class SeasonalMedian {
+/// `SeasonalMedian` is `BasicSeasonalMedian<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicSeasonalMedian {
 public:
     using State = SeasonalMedianState;
 
@@ -43,7 +46,7 @@ public:
     /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
     ///         season_length or seasons, a buffer that is not 1 to `seasons` whole seasons once
     ///         fitted, next out of range, a value that is not finite, sum_squares < 0.
-    [[nodiscard]] SeasonalMedian with_state(const SeasonalMedianState& s) const {
+    [[nodiscard]] BasicSeasonalMedian with_state(const SeasonalMedianState& s) const {
         constexpr std::string_view who = "seasonal_median";
         detail::require_state_matches(s.season_length, season_length_, who, "season_length");
         detail::require_state_matches(s.seasons, seasons_, who, "seasons");
@@ -56,7 +59,7 @@ public:
         detail::require_state_index(static_cast<std::size_t>(s.next), s.buffer.size(), who, "next");
         detail::require_state_values<double>(s.buffer, who, "buffer");
         detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
-        SeasonalMedian out = *this;
+        BasicSeasonalMedian out = *this;
         out.buffer_ = s.buffer;
         out.next_ = static_cast<std::size_t>(s.next);
         out.sum_squares_ = s.sum_squares;
@@ -65,12 +68,12 @@ public:
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
-    [[nodiscard]] static SeasonalMedian restore(int season_length, int seasons, const SeasonalMedianState& s) {
-        return SeasonalMedian(season_length, seasons).with_state(s);
+    [[nodiscard]] static BasicSeasonalMedian restore(int season_length, int seasons, const SeasonalMedianState& s) {
+        return BasicSeasonalMedian(season_length, seasons).with_state(s);
     }
 
     /// \throws InvalidArgument when season_length < 2 or seasons < 1.
-    SeasonalMedian(int season_length, int seasons) : season_length_(season_length), seasons_(seasons) {
+    BasicSeasonalMedian(int season_length, int seasons) : season_length_(season_length), seasons_(seasons) {
         detail::require_season_length(season_length, "seasonal_median");
         if (seasons < 1) throw InvalidArgument(continuum::detail::message("seasonal_median: seasons must be >= 1, got {}", seasons));
     }
@@ -137,6 +140,8 @@ private:
     std::size_t errors_ = 0;
     bool fitted_ = false;
 };
+
+using SeasonalMedian = BasicSeasonalMedian<>;
 
 static_assert(Forecaster<SeasonalMedian>);
 

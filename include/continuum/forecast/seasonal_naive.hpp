@@ -31,7 +31,10 @@ struct SeasonalNaiveState {
     friend bool operator==(const SeasonalNaiveState&, const SeasonalNaiveState&) = default;
 };
 
-class SeasonalNaive {
+/// `SeasonalNaive` is `BasicSeasonalNaive<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicSeasonalNaive {
 public:
     using State = SeasonalNaiveState;
 
@@ -39,14 +42,14 @@ public:
     /// A copy of this forecaster with `state`. \throws InvalidArgument naming the field: another
     ///         season_length, a fitted state without season_length values, next out of range, a
     ///         value that is not finite, sum_squares < 0.
-    [[nodiscard]] SeasonalNaive with_state(const SeasonalNaiveState& s) const {
+    [[nodiscard]] BasicSeasonalNaive with_state(const SeasonalNaiveState& s) const {
         constexpr std::string_view who = "seasonal_naive";
         detail::require_state_matches(s.season_length, season_length_, who, "season_length");
         detail::require_state_size(s.last_season.size(), s.fitted ? static_cast<std::size_t>(season_length_) : 0, who, "last_season");
         detail::require_state_index(static_cast<std::size_t>(s.next), s.last_season.size(), who, "next");
         detail::require_state_values<double>(s.last_season, who, "last_season");
         detail::require_state_non_negative(s.sum_squares, who, "sum_squares");
-        SeasonalNaive out = *this;
+        BasicSeasonalNaive out = *this;
         out.last_season_ = s.last_season;
         out.next_ = static_cast<std::size_t>(s.next);
         out.sum_squares_ = s.sum_squares;
@@ -55,10 +58,10 @@ public:
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
-    [[nodiscard]] static SeasonalNaive restore(int season_length, const SeasonalNaiveState& s) { return SeasonalNaive(season_length).with_state(s); }
+    [[nodiscard]] static BasicSeasonalNaive restore(int season_length, const SeasonalNaiveState& s) { return BasicSeasonalNaive(season_length).with_state(s); }
 
     /// \throws InvalidArgument when season_length < 2.
-    explicit SeasonalNaive(int season_length) : season_length_(season_length) {
+    explicit BasicSeasonalNaive(int season_length) : season_length_(season_length) {
         detail::require_season_length(season_length, "seasonal_naive");
     }
 
@@ -114,6 +117,8 @@ private:
     std::size_t differences_ = 0;
     bool fitted_ = false;
 };
+
+using SeasonalNaive = BasicSeasonalNaive<>;
 
 static_assert(Forecaster<SeasonalNaive>);
 

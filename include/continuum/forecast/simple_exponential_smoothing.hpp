@@ -32,7 +32,10 @@ struct SimpleExponentialSmoothingState {
     friend bool operator==(const SimpleExponentialSmoothingState&, const SimpleExponentialSmoothingState&) = default;
 };
 
-class SimpleExponentialSmoothing {
+/// `SimpleExponentialSmoothing` is `BasicSimpleExponentialSmoothing<>` (below): the parameter only keeps the members from compiling in a
+/// unit that does not use them (issue 21).
+template <typename Defer = void>
+class BasicSimpleExponentialSmoothing {
 public:
     using State = SimpleExponentialSmoothingState;
 
@@ -40,7 +43,7 @@ public:
     /// A copy of this forecaster with `state`. \throws InvalidArgument when state.fixed_alpha differs
     ///         from the configuration, alpha is outside [0, 1] (or differs from a fixed α once
     ///         fitted), a field is not finite, sse < 0 or a fitted state has count 0.
-    [[nodiscard]] SimpleExponentialSmoothing with_state(const SimpleExponentialSmoothingState& s) const {
+    [[nodiscard]] BasicSimpleExponentialSmoothing with_state(const SimpleExponentialSmoothingState& s) const {
         constexpr std::string_view who = "simple_exponential_smoothing";
         if (s.fixed_alpha != fixed_alpha_) {
             throw InvalidArgument(continuum::detail::message("{} restore: state.fixed_alpha = {} but the configuration has {}", who,
@@ -51,7 +54,7 @@ public:
         detail::require_state_value(s.level, who, "level");
         detail::require_state_non_negative(s.sse, who, "sse");
         if (s.fitted && s.count == 0) throw InvalidArgument(continuum::detail::message("{} restore: state.count must be >= 1 once fitted", who));
-        SimpleExponentialSmoothing out = *this;
+        BasicSimpleExponentialSmoothing out = *this;
         out.alpha_ = s.alpha;
         out.level_ = s.level;
         out.sse_ = s.sse;
@@ -60,12 +63,12 @@ public:
         return out;
     }
     /// The forecaster configured with state.fixed_alpha, with `state`. \throws InvalidArgument as with_state.
-    [[nodiscard]] static SimpleExponentialSmoothing restore(const SimpleExponentialSmoothingState& s) {
-        return SimpleExponentialSmoothing(s.fixed_alpha).with_state(s);
+    [[nodiscard]] static BasicSimpleExponentialSmoothing restore(const SimpleExponentialSmoothingState& s) {
+        return BasicSimpleExponentialSmoothing(s.fixed_alpha).with_state(s);
     }
 
     /// alpha = nullopt fits α by minimum SSE. \throws InvalidArgument when alpha is outside [0, 1].
-    explicit SimpleExponentialSmoothing(std::optional<double> alpha = std::nullopt) : fixed_alpha_(alpha) {
+    explicit BasicSimpleExponentialSmoothing(std::optional<double> alpha = std::nullopt) : fixed_alpha_(alpha) {
         if (alpha && !(*alpha >= 0.0 && *alpha <= 1.0)) {
             throw InvalidArgument(continuum::detail::message("simple_exponential_smoothing: alpha must be in [0, 1], got {}", *alpha));
         }
@@ -144,6 +147,8 @@ private:
     std::size_t count_ = 0;
     bool fitted_ = false;
 };
+
+using SimpleExponentialSmoothing = BasicSimpleExponentialSmoothing<>;
 
 static_assert(Forecaster<SimpleExponentialSmoothing>);
 

@@ -45,6 +45,9 @@ struct Policy {
     /// \throws InvalidArgument naming the field and value: empty name or pool, a node type without
     ///         cpu, a negative or non-finite cost or weight, min > max, min < 0, target outside (0, 1],
     ///         reference_cost <= 0.
+    /// (A template on a defaulted parameter, called as `validate()`, so that its body compiles only
+    /// where a policy is validated, issue 21; its address is `&Policy::validate<>`.)
+    template <typename Defer = void>
     void validate() const {
         const auto fail = [&](const std::string& what) { throw InvalidArgument(continuum::detail::message("policy \"{}\": {}", name, what)); };
         if (name.empty()) throw InvalidArgument("policy: name must not be empty");

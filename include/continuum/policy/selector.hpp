@@ -70,7 +70,7 @@ public:
         : policies_(std::move(policies)), default_(std::move(default_policy)) {
         if (policies_.empty()) throw InvalidArgument("policy selector: policies must not be empty");
         for (std::size_t i = 0; i < policies_.size(); ++i) {
-            policies_[i].validate();
+            policies_[i].template validate<Defer>();
             for (std::size_t j = 0; j < i; ++j) {
                 if (policies_[j].name == policies_[i].name) {
                     throw InvalidArgument(continuum::detail::message("policy selector: duplicate policy name \"{}\"", policies_[i].name));
@@ -110,7 +110,7 @@ public:
     /// scores each candidate under its own. \throws InvalidArgument on invalid weights.
     BasicPolicySelector& maximize_utility(bool enabled, std::optional<UtilityWeights> weights = std::nullopt) {
         maximize_utility_ = enabled;
-        utility_ = Utility(weights);
+        utility_ = BasicUtility<Defer>(weights);
         return *this;
     }
     [[nodiscard]] bool maximizes_utility() const { return maximize_utility_; }
@@ -119,7 +119,7 @@ public:
     [[nodiscard]] const std::string& default_policy() const { return default_; }
     [[nodiscard]] const std::vector<TimeWindow>& time_windows() const { return windows_; }
     [[nodiscard]] const std::vector<SignalRule>& signal_rules() const { return signal_rules_; }
-    [[nodiscard]] const Utility& utility() const { return utility_; }
+    [[nodiscard]] const BasicUtility<Defer>& utility() const { return utility_; }
 
     /// \throws InvalidArgument when no policy has this name.
     [[nodiscard]] const Policy& policy(const std::string& name) const { return policies_[index_of(name, "policy")]; }
@@ -203,7 +203,7 @@ private:
     std::vector<TimeWindow> windows_;
     std::vector<SignalRule> signal_rules_;
     bool maximize_utility_ = false;
-    Utility utility_;
+    BasicUtility<Defer> utility_;
 };
 
 using PolicySelector = BasicPolicySelector<>;

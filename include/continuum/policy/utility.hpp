@@ -36,24 +36,26 @@ struct UtilityTerms {
 };
 
 /// U(S | P). Uses P's weights, or `weights` when given: comparing candidate policies fairly means
-/// scoring every candidate's plan under the same business weights.
-class Utility {
+/// scoring every candidate's plan under the same business weights. `Utility` is `BasicUtility<>`
+/// (below): the parameter only keeps the members from compiling where unused (issue 21).
+template <typename Defer = void>
+class BasicUtility {
 public:
-    Utility() = default;
-    explicit Utility(std::optional<UtilityWeights> weights) : weights_(weights) {
+    BasicUtility() = default;
+    explicit BasicUtility(std::optional<UtilityWeights> weights) : weights_(weights) {
         if (weights_) {
             Policy probe;
             probe.name = "utility";
             probe.node_pool = "-";
             probe.node_type.capacity = Resources::from_units({{"cpu", 1}});
             probe.weights = *weights_;
-            probe.validate();
+            probe.template validate<Defer>();
         }
     }
 
     /// \throws InvalidArgument when a state field is negative or not finite, or the policy is invalid.
     [[nodiscard]] UtilityTerms evaluate(const UtilityState& state, const Policy& policy) const {
-        policy.validate();
+        policy.template validate<Defer>();
         for (const auto& [field, v] : {std::pair{"demand_cores", state.demand_cores}, std::pair{"capacity_cores", state.capacity_cores},
                                        std::pair{"cost", state.cost}}) {
             if (!std::isfinite(v) || v < 0) throw InvalidArgument(continuum::detail::message("utility: state.{} must be finite and >= 0, got {}", field, v));
@@ -78,7 +80,10 @@ private:
     std::optional<UtilityWeights> weights_;
 };
 
+using Utility = BasicUtility<>;
+
 /// U(S | P) with P's own weights. \throws InvalidArgument as Utility::evaluate.
-[[nodiscard]] inline double utility(const UtilityState& state, const Policy& policy) { return Utility{}.evaluate(state, policy).utility; }
+template <typename Defer = void>
+[[nodiscard]] double utility(const UtilityState& state, const Policy& policy) { return BasicUtility<Defer>{}.evaluate(state, policy).utility; }
 
 }  // namespace continuum::policy

@@ -60,8 +60,9 @@ struct HybridConfig {
     Duration step = std::chrono::minutes(1);
 
     /// \throws InvalidArgument naming the bad field.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
-        proactive.validate();
+        proactive.template validate<Defer>();
         if (horizon < 1) throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.horizon must be >= 1, got {}", horizon));
         if (!(interval_level == 0.0 || (interval_level > 0.0 && interval_level < 1.0))) {
             throw InvalidArgument(continuum::detail::message("hybrid quota scaling: config.interval_level must be 0 or in (0, 1), got {}", interval_level));
@@ -168,7 +169,8 @@ struct HybridDecision {
 namespace detail {
 
 /// The summary line of a hybrid decision whose other fields are set; `changed` namespaces got a new quota.
-inline std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const Resources& capacity, bool activated) {
     std::string reason = continuum::detail::message("{} namespace{}, {} quota change{}; wanted {} against capacity {}", out.namespaces.size(),
                                                     out.namespaces.size() == 1 ? "" : "s", changed, changed == 1 ? "" : "s", out.total_wanted, capacity);
     if (activated) reason += continuum::detail::message("; {}", out.activation.reason);
@@ -470,7 +472,7 @@ private:
     void decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions,
                 HybridDecision& out) {
         capacity::detail::require_non_negative(cluster.capacity, "hybrid quota scaling: cluster capacity");
-        capacity::validate_pool(cluster.waiting_nodes);
+        capacity::validate_pool<continuum::detail::deferred_t<void, F>>(cluster.waiting_nodes);
         require_time(cluster.now);
         const ProactiveConfig& pc = config_.proactive;
         const std::vector<std::string>& managed = pc.resources;

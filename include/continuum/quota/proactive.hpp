@@ -80,6 +80,7 @@ struct ProactiveConfig {
     Budget budget{capacity::default_activation_node_limit, {}};
 
     /// \throws InvalidArgument on an empty or duplicated resource list, a negative hold, a bad budget.
+    template <typename Defer = void>  // called as validate(): compiled only where called (issue 21)
     void validate() const {
         if (resources.empty()) throw InvalidArgument("proactive quota scaling: config.resources must name at least one resource");
         for (std::size_t i = 0; i < resources.size(); ++i) {
@@ -148,7 +149,8 @@ struct ProactiveQuotaScalerState {
 namespace detail {
 
 /// \throws InvalidArgument when `r` has a resource the config does not manage.
-inline void require_managed(const Resources& r, const ProactiveConfig& config, std::string_view argument) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+void require_managed(const Resources& r, const ProactiveConfig& config, std::string_view argument) {
     for (const auto& [name, value] : r) {
         bool managed = false;
         for (const auto& m : config.resources) managed = managed || same_name(m, name);
@@ -169,7 +171,8 @@ struct ProactiveIntent {
 /// Splits the managed resources into predicted increases and decreases (Algorithm 1 lines 2, 13,
 /// 15). A decrease whose snapped target would not lower the quota, or would lower it to zero
 /// (which a Resources cannot tell from "no limit"), is dropped.
-inline ProactiveIntent proactive_intent(const ProactiveConfig& config, const Resources& prediction, const Resources& quota) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+ProactiveIntent proactive_intent(const ProactiveConfig& config, const Resources& prediction, const Resources& quota) {
     ProactiveIntent intent;
     for (const auto& name : config.resources) {
         const std::int64_t predicted = prediction.get(name);
@@ -192,7 +195,8 @@ inline ProactiveIntent proactive_intent(const ProactiveConfig& config, const Res
 /// Why a step changes nothing (no increase, no decrease), as a sentence after "hold: ": the prediction
 /// equals the quota, or it snaps up to the quota levels at the quota (or above it), or it is zero
 /// (a quota is never lowered to zero).
-inline std::string hold_reason(const ProactiveConfig& config, const Resources& prediction, const Resources& quota) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+std::string hold_reason(const ProactiveConfig& config, const Resources& prediction, const Resources& quota) {
     Resources managed_quota;
     Resources snapped;
     for (const auto& name : config.resources) {
@@ -211,7 +215,8 @@ inline std::string hold_reason(const ProactiveConfig& config, const Resources& p
 }
 
 /// True when the pending decrease may be applied now (condition only; the hold is separate).
-inline bool decrease_condition_holds(DecreaseCondition condition, const Resources& decrease, const Resources& usage, const Resources& quota) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+bool decrease_condition_holds(DecreaseCondition condition, const Resources& decrease, const Resources& usage, const Resources& quota) {
     for (const auto& [name, target] : decrease) {
         const std::int64_t used = usage.get(name);
         if (condition == DecreaseCondition::usage_within_target ? used > target : used >= quota.get(name)) return false;
@@ -224,7 +229,8 @@ enum class DecreaseOutcome { none, waiting_for_usage, holding, lowered };
 
 /// The condition-and-hold part of advance_decrease, once `pending` (non-empty) holds the target:
 /// `condition_holds` is decrease_condition_holds for this step.
-inline DecreaseOutcome advance_pending(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, bool condition_holds, Time now,
+template <typename Defer = void>  // compiled only where called (issue 21)
+DecreaseOutcome advance_pending(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, bool condition_holds, Time now,
                                        Duration* hold_left = nullptr) {
     if (!condition_holds) {
         pending->condition_since.reset();
@@ -244,7 +250,8 @@ inline DecreaseOutcome advance_pending(std::optional<PendingDecrease>& pending, 
 /// shared by ProactiveQuotaScaler and HybridQuotaScaler. `intent.decrease` are the lowered targets.
 /// \throws InvalidArgument naming `field` when a restored pending decrease has a negative target
 ///         or times after `last_now` (or condition_since before since).
-inline void validate_pending(const std::optional<PendingDecrease>& pending, const std::optional<Time>& last_now, std::string_view who,
+template <typename Defer = void>  // compiled only where called (issue 21)
+void validate_pending(const std::optional<PendingDecrease>& pending, const std::optional<Time>& last_now, std::string_view who,
                              std::string_view field) {
     if (!pending) return;
     if (pending->target.any_negative()) throw InvalidArgument(continuum::detail::message("{} restore: {}.target has a negative amount: {}", who, field, pending->target));
@@ -257,7 +264,8 @@ inline void validate_pending(const std::optional<PendingDecrease>& pending, cons
     }
 }
 
-inline DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, const ProactiveIntent& intent,
+template <typename Defer = void>  // compiled only where called (issue 21)
+DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending, const ProactiveConfig& config, const ProactiveIntent& intent,
                                         const Resources& usage, const Resources& quota, Time now, Duration* hold_left = nullptr) {
     if (intent.decrease.empty()) {
         pending.reset();
@@ -291,7 +299,7 @@ public:
     using State = ProactiveQuotaScalerState;
 
     /// \throws InvalidArgument when the config is invalid (see ProactiveConfig::validate).
-    explicit BasicProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.validate(); }
+    explicit BasicProactiveQuotaScaler(ProactiveConfig config = {}) : config_(std::move(config)) { config_.template validate<Defer>(); }
     /// The scaler with `config` as it was when `state` was taken.
     /// \throws InvalidArgument when the config is invalid, or the pending decrease has a negative
     ///         target or times after state.last_now (naming the field).
@@ -312,7 +320,7 @@ public:
         capacity::detail::require_non_negative(s.current_usage, "proactive quota scaling: current_usage");
         capacity::detail::require_non_negative(s.cluster_resources, "proactive quota scaling: cluster_resources");
         detail::require_managed(s.prediction, config_, "prediction");
-        capacity::validate_pool(s.waiting_nodes);
+        capacity::validate_pool<Defer>(s.waiting_nodes);
         if (last_now_ && s.now < *last_now_) {
             throw InvalidArgument(continuum::detail::message("proactive quota scaling: now = {} ms is before the previous call's {} ms", s.now.count(), last_now_->count()));
         }

@@ -93,7 +93,7 @@ template <typename Defer = void>
     capacity::detail::require_non_negative(snapshot.request, "reactive quota scaling: request");
     capacity::detail::require_non_negative(snapshot.current_quota, "reactive quota scaling: current_quota");
     capacity::detail::require_non_negative(snapshot.available, "reactive quota scaling: available");
-    capacity::validate_pool(snapshot.waiting_nodes);
+    capacity::validate_pool<Defer>(snapshot.waiting_nodes);
     ReactiveDecision decision;
     decision.new_quota = snapshot.current_quota;
     if (snapshot.request.fits_in(snapshot.current_quota)) {

@@ -173,7 +173,7 @@ public:
         if (metrics.size() != spec_.metrics.size()) {
             throw InvalidArgument(continuum::detail::message("hpa.decide: got {} metrics, the spec has {}", metrics.size(), spec_.metrics.size()));
         }
-        for (const auto& m : metrics) detail::validate_metric(m);
+        for (const auto& m : metrics) detail::validate_metric<Defer>(m);
         spec_.metrics = metrics;
         return decide<Defer>(target, now);
     }
@@ -300,7 +300,7 @@ private:
             throw InvalidArgument(continuum::detail::message("hpa.max_replicas {} does not fit in int32", spec.max_replicas));
         }
         if (spec.metrics.empty()) throw InvalidArgument("hpa.metrics must not be empty");
-        for (const auto& m : spec.metrics) detail::validate_metric(m);
+        for (const auto& m : spec.metrics) detail::validate_metric<DeferClass>(m);
         if (spec.min_replicas == 0) {
             const bool single_value = std::any_of(spec.metrics.begin(), spec.metrics.end(), [](const HpaMetric& m) {
                 return m.source == MetricSource::object || m.source == MetricSource::external;

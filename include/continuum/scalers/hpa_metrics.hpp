@@ -148,7 +148,9 @@ inline std::int64_t ceil_to_replicas(double x) {
     return static_cast<std::int64_t>(c);
 }
 
-inline void validate_metric(const HpaMetric& m) {
+/// A template on a defaulted parameter: compiled only where a metric is validated (issue 21).
+template <typename Defer = void>
+void validate_metric(const HpaMetric& m) {
     const auto where = [&] { return continuum::detail::message("hpa metric \"{}\"", m.name); };
     if (m.target <= 0) throw InvalidArgument(continuum::detail::message("{}: target must be > 0, got {}", where(), m.target));
     const bool ok = [&] {
@@ -404,7 +406,7 @@ MetricProposal object_proposal(const HpaMetric& m, const ScaleTargetState& targe
 ///         usage) or a tolerance is negative or not finite.
 template <typename Defer = void>
 [[nodiscard]] MetricProposal metric_replicas(const HpaMetric& metric, const ScaleTargetState& target, const Tolerances& tolerances = {}) {
-    detail::validate_metric(metric);
+    detail::validate_metric<Defer>(metric);
     detail::validate_tolerances(tolerances, "tolerances");
     const bool single_value = metric.source == MetricSource::object || metric.source == MetricSource::external;
     MetricProposal out = single_value ? detail::object_proposal<Defer>(metric, target, tolerances)

@@ -11,6 +11,8 @@
 #include <limits>
 #include <vector>
 
+#include <continuum/core/detail/deferred.hpp>
+
 namespace continuum::forecast::detail {
 
 struct LbfgsOptions {
@@ -33,10 +35,12 @@ struct LbfgsResult {
 /// independent searches together (HoltWintersBatch fits lanes of series at once). Usage:
 ///     LbfgsSearch search(x0, lower, upper, options);
 ///     while (search.wants_evaluation()) search.tell(f(search.point(), search.gradient()), should_stop);
-/// minimize_lbfgs below is exactly that loop.
-class LbfgsSearch {
+/// minimize_lbfgs below is exactly that loop. A class template on a defaulted parameter (use it as
+/// LbfgsSearch) so that its members compile only in the units that run a search (issue 21).
+template <class Defer = void>
+class BasicLbfgsSearch {
 public:
-    LbfgsSearch(std::vector<double> x0, const std::vector<double>& lower, const std::vector<double>& upper, const LbfgsOptions& options)
+    BasicLbfgsSearch(std::vector<double> x0, const std::vector<double>& lower, const std::vector<double>& upper, const LbfgsOptions& options)
         : options_(options), lower_(lower), upper_(upper), d_(x0.size()), g_(d_), x_new_(d_), g_new_(d_), direction_(d_),
           coefficient_(static_cast<std::size_t>(std::max(options.memory, 1))), free_(d_),
           history_s_(coefficient_.size() * d_), history_y_(coefficient_.size() * d_), history_rho_(coefficient_.size()) {
@@ -256,13 +260,15 @@ private:
     int stalled_ = 0;
 };
 
+using LbfgsSearch = BasicLbfgsSearch<>;
+
 /// Minimises `objective(x, gradient)` (returns f(x), writes ∇f into gradient) over the box
 /// lower <= x <= upper (use ±infinity for a free coordinate) from x0, stopping early when
 /// `should_stop()` returns true (a caller's deadline).
 template <typename Objective, typename Stop>
 LbfgsResult minimize_lbfgs(Objective&& objective, std::vector<double> x0, const std::vector<double>& lower,
                            const std::vector<double>& upper, const LbfgsOptions& options, Stop&& should_stop) {
-    LbfgsSearch search(std::move(x0), lower, upper, options);
+    BasicLbfgsSearch<continuum::detail::deferred_t<void, Objective>> search(std::move(x0), lower, upper, options);  // dependent: see deferred.hpp
     while (search.wants_evaluation()) search.tell(objective(search.point(), search.gradient()), should_stop);
     return search.result();
 }

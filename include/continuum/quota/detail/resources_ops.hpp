@@ -46,7 +46,8 @@ namespace continuum::quota::detail {
 }
 
 /// r.get(name) by a linear scan with equality compares (a Resources has a few entries).
-[[nodiscard]] inline std::int64_t amount(const Resources& r, std::string_view name) noexcept {
+template <typename Defer = void>  // compiled only where called (issue 21)
+[[nodiscard]] std::int64_t amount(const Resources& r, std::string_view name) noexcept {
     for (const auto& [key, value] : r.entries()) {
         if (same_name(key, name)) return value;
     }
@@ -54,7 +55,8 @@ namespace continuum::quota::detail {
 }
 
 /// a == b, comparing amounts before names.
-[[nodiscard]] inline bool same(const Resources& a, const Resources& b) noexcept {
+template <typename Defer = void>  // compiled only where called (issue 21)
+[[nodiscard]] bool same(const Resources& a, const Resources& b) noexcept {
     const auto& x = a.entries();
     const auto& y = b.entries();
     if (x.size() != y.size()) return false;
@@ -77,7 +79,8 @@ inline void clear(Resources& dst) {
 /// dst = `base` with names[k] set to values[k] for every k with values[k] >= 0 (0 removes it;
 /// values[k] < 0 keeps base's amount). `names` must be unique. dst is left untouched when it
 /// already holds that result, so a reused buffer costs no allocation and no string copy.
-inline void write_overlay(Resources& dst, const Resources& base, std::span<const std::string> names, std::span<const std::int64_t> values) {
+template <typename Defer = void>  // compiled only where called (issue 21)
+void write_overlay(Resources& dst, const Resources& base, std::span<const std::string> names, std::span<const std::int64_t> values) {
     // Size of the result: base's entries, minus the overridden ones base has, plus the non-zero overrides.
     std::size_t size = base.size();
     for (std::size_t k = 0; k < names.size(); ++k) {
