@@ -192,7 +192,7 @@ raises continuum.ParseError on malformed text.)pbdoc")
         .def("__str__", &LabelSelector::to_string)
         .def("__repr__", [](const LabelSelector& s) { return "LabelSelector.parse('" + s.to_string() + "')"; })
         .def("__eq__", [](const LabelSelector& a, const LabelSelector& b) { return a == b; });
-    m.def("parse_label_selector", &parse_label_selector, py::arg("text"), "LabelSelector.parse(text).");
+    m.def("parse_label_selector", &parse_label_selector<>, py::arg("text"), "LabelSelector.parse(text).");
 
     // --- offers ------------------------------------------------------------------------------
     py::enum_<Reachability>(m, "Reachability", "How an offer's cluster is reached: directly or behind a NAT.").value("direct", Reachability::direct).value("nat", Reachability::nat);

@@ -101,7 +101,7 @@ policy's weights, or `weights` for all policies when given.)pbdoc")
              py::arg("policy"))
         .def_property_readonly("weights", &Utility::weights)
         .def("__repr__", continuum::python::fields_repr({"weights"}));
-    m.def("utility", &utility, py::arg("state"), py::arg("policy"), "U(state | policy) with the policy's own weights.");
+    m.def("utility", &utility<>, py::arg("state"), py::arg("policy"), "U(state | policy) with the policy's own weights.");
 
     py::enum_<SelectionSource>(m, "SelectionSource", "Which rule chose the policy.")
         .value("override_policy", SelectionSource::override_policy)
