@@ -114,15 +114,8 @@ public:
         const std::size_t d = p_.items.d;
         std::vector<CoverInequality> cuts;
         const auto add = [&](const std::vector<double>& weight) {
-            CoverInequality cut{std::vector<double>(p_.types(), 0.0), 0.0};
-            for (std::size_t c = 0; c < m_; ++c) cut.need += weight[c] * static_cast<double>(demand_[c]);
-            if (cut.need <= 0) return;
-            for (const auto& column : columns_) {
-                double v = 0;
-                for (std::size_t c = 0; c < m_; ++c) v += weight[c] * static_cast<double>(column.count[c]);
-                cut.value_per_node[column.type] = std::max(cut.value_per_node[column.type], v);
-            }
-            cuts.push_back(std::move(cut));
+            auto cut = cover_inequality(weight);
+            if (cut.need > 0) cuts.push_back(std::move(cut));
         };
         add(dual_);  // first: it orders the count search
         std::vector<double> weight(m_);
@@ -140,9 +133,10 @@ public:
         // Cutting planes: while the cheapest count vector x admits no fractional packing (the
         // covering LP with at most x_t nodes of each type t is infeasible), its phase-1 duals give
         // an inequality that x violates; add it and search again. Each round's result is a bound.
+        const std::int64_t items = std::accumulate(demand_.begin(), demand_.end(), std::int64_t{0});
         double bound = 0;
         for (std::size_t round = 0; round < node_mix_type_count_rounds; ++round) {
-            TypeCountBound<Defer> search(p_.cost, upper, cuts, unit_, node_mix_type_count_nodes, std::accumulate(demand_.begin(), demand_.end(), std::int64_t{0}));
+            TypeCountBound<Defer> search(p_.cost, upper, cuts, unit_, node_mix_type_count_nodes, items);
             bool complete = false;
             const double found = search.run(incumbent, complete);
             if (!complete) break;
@@ -183,7 +177,7 @@ public:
         for (std::size_t j = 0; j < solution.primal.size(); ++j) {
             const auto& column = columns_[j];
             for (double x = std::floor(solution.primal[j] + 1e-9); x >= 1; x -= 1) {
-                if (cap_[column.type] != unlimited && used_[column.type] >= cap_[column.type]) break;
+                if (!has_room(column.type)) break;
                 std::int64_t covered = 0;
                 for (std::size_t c = 0; c < m_; ++c) {
                     const auto k = std::min(column.count[c], remaining_[c]);
@@ -216,12 +210,7 @@ public:
         if (largest <= 0) return cut;
         std::vector<double> weight(m_);
         for (std::size_t c = 0; c < m_; ++c) weight[c] = solution.duals[c] / largest;
-        for (std::size_t c = 0; c < m_; ++c) cut.need += weight[c] * static_cast<double>(demand_[c]);
-        for (const auto& column : columns_) {
-            double v = 0;
-            for (std::size_t c = 0; c < m_; ++c) v += weight[c] * static_cast<double>(column.count[c]);
-            cut.value_per_node[column.type] = std::max(cut.value_per_node[column.type], v);
-        }
+        cut = cover_inequality(weight);
         double covered = 0;
         for (std::size_t t = 0; t < p_.types(); ++t) covered += cut.value_per_node[t] * static_cast<double>(counts[t]);
         if (covered >= cut.need * (1.0 - 1e-9)) cut.need = 0;  // x meets it: no progress
@@ -269,6 +258,22 @@ public:
     }
 
 private:
+    /// The cover inequality of a weighting of the classes: need = weight · demand, and one node of
+    /// type t is worth the most any of its patterns holds, max over them of weight · copies.
+    [[nodiscard]] CoverInequality cover_inequality(const std::vector<double>& weight) const {
+        CoverInequality cut{std::vector<double>(p_.types(), 0.0), 0.0};
+        for (std::size_t c = 0; c < m_; ++c) cut.need += weight[c] * static_cast<double>(demand_[c]);
+        for (const auto& column : columns_) {
+            double v = 0;
+            for (std::size_t c = 0; c < m_; ++c) v += weight[c] * static_cast<double>(column.count[c]);
+            cut.value_per_node[column.type] = std::max(cut.value_per_node[column.type], v);
+        }
+        return cut;
+    }
+
+    /// True while the current run may open one more node of type t (its cap, see start).
+    [[nodiscard]] bool has_room(std::size_t t) const { return cap_[t] == unlimited || used_[t] < cap_[t]; }
+
     /// Resets the search state for a run below `incumbent` within `caps` (see run).
     void start(double incumbent, const std::vector<std::int64_t>& caps, std::uint64_t visit_limit) {
         visits_ = 0;
@@ -570,20 +575,19 @@ private:
             cost += column.cost;
             choice.push_back(j);
         };
-        const auto room = [&](std::size_t t) { return cap_[t] == unlimited || used_[t] < cap_[t]; };
         const auto covers = [&](std::size_t j) {
             std::int64_t covered = 0;
             for (std::size_t c = 0; c < m_; ++c) covered += std::min(columns_[j].count[c], remaining_[c]);
             return covered;
         };
         for (std::size_t j = 0; j < columns_.size(); ++j) {
-            for (double x = std::floor(primal_[j] + 1e-9); x >= 1 && room(columns_[j].type) && covers(j) > 0; x -= 1) take(j);
+            for (double x = std::floor(primal_[j] + 1e-9); x >= 1 && has_room(columns_[j].type) && covers(j) > 0; x -= 1) take(j);
         }
         while (left_ > 0) {
             std::size_t best = columns_.size();
             double best_key = -1;
             for (std::size_t j = 0; j < columns_.size(); ++j) {
-                if (!room(columns_[j].type) || covers(j) == 0) continue;
+                if (!has_room(columns_[j].type) || covers(j) == 0) continue;
                 double v = 0;
                 for (std::size_t c = 0; c < m_; ++c) v += (dual_[c] + 1e-9) * static_cast<double>(std::min(columns_[j].count[c], remaining_[c]));
                 const double key = columns_[j].cost > 0 ? v / columns_[j].cost : std::numeric_limits<double>::infinity();
@@ -647,7 +651,7 @@ private:
         std::vector<std::int64_t> take(m_);
         for (std::size_t j = first; j < columns_.size() && complete_; ++j) {
             const auto& column = columns_[j];
-            if (cap_[column.type] != unlimited && used_[column.type] >= cap_[column.type]) continue;
+            if (!has_room(column.type)) continue;
             std::int64_t covered = 0;
             for (std::size_t c = 0; c < m_; ++c) {
                 take[c] = std::min(column.count[c], remaining_[c]);

@@ -6,14 +6,11 @@
 // as the LP's and often a node stronger (node counts are integers; the LP's are not).
 #pragma once
 
-#include <continuum/core/budget.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 namespace continuum::packing::detail {
@@ -44,6 +41,8 @@ public:
         best_ = incumbent;
         x_.assign(cost_.size(), 0);
         best_x_.clear();
+        order_.clear();
+        nodes_ = 0;
         const std::size_t types = cost_.size();
         limit_ = upper_;
         dominate();
