@@ -741,27 +741,35 @@ private:
         std::vector<Scalar> trace(3 * y.size());
         HoltWintersParameters<Scalar> candidate;
         detail::HoltWintersGradient<Scalar> gradient;
-        const auto objective = [&](const std::vector<double>& x, std::vector<double>& grad) -> double {
+        // The forward pass (SSE and trace) at every point; the reverse pass only where the search
+        // reads the gradient (not at rejected line-search trials: see minimize_lbfgs).
+        const std::vector<double>* at = nullptr;
+        detail::HoltWintersCoefficients<Scalar> c{};
+        const auto value = [&](const std::vector<double>& x) -> double {
             problem.decode(x, candidate);
             tracker.count();
             ++evaluations_;
+            at = &x;
             auto state = initial_state(candidate);
-            const detail::HoltWintersCoefficients<Scalar> c{candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
+            c = {candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
             const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                const Scalar value = detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(trace));
-                if (std::isfinite(value)) detail::holt_winters_backward<Scalar, S, T, N>(y, c, trace, problem.layout.m, gradient);
-                return value;
+                return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(trace));
             });
-            if (!std::isfinite(sse)) return std::numeric_limits<double>::infinity();
-            problem.x_gradient(x, gradient, grad);
-            return problem.value(sse);
+            return std::isfinite(sse) ? problem.value(sse) : std::numeric_limits<double>::infinity();
+        };
+        const auto gradient_at = [&](std::vector<double>& grad) {
+            detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                detail::holt_winters_backward<Scalar, S, T, N>(y, c, trace, problem.layout.m, gradient);
+                return 0;
+            });
+            problem.x_gradient(*at, gradient, grad);
         };
         double best = std::numeric_limits<double>::infinity();
         std::vector<double> best_x;
         const auto search_from = [&](std::vector<double> x0, std::size_t runs_left) {
             detail::LbfgsOptions lbfgs;
             lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(runs_left));
-            const auto result = detail::minimize_lbfgs(objective, std::move(x0), problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
+            const auto result = detail::minimize_lbfgs(value, gradient_at, std::move(x0), problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
             converged_ = converged_ && result.converged;
             if (result.value < best) {
                 best = result.value;

@@ -139,24 +139,56 @@ inline Scalar holt_winters_step(Scalar y, const HoltWintersCoefficients<Scalar>&
 
 /// Forward pass over y from `state` (advanced in place). Writes one-step forecasts to `fitted`
 /// and (level, trend, season used) per step to `trace` when they are non-empty. Returns the SSE,
-/// or +inf when a multiplicative step is undefined.
+/// or +inf when a multiplicative step is undefined. The states live in locals during the pass (a
+/// store to the seasons could alias the struct's members, which would otherwise go through memory
+/// on every step: a store-to-load round trip on the latency-bound chain); each step is
+/// holt_winters_step's arithmetic, so the values are the same.
 template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
 Scalar holt_winters_forward(std::span<const Scalar> y, const HoltWintersCoefficients<Scalar>& c,
                             HoltWintersState<Scalar>& state, std::span<Scalar> fitted, std::span<Scalar> trace) {
+    const Scalar alpha = c.alpha, beta = c.beta, gamma = c.gamma, phi = c.phi;
+    Scalar level = state.level, trend = state.trend, replaced = state.replaced_season;
+    std::size_t phase = state.phase;
+    Scalar* const seasons = state.seasons.data();
+    const std::size_t m = state.seasons.size();
+    Scalar* const out = fitted.empty() ? nullptr : fitted.data();
+    Scalar* const record = trace.empty() ? nullptr : trace.data();
     Scalar sse = Scalar(0);
+    bool undefined = false;
     for (std::size_t t = 0; t < y.size(); ++t) {
-        if (!trace.empty()) {
-            trace[3 * t] = state.level;
-            trace[3 * t + 1] = state.trend;
-            trace[3 * t + 2] = Season == Seasonality::none ? Scalar(0) : state.seasons[state.phase];
+        const Scalar so = Season == Seasonality::none ? Scalar(0) : seasons[phase];
+        if (record != nullptr) {
+            record[3 * t] = level;
+            record[3 * t + 1] = trend;
+            record[3 * t + 2] = so;
         }
-        const Scalar f = holt_winters_step<Scalar, Season, HasTrend, NewLevel>(y[t], c, state);
-        if (f != f) return std::numeric_limits<Scalar>::infinity();
-        if (!fitted.empty()) fitted[t] = f;
-        const Scalar e = y[t] - f;
+        const auto r = holt_winters_step_values<Scalar, Season, HasTrend, NewLevel>(y[t], alpha, beta, gamma, phi, level, trend, so);
+        if constexpr (Season == Seasonality::multiplicative) {
+            if (!r.ok) {  // holt_winters_step leaves the state as it was
+                undefined = true;
+                break;
+            }
+        }
+        if constexpr (HasTrend) trend = r.trend;
+        if constexpr (Season != Seasonality::none) {
+            replaced = so;
+            seasons[phase] = r.season;
+            phase = phase + 1 == m ? 0 : phase + 1;
+        }
+        level = r.level;
+        if (r.f != r.f) {
+            undefined = true;
+            break;
+        }
+        if (out != nullptr) out[t] = r.f;
+        const Scalar e = y[t] - r.f;
         sse += e * e;
     }
-    return sse;
+    state.level = level;
+    state.trend = trend;
+    state.replaced_season = replaced;
+    state.phase = phase;
+    return undefined ? std::numeric_limits<Scalar>::infinity() : sse;
 }
 
 /// The adjoint of one step (reverse-mode differentiation of holt_winters_step_values plus the
@@ -240,31 +272,37 @@ inline HoltWintersAdjoint<Scalar> holt_winters_step_adjoint(Scalar yt, Scalar al
 }
 
 /// Reverse pass: the gradient of the SSE of the forward pass that started at phase 0 and wrote
-/// `trace`. O(n + m).
+/// `trace`. O(n + m). The sums live in locals during the pass (as in holt_winters_forward).
 template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
 void holt_winters_backward(std::span<const Scalar> y, const HoltWintersCoefficients<Scalar>& c, std::span<const Scalar> trace,
                            std::size_t m, HoltWintersGradient<Scalar>& g) {
-    g.alpha = g.beta = g.gamma = g.phi = Scalar(0);
-    Scalar level_bar = 0, trend_bar = 0;
+    const Scalar alpha = c.alpha, beta = c.beta, gamma = c.gamma, phi = c.phi;
+    Scalar g_alpha = 0, g_beta = 0, g_gamma = 0, g_phi = 0, level_bar = 0, trend_bar = 0;
     if constexpr (Season != Seasonality::none) g.seasons.assign(m, Scalar(0));
+    Scalar* const season_bar = g.seasons.data();
+    const Scalar* const record = trace.data();
     std::size_t phase = (Season != Seasonality::none && !y.empty()) ? (y.size() - 1) % m : 0;
     for (std::size_t t = y.size(); t-- > 0;) {
-        const Scalar sn_bar = Season == Seasonality::none ? Scalar(0) : g.seasons[phase];
-        const auto a = holt_winters_step_adjoint<Scalar, Season, HasTrend, NewLevel>(y[t], c.alpha, c.beta, c.gamma, c.phi, trace[3 * t],
-                                                                                     trace[3 * t + 1], trace[3 * t + 2], level_bar, trend_bar, sn_bar);
-        g.alpha += a.alpha;
+        const Scalar sn_bar = Season == Seasonality::none ? Scalar(0) : season_bar[phase];
+        const auto a = holt_winters_step_adjoint<Scalar, Season, HasTrend, NewLevel>(y[t], alpha, beta, gamma, phi, record[3 * t], record[3 * t + 1],
+                                                                                     record[3 * t + 2], level_bar, trend_bar, sn_bar);
+        g_alpha += a.alpha;
         if constexpr (HasTrend) {
-            g.beta += a.beta;
-            g.phi += a.phi;
+            g_beta += a.beta;
+            g_phi += a.phi;
             trend_bar = a.trend_bar;
         }
         if constexpr (Season != Seasonality::none) {
-            g.gamma += a.gamma;
-            g.seasons[phase] = a.season_bar;
+            g_gamma += a.gamma;
+            season_bar[phase] = a.season_bar;
             phase = phase == 0 ? m - 1 : phase - 1;
         }
         level_bar = a.level_bar;
     }
+    g.alpha = g_alpha;
+    g.beta = g_beta;
+    g.gamma = g_gamma;
+    g.phi = g_phi;
     g.level = level_bar;
     g.trend = trend_bar;
 }

@@ -56,7 +56,16 @@ public:
     /// The search so far (final once wants_evaluation() is false).
     [[nodiscard]] const LbfgsResult& result() const { return result_; }
 
-    /// The objective's value at point() (gradient() already written); `should_stop()` is asked
+    /// Whether tell(value) will read the gradient at point(): not for a non-finite value nor for a
+    /// line-search trial it rejects (about a fifth of a Holt-Winters fit's evaluations), so a caller
+    /// may skip computing it there (minimize_lbfgs does: the backward pass is about half an evaluation).
+    [[nodiscard]] bool needs_gradient(double value) const {
+        if (!std::isfinite(value)) return false;
+        if (stage_ == Stage::first) return true;
+        return value <= result_.value + 1e-4 * std::min(predicted_, 0.0) && (value < result_.value || predicted_ == 0.0);
+    }
+
+    /// The objective's value at point() (gradient() already written when needs_gradient(value)); `should_stop()` is asked
     /// before each new iteration, as a deadline.
     template <typename Stop>
     void tell(double value, Stop&& should_stop) {
@@ -262,14 +271,20 @@ private:
 
 using LbfgsSearch = BasicLbfgsSearch<>;
 
-/// Minimises `objective(x, gradient)` (returns f(x), writes ∇f into gradient) over the box
-/// lower <= x <= upper (use ±infinity for a free coordinate) from x0, stopping early when
-/// `should_stop()` returns true (a caller's deadline).
-template <typename Objective, typename Stop>
-LbfgsResult minimize_lbfgs(Objective&& objective, std::vector<double> x0, const std::vector<double>& lower,
+/// Minimises f over the box lower <= x <= upper (use ±infinity for a free coordinate) from x0,
+/// stopping early when `should_stop()` returns true (a caller's deadline). `value(x)` returns f(x);
+/// `gradient(g)` then writes ∇f at that same x into g, and is called only when the search uses it
+/// (LbfgsSearch::needs_gradient), so an objective whose gradient is a separate pass skips it on
+/// rejected line-search trials.
+template <typename Value, typename Gradient, typename Stop>
+LbfgsResult minimize_lbfgs(Value&& value, Gradient&& gradient, std::vector<double> x0, const std::vector<double>& lower,
                            const std::vector<double>& upper, const LbfgsOptions& options, Stop&& should_stop) {
-    BasicLbfgsSearch<continuum::detail::deferred_t<void, Objective>> search(std::move(x0), lower, upper, options);  // dependent: see deferred.hpp
-    while (search.wants_evaluation()) search.tell(objective(search.point(), search.gradient()), should_stop);
+    BasicLbfgsSearch<continuum::detail::deferred_t<void, Value>> search(std::move(x0), lower, upper, options);  // dependent: see deferred.hpp
+    while (search.wants_evaluation()) {
+        const double f = value(search.point());
+        if (search.needs_gradient(f)) gradient(search.gradient());
+        search.tell(f, should_stop);
+    }
     return search.result();
 }
 
