@@ -8,6 +8,7 @@
 #include <continuum/forecast/detail/state_checks.hpp>
 #include <continuum/forecast/forecaster.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstddef>
@@ -82,24 +83,55 @@ public:
         if (fixed_alpha_) {
             alpha_ = *fixed_alpha_;
         } else {
-            // Golden-section search; the SSE of SES is smooth and, on real data, unimodal in α.
+            // Golden-section search; the SSE of SES is smooth and, on real data, unimodal in α. Each
+            // pass over the series evaluates the next point and both points the step after it may
+            // need (which one depends on the comparison the next point decides), so a pass advances
+            // the search two steps: the points, values and α are those of one evaluation at a time.
             const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
-            double lo = 0.0, hi = 1.0;
-            double x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
-            double f1 = sse(values, x1), f2 = sse(values, x2);
-            for (int i = 0; i < 60 && hi - lo > 1e-10; ++i) {
-                if (f1 <= f2) {
-                    hi = x2; x2 = x1; f2 = f1; x1 = hi - ratio * (hi - lo); f1 = sse(values, x1);
+            Bracket b;
+            b.x1 = b.hi - ratio * (b.hi - b.lo);
+            b.x2 = b.lo + ratio * (b.hi - b.lo);
+            {
+                const std::array<double, 2> at{b.x1, b.x2};
+                const auto f = sse_many(values, at);
+                b.f1 = f[0];
+                b.f2 = f[1];
+            }
+            for (int i = 0; i < 60 && b.hi - b.lo > 1e-10;) {
+                const bool left = b.f1 <= b.f2;
+                Bracket next = b.step(left, ratio);  // its new point's value still unknown
+                const double point = left ? next.x1 : next.x2;
+                if (i + 1 < 60 && next.hi - next.lo > 1e-10) {
+                    const Bracket after_left = next.step(true, ratio), after_right = next.step(false, ratio);
+                    const std::array<double, 3> at{point, after_left.x1, after_right.x2};
+                    const auto f = sse_many(values, at);
+                    (left ? next.f1 : next.f2) = f[0];
+                    const bool left_again = next.f1 <= next.f2;
+                    b = left_again ? after_left : after_right;
+                    (left_again ? b.f1 : b.f2) = left_again ? f[1] : f[2];
+                    (left_again ? b.f2 : b.f1) = left_again ? next.f1 : next.f2;
+                    i += 2;
                 } else {
-                    lo = x1; x1 = x2; f1 = f2; x2 = lo + ratio * (hi - lo); f2 = sse(values, x2);
+                    const std::array<double, 1> at{point};
+                    (left ? next.f1 : next.f2) = sse_many(values, at)[0];
+                    b = next;
+                    ++i;
                 }
             }
-            alpha_ = 0.5 * (lo + hi);
-            for (double edge : {0.0, 1.0}) {
-                if (sse(values, edge) < sse(values, alpha_)) alpha_ = edge;
+            alpha_ = 0.5 * (b.lo + b.hi);
+            // The edges win only when strictly better.
+            const std::array<double, 3> at{alpha_, 0.0, 1.0};
+            const auto f = sse_many(values, at);
+            double best = f[0];
+            for (std::size_t k = 1; k < 3; ++k) {
+                if (f[k] < best) {
+                    best = f[k];
+                    alpha_ = at[k];
+                }
             }
+            sse_ = best;
         }
-        sse_ = sse(values, alpha_);
+        if (fixed_alpha_) sse_ = sse(values, alpha_);
         count_ = values.size();
         level_ = values[0];
         for (std::size_t i = 1; i < values.size(); ++i) level_ = alpha_ * values[i] + (1.0 - alpha_) * level_;
@@ -130,6 +162,44 @@ public:
     [[nodiscard]] double sigma() const { return std::sqrt(sse_ / static_cast<double>(count_)); }
 
 private:
+    /// A golden-section bracket [lo, hi] with its inner points x1 < x2 and their SSEs.
+    struct Bracket {
+        double lo = 0.0, hi = 1.0, x1 = 0.0, x2 = 0.0, f1 = 0.0, f2 = 0.0;
+        /// The bracket after one step, keeping [lo, x2] (left) or [x1, hi]; the new point's value
+        /// (f1 when left, f2 otherwise) is left for the caller.
+        [[nodiscard]] Bracket step(bool left, double ratio) const {
+            Bracket out = *this;
+            if (left) {
+                out.hi = x2;
+                out.x2 = x1;
+                out.f2 = f1;
+                out.x1 = out.hi - ratio * (out.hi - out.lo);
+            } else {
+                out.lo = x1;
+                out.x1 = x2;
+                out.f1 = f2;
+                out.x2 = out.lo + ratio * (out.hi - out.lo);
+            }
+            return out;
+        }
+    };
+
+    /// sse(y, alpha[k]) for every k in one pass (independent chains side by side; each the same
+    /// arithmetic as sse()).
+    template <std::size_t K>
+    static std::array<double, K> sse_many(std::span<const double> y, const std::array<double, K>& alpha) {
+        std::array<double, K> level, total{};
+        level.fill(y[0]);
+        for (std::size_t i = 1; i < y.size(); ++i) {
+            for (std::size_t k = 0; k < K; ++k) {
+                const double e = y[i] - level[k];
+                total[k] += e * e;
+                level[k] += alpha[k] * e;
+            }
+        }
+        return total;
+    }
+
     static double sse(std::span<const double> y, double alpha) {
         double level = y[0], total = 0.0;
         for (std::size_t i = 1; i < y.size(); ++i) {
