@@ -206,6 +206,72 @@ public:
         fitted_ = true;
     }
 
+    /// refit() of every model in `models` on the same `history` (a warm start from its last fit;
+    /// fit() before any, or for a known model), with the same results, their searches advanced
+    /// together: each evaluation of two models of one kind (an additive season, the same trend and
+    /// season update form, any season lengths) runs side by side with the other's in one pass over
+    /// the series (two independent latency-bound chains: together little more than one). Portfolio's
+    /// validation refits its Holt-Winters candidates this way. Returns, per model, whether it was
+    /// fitted: false where refit() would have thrown InvalidArgument (the model is then left as
+    /// that refit() would leave it).
+    [[nodiscard]] static std::vector<bool> refit_together(std::span<HoltWinters* const> models, SeriesView history) {
+        std::vector<Scalar> y(history.size());
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
+        std::vector<bool> fitted(models.size(), true);
+        std::vector<std::optional<Search>> searches(models.size());
+        std::vector<HoltWintersParameters<Scalar>> warm(models.size());
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            HoltWinters& model = *models[i];
+            try {
+                if (model.known_) {
+                    model.fit_values(y);
+                    continue;
+                }
+                const bool from_fit = model.fitted_;
+                if (from_fit) warm[i] = model.params_;
+                model.prepare_fit(y);
+                searches[i].emplace(model, y, from_fit ? &warm[i] : nullptr);
+            } catch (const InvalidArgument&) {
+                fitted[i] = false;
+            }
+        }
+        std::vector<std::size_t> active;
+        std::vector<bool> paired;
+        for (;;) {
+            active.clear();
+            for (std::size_t i = 0; i < models.size(); ++i) {
+                if (searches[i] && !searches[i]->done()) active.push_back(i);
+            }
+            if (active.empty()) break;
+            paired.assign(active.size(), false);
+            for (std::size_t a = 0; a < active.size(); ++a) {
+                if (paired[a]) continue;
+                Search& first = *searches[active[a]];
+                std::size_t partner = active.size();
+                for (std::size_t b = a + 1; b < active.size() && partner == active.size(); ++b) {
+                    if (!paired[b] && pairs_with(first.model.spec_, searches[active[b]]->model.spec_)) partner = b;
+                }
+                if (partner == active.size()) {
+                    first.model.evaluate(first);
+                } else {
+                    paired[partner] = true;
+                    evaluate_pair(first, *searches[active[partner]]);
+                }
+            }
+        }
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            if (!searches[i]) continue;
+            try {
+                searches[i]->finish();
+                models[i]->smooth(y);
+                models[i]->fitted_ = true;
+            } catch (const InvalidArgument&) {
+                fitted[i] = false;
+            }
+        }
+        return fitted;
+    }
+
     /// Fits `series` series of equal length at once (rows of `values`, row-major: series i is
     /// values[i·length, (i+1)·length)), each with this model's spec and options, evaluating the
     /// SSE of up to HoltWintersBatch::lanes series together in SIMD lanes. Every series gets the
@@ -734,72 +800,181 @@ private:
         }
     }
 
-    /// Minimises the SSE from the starting grid's best points, or from `warm` alone when given.
-    void optimise(std::span<const Scalar> y, const HoltWintersParameters<Scalar>* warm) {
-        const Problem problem(*this, y);
-        BudgetTracker tracker(options_.budget);
-        std::vector<Scalar> trace(3 * y.size());
+    /// One model's minimisation of the SSE on y, step by step (reverse communication, so that
+    /// refit_together can advance several at once): from `warm` alone when given, else (or when
+    /// the warm point is infeasible) from the starting grid's best `starts` points, one L-BFGS run
+    /// after the other. The caller evaluates point() (value(), then gradient() when the search
+    /// reads it) and tells the search until done() and then calls finish().
+    struct Search {
+        HoltWinters& model;
+        std::span<const Scalar> y;
+        Problem problem;
+        BudgetTracker tracker;
+        std::vector<Scalar> trace;
         HoltWintersParameters<Scalar> candidate;
         detail::HoltWintersGradient<Scalar> gradient;
-        // The forward pass (SSE and trace) at every point; the reverse pass only where the search
-        // reads the gradient (not at rejected line-search trials: see minimize_lbfgs).
-        const std::vector<double>* at = nullptr;
         detail::HoltWintersCoefficients<Scalar> c{};
-        const auto value = [&](const std::vector<double>& x) -> double {
-            problem.decode(x, candidate);
-            tracker.count();
-            ++evaluations_;
-            at = &x;
-            auto state = initial_state(candidate);
-            c = {candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
-            const Scalar sse = detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(trace));
-            });
-            return std::isfinite(sse) ? problem.value(sse) : std::numeric_limits<double>::infinity();
-        };
-        const auto gradient_at = [&](std::vector<double>& grad) {
-            detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                detail::holt_winters_backward<Scalar, S, T, N>(y, c, trace, problem.layout.m, gradient);
-                return 0;
-            });
-            problem.x_gradient(*at, gradient, grad);
-        };
+        std::optional<detail::LbfgsSearch> lbfgs;
+        std::vector<std::pair<double, std::vector<double>>> grid;
+        std::size_t start = 0, starts = 0;
+        bool grid_done = false;
         double best = std::numeric_limits<double>::infinity();
         std::vector<double> best_x;
-        const auto search_from = [&](std::vector<double> x0, std::size_t runs_left) {
-            detail::LbfgsOptions lbfgs;
-            lbfgs.max_evaluations = std::max<std::int64_t>(1, (options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(runs_left));
-            const auto result = detail::minimize_lbfgs(value, gradient_at, std::move(x0), problem.lower, problem.upper, lbfgs, [&] { return tracker.exhausted(); });
-            converged_ = converged_ && result.converged;
+
+        Search(HoltWinters& m, std::span<const Scalar> values, const HoltWintersParameters<Scalar>* warm)
+            : model(m), y(values), problem(m, values), tracker(m.options_.budget), trace(3 * values.size()) {
+            // A warm start: one L-BFGS run from the previous fit, whose first evaluation tells whether
+            // that point is feasible (no separate forward pass; session 14); if not, the grid.
+            if (warm != nullptr) {
+                run_from(problem.encode(*warm), 1);
+            } else {
+                next_run();
+            }
+        }
+
+        [[nodiscard]] bool done() const { return !lbfgs; }
+        [[nodiscard]] const std::vector<double>& point() const { return lbfgs->point(); }
+
+        /// Decodes point() into `candidate` and `c` for the forward pass, and counts the evaluation.
+        void prepare_point() {
+            problem.decode(point(), candidate);
+            tracker.count();
+            ++model.evaluations_;
+            c = {candidate.alpha, candidate.beta, candidate.gamma, candidate.phi};
+        }
+        /// The objective from the forward pass's SSE.
+        [[nodiscard]] double objective(Scalar sse) const {
+            return std::isfinite(sse) ? problem.value(sse) : std::numeric_limits<double>::infinity();
+        }
+        /// Tells the search the objective at point(); the reverse pass must have left the SSE's
+        /// gradient in `gradient` when lbfgs->needs_gradient(value).
+        void tell(double value) {
+            if (lbfgs->needs_gradient(value)) problem.x_gradient(point(), gradient, lbfgs->gradient());
+            lbfgs->tell(value, [&] { return tracker.exhausted(); });
+            if (!lbfgs->wants_evaluation()) end_run();
+        }
+
+        /// The fitted parameters. \throws InvalidArgument when no run found a feasible point.
+        void finish() {
+            if (!std::isfinite(best)) {
+                throw InvalidArgument("holt_winters: no feasible starting point (a multiplicative state becomes non-positive for every grid point)");
+            }
+            problem.decode(best_x, candidate);
+            model.params_ = candidate;
+        }
+
+    private:
+        void run_from(std::vector<double> x0, std::size_t runs_left) {
+            detail::LbfgsOptions options;
+            options.max_evaluations = std::max<std::int64_t>(1, (model.options_.budget.node_limit - tracker.nodes()) / static_cast<std::int64_t>(runs_left));
+            lbfgs.emplace(std::move(x0), problem.lower, problem.upper, options);
+            if (!lbfgs->wants_evaluation()) end_run();
+        }
+        void end_run() {
+            const auto& result = lbfgs->result();
+            model.converged_ = model.converged_ && result.converged;
             if (result.value < best) {
                 best = result.value;
                 best_x = result.x;
             }
+            lbfgs.reset();
+            next_run();
+        }
+        /// After the warm run (if any): the grid when nothing feasible was found, then its best points in turn.
+        void next_run() {
+            if (!grid_done) {
+                if (std::isfinite(best)) return;
+                grid_done = true;
+                for (auto& x : problem.grid()) grid.emplace_back(0.0, std::move(x));
+                model.grid_values(y, problem, grid);
+                for (std::size_t k = 0; k < grid.size(); ++k) {
+                    tracker.count();
+                    ++model.evaluations_;
+                }
+                std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+                best_x = grid.front().second;
+                starts = std::min<std::size_t>(static_cast<std::size_t>(model.options_.starts), grid.size());
+            }
+            if (start < starts && !tracker.exhausted() && std::isfinite(grid[start].first)) {
+                ++start;
+                run_from(grid[start - 1].second, starts - (start - 1));
+            }
+        }
+    };
+
+    /// One evaluation of `search` (this model's) at its point: the forward pass, the reverse pass
+    /// only where the search reads the gradient (not at rejected line-search trials), then tell.
+    void evaluate(Search& search) const {
+        search.prepare_point();
+        const auto& c = search.c;
+        const auto y = search.y;
+        const double value = search.objective(detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+            auto state = initial_state(search.candidate);
+            return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(search.trace));
+        }));
+        if (search.lbfgs->needs_gradient(value)) {
+            detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+                detail::holt_winters_backward<Scalar, S, T, N>(y, c, search.trace, search.problem.layout.m, search.gradient);
+                return 0;
+            });
+        }
+        search.tell(value);
+    }
+
+    /// Whether two models' evaluations can share a pass (refit_together): an additive season (the
+    /// only kind paired, to keep the instantiations few), the same trend and season update form.
+    [[nodiscard]] static bool pairs_with(const HoltWintersSpec& a, const HoltWintersSpec& b) {
+        return a.seasonal == Seasonality::additive && b.seasonal == Seasonality::additive && a.has_trend() == b.has_trend() &&
+               a.season_update == b.season_update;
+    }
+
+    /// evaluate() of two searches (models that pairs_with each other) in paired passes.
+    static void evaluate_pair(Search& first, Search& second) {
+        first.prepare_point();
+        second.prepare_point();
+        const std::array<detail::HoltWintersCoefficients<Scalar>, 2> c{first.c, second.c};
+        const auto y = first.y;
+        const auto pair = [&](auto&& kernel) {
+            const bool new_level = first.model.spec_.season_update == SeasonUpdate::new_level;
+            if (first.model.spec_.has_trend()) {
+                return new_level ? kernel.template operator()<true, true>() : kernel.template operator()<true, false>();
+            }
+            return new_level ? kernel.template operator()<false, true>() : kernel.template operator()<false, false>();
         };
-        // A warm start: one L-BFGS run from the previous fit, whose first evaluation tells whether
-        // that point is feasible (no separate forward pass; session 14); if not, the grid below.
-        if (warm != nullptr) search_from(problem.encode(*warm), 1);
-        if (!std::isfinite(best)) {
-            std::vector<std::pair<double, std::vector<double>>> grid;
-            for (auto& x : problem.grid()) grid.emplace_back(0.0, std::move(x));
-            grid_values(y, problem, grid);
-            for (std::size_t k = 0; k < grid.size(); ++k) {
-                tracker.count();
-                ++evaluations_;
-            }
-            std::stable_sort(grid.begin(), grid.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
-            best_x = grid.front().second;
-            const std::size_t starts = std::min<std::size_t>(static_cast<std::size_t>(options_.starts), grid.size());
-            for (std::size_t s = 0; s < starts && !tracker.exhausted(); ++s) {
-                if (!std::isfinite(grid[s].first)) break;
-                search_from(grid[s].second, starts - s);
+        const auto sse = pair([&]<bool T, bool N>() {
+            auto a = first.model.initial_state(first.candidate);
+            auto b = second.model.initial_state(second.candidate);
+            return detail::holt_winters_forward_pair<Scalar, Seasonality::additive, T, N>(y, c, {&a, &b}, {first.trace.data(), second.trace.data()});
+        });
+        const double values[] = {first.objective(sse[0]), second.objective(sse[1])};
+        const bool needs[] = {first.lbfgs->needs_gradient(values[0]), second.lbfgs->needs_gradient(values[1])};
+        if (needs[0] && needs[1]) {
+            pair([&]<bool T, bool N>() {
+                detail::holt_winters_backward_pair<Scalar, Seasonality::additive, T, N>(y, c, {first.trace.data(), second.trace.data()},
+                                                                                         {first.problem.layout.m, second.problem.layout.m},
+                                                                                         {&first.gradient, &second.gradient});
+                return 0;
+            });
+        } else {
+            Search* const searches[] = {&first, &second};
+            for (std::size_t k = 0; k < 2; ++k) {
+                if (!needs[k]) continue;
+                Search& s = *searches[k];
+                pair([&]<bool T, bool N>() {
+                    detail::holt_winters_backward<Scalar, Seasonality::additive, T, N>(y, s.c, s.trace, s.problem.layout.m, s.gradient);
+                    return 0;
+                });
             }
         }
-        if (!std::isfinite(best)) {
-            throw InvalidArgument("holt_winters: no feasible starting point (a multiplicative state becomes non-positive for every grid point)");
-        }
-        problem.decode(best_x, candidate);
-        params_ = candidate;
+        first.tell(values[0]);
+        second.tell(values[1]);
+    }
+
+    /// Minimises the SSE from the starting grid's best points, or from `warm` alone when given.
+    void optimise(std::span<const Scalar> y, const HoltWintersParameters<Scalar>* warm) {
+        Search search(*this, y, warm);
+        while (!search.done()) evaluate(search);
+        search.finish();
     }
 
     HoltWintersSpec spec_;

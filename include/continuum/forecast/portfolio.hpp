@@ -173,6 +173,8 @@ struct PortfolioState {
 /// all) compile in the units that use a portfolio, not in every unit that includes forecast.
 template <typename Defer = void>
 class BasicPortfolio {
+    using HoltWintersModel = HoltWinters<continuum::detail::deferred_t<double, Defer>>;  // dependent: see deferred.hpp
+
 public:
     using State = PortfolioState;
 
@@ -288,10 +290,22 @@ public:
         scores_.clear();
         const std::size_t built_in = candidates.size() - extra_.size();
         const bool extras_seen_validation = static_cast<std::size_t>(options_.extra_seen_points) > windows_.front().origin;
+        // The built-in Holt-Winters candidates are validated together (their fits side by side: see
+        // validate_holt_winters), the others one by one; each is left fitted at the last origin.
+        std::vector<std::size_t> holt_winters;
+        for (std::size_t i = 0; i < built_in; ++i) {
+            if (candidates[i].template target<HoltWintersModel>() != nullptr) holt_winters.push_back(i);
+        }
+        std::vector<Validation> holt_winters_runs = validate_holt_winters(candidates, holt_winters, values);
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             auto& candidate = candidates[i];
-            // An extra candidate that saw the validation window while training is not scored on it (ok = false: owa = +inf).
-            runs.push_back(i >= built_in && extras_seen_validation ? Validation{} : validate_one(candidate, values));  // leaves the candidate fitted at the last origin
+            const auto together = std::find(holt_winters.begin(), holt_winters.end(), i);
+            if (together != holt_winters.end()) {
+                runs.push_back(std::move(holt_winters_runs[static_cast<std::size_t>(together - holt_winters.begin())]));
+            } else {
+                // An extra candidate that saw the validation window while training is not scored on it (ok = false: owa = +inf).
+                runs.push_back(i >= built_in && extras_seen_validation ? Validation{} : validate_one(candidate, values));
+            }
             scores_.push_back(score(candidate.name(), runs.back(), reference_run, values));
         }
         std::vector<std::size_t> order(candidates.size());
@@ -331,15 +345,33 @@ public:
         const std::size_t guard_points =
             guarded || corrected ? std::min(static_cast<std::size_t>(guarded ? options_.level_guard_points : 1), n - shortest) : 0;
         std::vector<std::size_t> chosen;
+        // With the level guard or the error correction, the last guard_points points are fed by
+        // update() after the refit, so that its errors are the members' own one-step errors.
+        const SeriesView final_history = guard_points > 0 ? SeriesView(values.first(n - guard_points)) : history;
+        // The Holt-Winters models among the first best_count candidates are refitted together (the
+        // refits are independent: the same fits as one by one); later ones, needed only when one of
+        // those fails, one by one below.
+        std::vector<std::size_t> together;
+        std::vector<HoltWintersModel*> together_models;
+        for (std::size_t k = 0; k < order.size() && k < best_count && std::isfinite(scores_[order[k]].owa); ++k) {
+            if (auto* hw = candidates[order[k]].template target<HoltWintersModel>()) {
+                together.push_back(order[k]);
+                together_models.push_back(hw);
+            }
+        }
+        const std::vector<bool> together_fitted = HoltWintersModel::refit_together(together_models, final_history);
         for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
             const std::size_t i = order[k];
             if (!std::isfinite(scores_[i].owa)) break;
-            try {
-                // With the level guard, the last guard_points points are fed by update() after the
-                // refit, so that its errors are the members' own one-step errors.
-                refit(candidates[i], guard_points > 0 ? SeriesView(values.first(n - guard_points)) : history);
-            } catch (const InvalidArgument&) {
-                continue;
+            const auto at = std::find(together.begin(), together.end(), i);
+            if (at != together.end()) {
+                if (!together_fitted[static_cast<std::size_t>(at - together.begin())]) continue;
+            } else {
+                try {
+                    refit(candidates[i], final_history);
+                } catch (const InvalidArgument&) {
+                    continue;
+                }
             }
             scores_[i].selected = true;
             members_.push_back(std::move(candidates[i]));
@@ -623,6 +655,49 @@ private:
             return out;
         }
         out.ok = true;
+        return out;
+    }
+
+    /// validate_one of the Holt-Winters candidates at `indices` (all HoltWinters<double>), with the
+    /// same results, their fits and refits at each origin done together
+    /// (HoltWinters::refit_together: two models' evaluations side by side in one pass).
+    [[nodiscard]] std::vector<Validation> validate_holt_winters(std::vector<AnyForecaster>& candidates, const std::vector<std::size_t>& indices,
+                                                                std::span<const double> values) const {
+        std::vector<Validation> out(indices.size());
+        std::vector<bool> failed(indices.size(), false);
+        std::vector<HoltWintersModel*> models;
+        std::vector<std::size_t> fitting;  // positions in `indices` of the models being fitted
+        for (std::size_t o = 0; o < windows_.size(); ++o) {
+            const auto& w = windows_[o];
+            // Walk-forward: one fit before the first origin, then update(); blocks: a fit at each full
+            // block's origin, and the partial origins inside the last block by update().
+            const bool fit_here = walk_forward_ ? o == 0 : o < static_cast<std::size_t>(origins_);
+            if (fit_here) {
+                models.clear();
+                fitting.clear();
+                for (std::size_t j = 0; j < indices.size(); ++j) {
+                    if (failed[j]) continue;
+                    models.push_back(candidates[indices[j]].template target<HoltWintersModel>());
+                    fitting.push_back(j);
+                }
+                const auto fitted = HoltWintersModel::refit_together(models, SeriesView(values.first(w.origin)));
+                for (std::size_t k = 0; k < fitting.size(); ++k) failed[fitting[k]] = failed[fitting[k]] || !fitted[k];
+            }
+            for (std::size_t j = 0; j < indices.size(); ++j) {
+                if (failed[j]) continue;
+                auto& candidate = candidates[indices[j]];
+                try {
+                    if (!fit_here) {
+                        const std::size_t from = walk_forward_ ? windows_[o].origin - 1 : windows_[o - 1].origin;
+                        for (std::size_t t = from; t < w.origin; ++t) candidate.update(values[t]);
+                    }
+                    out[j].forecasts.push_back(candidate.forecast(static_cast<int>(w.length)).mean);
+                } catch (const InvalidArgument&) {
+                    failed[j] = true;
+                }
+            }
+        }
+        for (std::size_t j = 0; j < indices.size(); ++j) out[j].ok = !failed[j];
         return out;
     }
 

@@ -6,6 +6,7 @@
 
 #include <continuum/forecast/holt_winters_model.hpp>
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -191,6 +192,61 @@ Scalar holt_winters_forward(std::span<const Scalar> y, const HoltWintersCoeffici
     return undefined ? std::numeric_limits<Scalar>::infinity() : sse;
 }
 
+/// Two forward passes side by side over the same y: two models of one kind (any season lengths),
+/// each from its state (advanced in place) with its coefficients, recording its trace (3n values).
+/// Each slot is holt_winters_forward's arithmetic, so its SSE and trace are those of a pass alone;
+/// the two latency-bound chains in one loop overlap, so the pair costs little more than one pass
+/// (HoltWinters::refit_together). A slot whose step is undefined gets +inf (its state and trace
+/// are then meaningless).
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+std::array<Scalar, 2> holt_winters_forward_pair(std::span<const Scalar> y, const std::array<HoltWintersCoefficients<Scalar>, 2>& c,
+                                                const std::array<HoltWintersState<Scalar>*, 2>& states, const std::array<Scalar*, 2>& traces) {
+    struct Slot {
+        Scalar alpha, beta, gamma, phi, level, trend, sse;
+        Scalar* seasons;
+        Scalar* record;
+        std::size_t phase, m;
+        bool undefined;
+    };
+    const auto slot = [&](std::size_t k) {
+        return Slot{c[k].alpha, c[k].beta, c[k].gamma, c[k].phi, states[k]->level, states[k]->trend, Scalar(0), states[k]->seasons.data(), traces[k],
+                    states[k]->phase, states[k]->seasons.size(), false};
+    };
+    Slot a = slot(0), b = slot(1);
+    const auto step = [&](Slot& s, std::size_t t) {
+        if (s.undefined) return;
+        const Scalar so = Season == Seasonality::none ? Scalar(0) : s.seasons[s.phase];
+        s.record[3 * t] = s.level;
+        s.record[3 * t + 1] = s.trend;
+        s.record[3 * t + 2] = so;
+        const auto r = holt_winters_step_values<Scalar, Season, HasTrend, NewLevel>(y[t], s.alpha, s.beta, s.gamma, s.phi, s.level, s.trend, so);
+        if constexpr (Season == Seasonality::multiplicative) {
+            if (!r.ok) {
+                s.undefined = true;
+                return;
+            }
+        }
+        if constexpr (HasTrend) s.trend = r.trend;
+        if constexpr (Season != Seasonality::none) {
+            s.seasons[s.phase] = r.season;
+            s.phase = s.phase + 1 == s.m ? 0 : s.phase + 1;
+        }
+        s.level = r.level;
+        if (r.f != r.f) {
+            s.undefined = true;
+            return;
+        }
+        const Scalar e = y[t] - r.f;
+        s.sse += e * e;
+    };
+    for (std::size_t t = 0; t < y.size(); ++t) {
+        step(a, t);
+        step(b, t);
+    }
+    const Scalar infinity = std::numeric_limits<Scalar>::infinity();
+    return {a.undefined ? infinity : a.sse, b.undefined ? infinity : b.sse};
+}
+
 /// The adjoint of one step (reverse-mode differentiation of holt_winters_step_values plus the
 /// squared error): from the step's inputs (level l, trend b, season used so) and the adjoints of its
 /// outputs (level_bar, trend_bar, season_bar), the adjoints of its inputs and the step's
@@ -305,6 +361,56 @@ void holt_winters_backward(std::span<const Scalar> y, const HoltWintersCoefficie
     g.phi = g_phi;
     g.level = level_bar;
     g.trend = trend_bar;
+}
+
+/// Two reverse passes side by side over the same y (the traces of holt_winters_forward_pair):
+/// each slot is holt_winters_backward's arithmetic, so each gradient is that of a pass alone.
+template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+void holt_winters_backward_pair(std::span<const Scalar> y, const std::array<HoltWintersCoefficients<Scalar>, 2>& c,
+                                const std::array<const Scalar*, 2>& traces, const std::array<std::size_t, 2>& m,
+                                const std::array<HoltWintersGradient<Scalar>*, 2>& g) {
+    struct Slot {
+        Scalar alpha, beta, gamma, phi, g_alpha, g_beta, g_gamma, g_phi, level_bar, trend_bar;
+        Scalar* season_bar;
+        const Scalar* record;
+        std::size_t phase, m;
+    };
+    const auto slot = [&](std::size_t k) {
+        if constexpr (Season != Seasonality::none) g[k]->seasons.assign(m[k], Scalar(0));
+        return Slot{c[k].alpha, c[k].beta, c[k].gamma, c[k].phi, Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), Scalar(0), g[k]->seasons.data(),
+                    traces[k], (Season != Seasonality::none && !y.empty()) ? (y.size() - 1) % m[k] : 0, m[k]};
+    };
+    Slot a = slot(0), b = slot(1);
+    const auto step = [&](Slot& s, std::size_t t) {
+        const Scalar sn_bar = Season == Seasonality::none ? Scalar(0) : s.season_bar[s.phase];
+        const auto r = holt_winters_step_adjoint<Scalar, Season, HasTrend, NewLevel>(y[t], s.alpha, s.beta, s.gamma, s.phi, s.record[3 * t], s.record[3 * t + 1],
+                                                                                     s.record[3 * t + 2], s.level_bar, s.trend_bar, sn_bar);
+        s.g_alpha += r.alpha;
+        if constexpr (HasTrend) {
+            s.g_beta += r.beta;
+            s.g_phi += r.phi;
+            s.trend_bar = r.trend_bar;
+        }
+        if constexpr (Season != Seasonality::none) {
+            s.g_gamma += r.gamma;
+            s.season_bar[s.phase] = r.season_bar;
+            s.phase = s.phase == 0 ? s.m - 1 : s.phase - 1;
+        }
+        s.level_bar = r.level_bar;
+    };
+    for (std::size_t t = y.size(); t-- > 0;) {
+        step(a, t);
+        step(b, t);
+    }
+    for (std::size_t k = 0; k < 2; ++k) {
+        const Slot& s = k == 0 ? a : b;
+        g[k]->alpha = s.g_alpha;
+        g[k]->beta = s.g_beta;
+        g[k]->gamma = s.g_gamma;
+        g[k]->phi = s.g_phi;
+        g[k]->level = s.level_bar;
+        g[k]->trend = s.trend_bar;
+    }
 }
 
 }  // namespace continuum::forecast::detail
