@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numbers>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -421,4 +423,54 @@ TEST_CASE("refit warm-starts from the last fit and reaches statsmodels' SSE on t
     reference.fit(continuum::SeriesView(c["y"]));
     CHECK(fresh.sse() == reference.sse());
     CHECK(fresh.evaluations() == reference.evaluations());
+}
+
+TEST_CASE("refit_together gives every model the fit refit() alone gives it") {
+    std::mt19937_64 rng(19);
+    std::normal_distribution<double> noise(0.0, 1.5);
+    std::vector<double> y;
+    for (int t = 0; t < 300; ++t) y.push_back(50.0 + 10.0 * std::sin(2.0 * std::numbers::pi * t / 12.0) + 0.05 * t + noise(rng));
+    const continuum::SeriesView prefix(std::span<const double>(y.data(), 240)), history(y);
+    const auto spec = [](fc::Trend trend, fc::Seasonality season, int m) { return fc::HoltWintersSpec{trend, trend == fc::Trend::additive, season, m}; };
+    fc::HoltWintersOptions heuristic;
+    heuristic.initialization = fc::Initialization::heuristic;
+    std::vector<fc::HoltWinters<double>> models{
+        fc::HoltWinters<double>(spec(fc::Trend::none, fc::Seasonality::additive, 12)),                 // paired with the next ones (additive season)
+        fc::HoltWinters<double>(spec(fc::Trend::additive, fc::Seasonality::additive, 12)),
+        fc::HoltWinters<double>(spec(fc::Trend::none, fc::Seasonality::additive, 24), heuristic),
+        fc::HoltWinters<double>(spec(fc::Trend::additive, fc::Seasonality::additive, 24), heuristic),
+        fc::HoltWinters<double>(spec(fc::Trend::additive, fc::Seasonality::multiplicative, 12)),        // evaluated alone
+        fc::HoltWinters<double>(spec(fc::Trend::none, fc::Seasonality::additive, 200)),                 // 300 points < two seasons: fails
+        fc::HoltWinters<double>::known(spec(fc::Trend::none, fc::Seasonality::none, 2), {0.4, 0.0, 0.0, 1.0, 50.0, 0.0, {}}),
+    };
+    // Warm starts for some (refit from a fit on the first 240 points), cold fits for the others.
+    models[1].fit(prefix);
+    models[2].fit(prefix);
+    models[4].fit(prefix);
+    auto alone = models;
+    std::vector<bool> expected;
+    for (auto& model : alone) {
+        try {
+            model.refit(history);
+            expected.push_back(true);
+        } catch (const continuum::InvalidArgument&) {
+            expected.push_back(false);
+        }
+    }
+    std::vector<fc::HoltWinters<double>*> pointers;
+    for (auto& model : models) pointers.push_back(&model);
+    const auto fitted = fc::HoltWinters<double>::refit_together(pointers, history);
+    CHECK(fitted == std::vector<bool>{true, true, true, true, true, false, true});
+    CHECK(fitted == expected);
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        CAPTURE(i);
+        if (!fitted[i]) continue;
+        CHECK(models[i].sse() == alone[i].sse());  // bit for bit
+        CHECK(models[i].evaluations() == alone[i].evaluations());
+        CHECK(models[i].converged() == alone[i].converged());
+        CHECK(models[i].params() == alone[i].params());
+        CHECK(models[i].forecast(30).mean == alone[i].forecast(30).mean);
+    }
+    CHECK(models[0].evaluations() > 32 + 2);  // a cold fit: the 32-point grid and two L-BFGS runs
+    CHECK(models[1].evaluations() < 96);      // a warm refit: one L-BFGS run, no 96-point grid
 }
