@@ -243,6 +243,9 @@ public:
                 if (searches[i] && !searches[i]->done()) active.push_back(i);
             }
             if (active.empty()) break;
+            // The models with a trend (the longer chains) first, so that the one left alone, if any,
+            // is preferably a cheaper one.
+            std::stable_partition(active.begin(), active.end(), [&](std::size_t i) { return models[i]->spec_.has_trend(); });
             paired.assign(active.size(), false);
             for (std::size_t a = 0; a < active.size(); ++a) {
                 if (paired[a]) continue;
@@ -912,20 +915,22 @@ private:
             auto state = initial_state(search.candidate);
             return detail::holt_winters_forward<Scalar, S, T, N>(y, c, state, {}, std::span<Scalar>(search.trace));
         }));
-        if (search.lbfgs->needs_gradient(value)) {
-            detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
-                detail::holt_winters_backward<Scalar, S, T, N>(y, c, search.trace, search.problem.layout.m, search.gradient);
-                return 0;
-            });
-        }
+        if (search.lbfgs->needs_gradient(value)) evaluate_gradient(search);
         search.tell(value);
     }
 
+    /// The reverse pass of `search`'s last forward pass (the SSE's gradient into search.gradient).
+    void evaluate_gradient(Search& search) const {
+        detail::dispatch_holt_winters(spec_, [&]<Seasonality S, bool T, bool N>() {
+            detail::holt_winters_backward<Scalar, S, T, N>(search.y, search.c, search.trace, search.problem.layout.m, search.gradient);
+            return 0;
+        });
+    }
+
     /// Whether two models' evaluations can share a pass (refit_together): an additive season (the
-    /// only kind paired, to keep the instantiations few), the same trend and season update form.
+    /// only kind paired, to keep the instantiations few) and the same season update form.
     [[nodiscard]] static bool pairs_with(const HoltWintersSpec& a, const HoltWintersSpec& b) {
-        return a.seasonal == Seasonality::additive && b.seasonal == Seasonality::additive && a.has_trend() == b.has_trend() &&
-               a.season_update == b.season_update;
+        return a.seasonal == Seasonality::additive && b.seasonal == Seasonality::additive && a.season_update == b.season_update;
     }
 
     /// evaluate() of two searches (models that pairs_with each other) in paired passes.
@@ -934,36 +939,34 @@ private:
         second.prepare_point();
         const std::array<detail::HoltWintersCoefficients<Scalar>, 2> c{first.c, second.c};
         const auto y = first.y;
+        // The kernels for the two trend flags and the (shared) season update form.
+        const bool new_level = first.model.spec_.season_update == SeasonUpdate::new_level;
         const auto pair = [&](auto&& kernel) {
-            const bool new_level = first.model.spec_.season_update == SeasonUpdate::new_level;
-            if (first.model.spec_.has_trend()) {
-                return new_level ? kernel.template operator()<true, true>() : kernel.template operator()<true, false>();
-            }
-            return new_level ? kernel.template operator()<false, true>() : kernel.template operator()<false, false>();
+            const auto second_trend = [&]<bool A>() {
+                if (second.model.spec_.has_trend()) {
+                    return new_level ? kernel.template operator()<A, true, true>() : kernel.template operator()<A, true, false>();
+                }
+                return new_level ? kernel.template operator()<A, false, true>() : kernel.template operator()<A, false, false>();
+            };
+            return first.model.spec_.has_trend() ? second_trend.template operator()<true>() : second_trend.template operator()<false>();
         };
-        const auto sse = pair([&]<bool T, bool N>() {
+        const auto sse = pair([&]<bool A, bool B, bool N>() {
             auto a = first.model.initial_state(first.candidate);
             auto b = second.model.initial_state(second.candidate);
-            return detail::holt_winters_forward_pair<Scalar, Seasonality::additive, T, N>(y, c, {&a, &b}, {first.trace.data(), second.trace.data()});
+            return detail::holt_winters_forward_pair<Scalar, Seasonality::additive, A, B, N>(y, c, {&a, &b}, {first.trace.data(), second.trace.data()});
         });
         const double values[] = {first.objective(sse[0]), second.objective(sse[1])};
         const bool needs[] = {first.lbfgs->needs_gradient(values[0]), second.lbfgs->needs_gradient(values[1])};
         if (needs[0] && needs[1]) {
-            pair([&]<bool T, bool N>() {
-                detail::holt_winters_backward_pair<Scalar, Seasonality::additive, T, N>(y, c, {first.trace.data(), second.trace.data()},
-                                                                                         {first.problem.layout.m, second.problem.layout.m},
-                                                                                         {&first.gradient, &second.gradient});
+            pair([&]<bool A, bool B, bool N>() {
+                detail::holt_winters_backward_pair<Scalar, Seasonality::additive, A, B, N>(y, c, {first.trace.data(), second.trace.data()},
+                                                                                            {first.problem.layout.m, second.problem.layout.m},
+                                                                                            {&first.gradient, &second.gradient});
                 return 0;
             });
         } else {
-            Search* const searches[] = {&first, &second};
-            for (std::size_t k = 0; k < 2; ++k) {
-                if (!needs[k]) continue;
-                Search& s = *searches[k];
-                pair([&]<bool T, bool N>() {
-                    detail::holt_winters_backward<Scalar, Seasonality::additive, T, N>(y, s.c, s.trace, s.problem.layout.m, s.gradient);
-                    return 0;
-                });
+            for (Search* s : {&first, &second}) {
+                if (needs[s == &first ? 0 : 1]) s->model.evaluate_gradient(*s);
             }
         }
         first.tell(values[0]);

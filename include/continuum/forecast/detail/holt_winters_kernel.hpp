@@ -192,13 +192,13 @@ Scalar holt_winters_forward(std::span<const Scalar> y, const HoltWintersCoeffici
     return undefined ? std::numeric_limits<Scalar>::infinity() : sse;
 }
 
-/// Two forward passes side by side over the same y: two models of one kind (any season lengths),
-/// each from its state (advanced in place) with its coefficients, recording its trace (3n values).
+/// Two forward passes side by side over the same y: two models with one season kind and update form
+/// (each with or without a trend, any season lengths), each from its state (advanced in place) with its coefficients, recording its trace (3n values).
 /// Each slot is holt_winters_forward's arithmetic, so its SSE and trace are those of a pass alone;
 /// the two latency-bound chains in one loop overlap, so the pair costs little more than one pass
 /// (HoltWinters::refit_together). A slot whose step is undefined gets +inf (its state and trace
 /// are then meaningless).
-template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+template <typename Scalar, Seasonality Season, bool TrendA, bool TrendB, bool NewLevel>
 std::array<Scalar, 2> holt_winters_forward_pair(std::span<const Scalar> y, const std::array<HoltWintersCoefficients<Scalar>, 2>& c,
                                                 const std::array<HoltWintersState<Scalar>*, 2>& states, const std::array<Scalar*, 2>& traces) {
     struct Slot {
@@ -213,7 +213,7 @@ std::array<Scalar, 2> holt_winters_forward_pair(std::span<const Scalar> y, const
                     states[k]->phase, states[k]->seasons.size(), false};
     };
     Slot a = slot(0), b = slot(1);
-    const auto step = [&](Slot& s, std::size_t t) {
+    const auto step = [&]<bool HasTrend>(Slot& s, std::size_t t) {
         if (s.undefined) return;
         const Scalar so = Season == Seasonality::none ? Scalar(0) : s.seasons[s.phase];
         s.record[3 * t] = s.level;
@@ -240,8 +240,8 @@ std::array<Scalar, 2> holt_winters_forward_pair(std::span<const Scalar> y, const
         s.sse += e * e;
     };
     for (std::size_t t = 0; t < y.size(); ++t) {
-        step(a, t);
-        step(b, t);
+        step.template operator()<TrendA>(a, t);
+        step.template operator()<TrendB>(b, t);
     }
     const Scalar infinity = std::numeric_limits<Scalar>::infinity();
     return {a.undefined ? infinity : a.sse, b.undefined ? infinity : b.sse};
@@ -365,7 +365,7 @@ void holt_winters_backward(std::span<const Scalar> y, const HoltWintersCoefficie
 
 /// Two reverse passes side by side over the same y (the traces of holt_winters_forward_pair):
 /// each slot is holt_winters_backward's arithmetic, so each gradient is that of a pass alone.
-template <typename Scalar, Seasonality Season, bool HasTrend, bool NewLevel>
+template <typename Scalar, Seasonality Season, bool TrendA, bool TrendB, bool NewLevel>
 void holt_winters_backward_pair(std::span<const Scalar> y, const std::array<HoltWintersCoefficients<Scalar>, 2>& c,
                                 const std::array<const Scalar*, 2>& traces, const std::array<std::size_t, 2>& m,
                                 const std::array<HoltWintersGradient<Scalar>*, 2>& g) {
@@ -381,7 +381,7 @@ void holt_winters_backward_pair(std::span<const Scalar> y, const std::array<Holt
                     traces[k], (Season != Seasonality::none && !y.empty()) ? (y.size() - 1) % m[k] : 0, m[k]};
     };
     Slot a = slot(0), b = slot(1);
-    const auto step = [&](Slot& s, std::size_t t) {
+    const auto step = [&]<bool HasTrend>(Slot& s, std::size_t t) {
         const Scalar sn_bar = Season == Seasonality::none ? Scalar(0) : s.season_bar[s.phase];
         const auto r = holt_winters_step_adjoint<Scalar, Season, HasTrend, NewLevel>(y[t], s.alpha, s.beta, s.gamma, s.phi, s.record[3 * t], s.record[3 * t + 1],
                                                                                      s.record[3 * t + 2], s.level_bar, s.trend_bar, sn_bar);
@@ -399,8 +399,8 @@ void holt_winters_backward_pair(std::span<const Scalar> y, const std::array<Holt
         s.level_bar = r.level_bar;
     };
     for (std::size_t t = y.size(); t-- > 0;) {
-        step(a, t);
-        step(b, t);
+        step.template operator()<TrendA>(a, t);
+        step.template operator()<TrendB>(b, t);
     }
     for (std::size_t k = 0; k < 2; ++k) {
         const Slot& s = k == 0 ? a : b;

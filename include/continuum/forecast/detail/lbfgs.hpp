@@ -111,7 +111,11 @@ private:
         return (s0 + s1) + (s2 + s3);
     }
     // The correction pairs (s, y, ρ), oldest first, in a ring of options.memory slots of d values.
-    [[nodiscard]] std::size_t slot(std::size_t k) const { return (history_first_ + k) % history_rho_.size(); }
+    /// history_first_ + k < 2 · memory: a subtraction instead of a division (four per pair and direction).
+    [[nodiscard]] std::size_t slot(std::size_t k) const {
+        const std::size_t s = history_first_ + k;
+        return s >= history_rho_.size() ? s - history_rho_.size() : s;
+    }
     [[nodiscard]] const double* history_s(std::size_t k) const { return history_s_.data() + slot(k) * d_; }
     [[nodiscard]] const double* history_y(std::size_t k) const { return history_y_.data() + slot(k) * d_; }
     void clear_history() {
