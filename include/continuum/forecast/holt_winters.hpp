@@ -213,7 +213,8 @@ public:
     /// the series (two independent latency-bound chains: together little more than one). Portfolio's
     /// validation refits its Holt-Winters candidates this way. Returns, per model, whether it was
     /// fitted: false where refit() would have thrown InvalidArgument (the model is then left as
-    /// that refit() would leave it).
+    /// that refit() would leave it). Each model keeps its own budget; one with a time limit stops
+    /// when the clock says so, which here includes the time of the others' evaluations.
     [[nodiscard]] static std::vector<bool> refit_together(std::span<HoltWinters* const> models, SeriesView history) {
         std::vector<Scalar> y(history.size());
         for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
