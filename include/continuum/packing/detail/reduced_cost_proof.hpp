@@ -321,6 +321,7 @@ void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int 
     const auto& demand = master.type_demands();
     for (int e = 0; e < count && keep_going(); ++e) {
         auto copy = master;
+        if (const auto& basis = master.last_optimal_basis()) copy.warm_start(*basis);
         auto more = demand;
         ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(count)];
         auto other = copy.residual_lp(more);
