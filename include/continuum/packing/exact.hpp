@@ -221,7 +221,8 @@ inline constexpr double reduced_cost_promising_share = 0.25;
 /// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
 /// exact cover on `share` of the budget (also bounded by `tracker`).
 template <typename Master>
-std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
+std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share,
+                                const std::optional<typename Master::Basis>& optimal_basis) {
     const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
     if (out.lower_bound != target) return 0;
     const auto start = tracker.nodes();
@@ -230,6 +231,9 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     // On a copy of the master, so that its pool (which steers the later steps) stays as it was.
     Master scratch = master;
     scratch.set_to_optimality(true);
+    // From the optimal basis the low-cost cover found for the same demand, when it ran: the LP is then
+    // optimal after one pricing (about 3,000 pivots from the homogeneous start on the open Hard28).
+    if (optimal_basis) scratch.warm_start(*optimal_basis);
     const auto& demand = scratch.type_demands();
     auto lp = scratch.residual_lp(demand);
     if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
@@ -294,7 +298,8 @@ inline constexpr double low_cost_cover_noise = 0.3;
 /// without one proves the incumbent optimal (the non-IRUP TEST0022, TEST0065 and BPP119 within 300
 /// cover nodes).
 template <typename Master>
-double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
+double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share,
+                      std::optional<typename Master::Basis>& optimal_basis) {
     const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
     if (out.lower_bound != target) return 0;
     const auto start = tracker.nodes();
@@ -309,6 +314,7 @@ double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, 
     scratch.set_to_optimality(true);
     const auto& demand = scratch.type_demands();
     auto lp = scratch.residual_lp(demand);
+    optimal_basis = scratch.last_optimal_basis();
     if (lp.knapsack == 0 || tracker.exhausted()) return used();
     continuum::detail::deferred_t<ReducedCostProof, Master> bins(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, inner, low_cost_cover_max_bins);
     if (const auto early = bins.prepare(target)) {
@@ -506,8 +512,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // budget. The search window below gets what the step leaves of the window's 10 % (none when the
         // step used more than 8 %).
         double search_share = 0.1;
+        std::optional<typename ColumnGeneration<Real>::Basis> optimal_basis;  // the root LP's, once solved to its optimum
         if (items.d == 1 && leaves_dive_floor(budget, lds_dive_share) && !tracker.exhausted()) {
-            search_share -= low_cost_cover(cg, capacity[0], out, budget, tracker, low_cost_cover_share);
+            search_share -= low_cost_cover(cg, capacity[0], out, budget, tracker, low_cost_cover_share, optimal_basis);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
@@ -561,7 +568,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
         double proof_share = 0;
         if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
-            proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share)) / static_cast<double>(budget.node_limit);
+            proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
