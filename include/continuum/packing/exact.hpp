@@ -211,7 +211,11 @@ void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTra
 inline constexpr double reduced_cost_share = 0.1;
 inline constexpr std::size_t reduced_cost_max_patterns = 20'000;
 /// Further dual vectors it filters the bins with: the LPs of the demand with one more item of a type.
-inline constexpr int reduced_cost_extra_duals = 12;
+/// Session 15: 64 (12 before), now that each LP starts from the optimal basis (about 150 nodes instead
+/// of 2,000) and the proof runs before the LDS dive: with the proof first, 12 proved 21 Hard28 at
+/// 200,000 nodes, 32 and 40 23, 48 and 56 22, 64 23, 80 22, 96 23 (BPP14 and BPP485 or BPP419;
+/// Wäscher 17 throughout).
+inline constexpr int reduced_cost_extra_duals = 64;
 /// When at most this many bins pass under the first duals, the step takes this larger share, the
 /// part above `reduced_cost_share` from the branch-and-price's.
 inline constexpr std::size_t reduced_cost_few_patterns = 2'000;
@@ -541,6 +545,23 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // nodes, and loses none).
         const bool lds = items.d == 1 && leaves_dive_floor(budget, lds_dive_share) &&
                          (!budget.time_limit || deadline * (1 - lds_dive_share) >= floor);
+        // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
+        // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
+        // Before the LDS dive when that runs (session 15: its LPs now cost little, and the dive's
+        // 90,000 nodes cannot help the non-IRUP instances), otherwise after the dive.
+        double proof_share = 0;
+        bool proof_done = false;
+        const auto proof_step = [&] {
+            proof_done = true;
+            if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
+                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
+            }
+            return out.optimal;
+        };
+        if (lds && proof_step()) {
+            out.nodes = tracker.nodes();
+            return out;
+        }
         if (lds && !tracker.exhausted()) lds_dive(cg, out, budget, tracker, lds_dive_share);
         ColumnGenerationResult result;
         if (!lds) {
@@ -564,15 +585,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             out.nodes = tracker.nodes();
             return out;
         }
-        // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
-        // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
-        double proof_share = 0;
-        if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
-            proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
-            if (out.optimal) {
-                out.nodes = tracker.nodes();
-                return out;
-            }
+        if (!proof_done && proof_step()) {
+            out.nodes = tracker.nodes();
+            return out;
         }
         // 1-D: Ryan–Foster branch-and-price on a share of the budget, after the dive (which closes most
         // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own
