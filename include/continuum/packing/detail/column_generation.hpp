@@ -168,6 +168,7 @@ public:
         std::vector<std::size_t> rows;
         std::vector<SparsePattern> columns;
         Matrix inverse;
+        std::vector<std::int64_t> demand;  // the LP's demand (its columns are trimmed to it)
     };
     /// The optimal basis of the last LP solved to its optimum with set_to_optimality(true) (none before).
     [[nodiscard]] const std::optional<Basis>& last_optimal_basis() const { return last_basis_; }
@@ -273,12 +274,37 @@ private:
             }
             x = binv * rhs;
         };
-        const bool warm = warm_ && warm_->rows == rows && warm_->inverse.rows() == m;
+        bool warm = warm_ && warm_->rows == rows && warm_->inverse.rows() == m && warm_->demand.size() == b.size();
         if (warm) {
             for (std::size_t r = 0; r < rows.size(); ++r) {
                 basis[r] = warm_->columns[r].empty() ? -1 - static_cast<std::int64_t>(r) : static_cast<std::int64_t>(add_to_pool(dense_pattern(warm_->columns[r], b.size())));
             }
             binv = warm_->inverse;
+            // The inverse is of the columns trimmed to the old demand: when a basic column holds more
+            // copies of a type than the old or the new demand, the columns differ, so refactorise.
+            bool same_columns = true;
+            for (std::size_t r = 0; r < rows.size() && same_columns; ++r) {
+                for (const auto& [j, c] : warm_->columns[r]) same_columns = same_columns && c <= std::min(b[j], warm_->demand[j]);
+            }
+            if (!same_columns) {
+                Matrix basis_matrix = Matrix::Zero(m, m);
+                for (std::size_t r = 0; r < rows.size(); ++r) {
+                    if (basis[r] < 0) {
+                        basis_matrix(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(r)) = -1.0;
+                        continue;
+                    }
+                    for (const auto& [j, c] : warm_->columns[r]) {
+                        if (row_of[j] >= 0) basis_matrix(row_of[j], static_cast<Eigen::Index>(r)) = static_cast<double>(std::min(c, b[j]));
+                    }
+                }
+                if (invert_in_place(basis_matrix)) {
+                    binv = std::move(basis_matrix);
+                } else {
+                    warm = false;
+                }
+            }
+        }
+        if (warm) {
             x = binv * rhs;
         } else {
             cold_start();
@@ -519,7 +545,7 @@ private:
             if (iteration > 20000) break;
         }
         if (out.optimal && to_optimality_) {
-            Basis kept{rows, std::vector<SparsePattern>(rows.size()), binv};
+            Basis kept{rows, std::vector<SparsePattern>(rows.size()), binv, b};
             for (std::size_t r = 0; r < rows.size(); ++r) {
                 if (basis[r] >= 0) kept.columns[r] = pool_[static_cast<std::size_t>(basis[r])];
             }
