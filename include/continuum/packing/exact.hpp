@@ -187,6 +187,11 @@ void close_gap(Master& master, std::int64_t capacity, ExactPacking& out, const B
 /// 45 (0.35 proved 36 and 0.3 35, both losing BPP60; 0.55 37, trading BPP13 for BPP144; the LP
 /// dive 34).
 inline constexpr double lds_dive_share = 0.45;
+/// When the reduced-cost proof runs before the dive (session 15), a probe of the dive on this share of the
+/// budget runs first (then the proof, then the dive on its own share): without it Scholl 1 instances the
+/// dive closes within 1,000 nodes took the proof's 20,000-50,000 first (N3C3W4_F 0.02 -> 0.26 s of CPU);
+/// 0.01 and 0.02 kept Hard28's 23 and Wäscher's 17 at 200,000 nodes, 0.05 lost BPP485 and BPP781.
+inline constexpr double lds_probe_share = 0.01;
 /// ... with at most this many discrepancies (its iterations run 1, 2, ... up to it).
 inline constexpr int lds_dive_discrepancies = 8;
 
@@ -211,7 +216,11 @@ void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTra
 inline constexpr double reduced_cost_share = 0.1;
 inline constexpr std::size_t reduced_cost_max_patterns = 20'000;
 /// Further dual vectors it filters the bins with: the LPs of the demand with one more item of a type.
-inline constexpr int reduced_cost_extra_duals = 12;
+/// Session 15: 64 (12 before), now that each LP starts from the optimal basis (about 150 nodes instead
+/// of 2,000) and the proof runs before the LDS dive: with the proof first, 12 proved 21 Hard28 at
+/// 200,000 nodes, 32 and 40 23, 48 and 56 22, 64 23, 80 22, 96 23 (BPP14 and BPP485 or BPP419;
+/// Wäscher 17 throughout).
+inline constexpr int reduced_cost_extra_duals = 64;
 /// When at most this many bins pass under the first duals, the step takes this larger share, the
 /// part above `reduced_cost_share` from the branch-and-price's.
 inline constexpr std::size_t reduced_cost_few_patterns = 2'000;
@@ -221,7 +230,8 @@ inline constexpr double reduced_cost_promising_share = 0.25;
 /// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
 /// exact cover on `share` of the budget (also bounded by `tracker`).
 template <typename Master>
-std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
+std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share,
+                                const std::optional<typename Master::Basis>& optimal_basis) {
     const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
     if (out.lower_bound != target) return 0;
     const auto start = tracker.nodes();
@@ -230,6 +240,9 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     // On a copy of the master, so that its pool (which steers the later steps) stays as it was.
     Master scratch = master;
     scratch.set_to_optimality(true);
+    // From the optimal basis the low-cost cover found for the same demand, when it ran: the LP is then
+    // optimal after one pricing (about 3,000 pivots from the homogeneous start on the open Hard28).
+    if (optimal_basis) scratch.warm_start(*optimal_basis);
     const auto& demand = scratch.type_demands();
     auto lp = scratch.residual_lp(demand);
     if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
@@ -294,7 +307,8 @@ inline constexpr double low_cost_cover_noise = 0.3;
 /// without one proves the incumbent optimal (the non-IRUP TEST0022, TEST0065 and BPP119 within 300
 /// cover nodes).
 template <typename Master>
-double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share) {
+double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share,
+                      std::optional<typename Master::Basis>& optimal_basis) {
     const auto target = static_cast<std::int64_t>(out.bins.size()) - 1;
     if (out.lower_bound != target) return 0;
     const auto start = tracker.nodes();
@@ -309,6 +323,7 @@ double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, 
     scratch.set_to_optimality(true);
     const auto& demand = scratch.type_demands();
     auto lp = scratch.residual_lp(demand);
+    optimal_basis = scratch.last_optimal_basis();
     if (lp.knapsack == 0 || tracker.exhausted()) return used();
     continuum::detail::deferred_t<ReducedCostProof, Master> bins(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, inner, low_cost_cover_max_bins);
     if (const auto early = bins.prepare(target)) {
@@ -506,8 +521,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // budget. The search window below gets what the step leaves of the window's 10 % (none when the
         // step used more than 8 %).
         double search_share = 0.1;
+        std::optional<typename ColumnGeneration<Real>::Basis> optimal_basis;  // the root LP's, once solved to its optimum
         if (items.d == 1 && leaves_dive_floor(budget, lds_dive_share) && !tracker.exhausted()) {
-            search_share -= low_cost_cover(cg, capacity[0], out, budget, tracker, low_cost_cover_share);
+            search_share -= low_cost_cover(cg, capacity[0], out, budget, tracker, low_cost_cover_share, optimal_basis);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
@@ -534,6 +550,28 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // nodes, and loses none).
         const bool lds = items.d == 1 && leaves_dive_floor(budget, lds_dive_share) &&
                          (!budget.time_limit || deadline * (1 - lds_dive_share) >= floor);
+        // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
+        // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
+        // Before the LDS dive when that runs (session 15: its LPs now cost little, and the dive's
+        // 90,000 nodes cannot help the non-IRUP instances), otherwise after the dive.
+        double proof_share = 0;
+        bool proof_done = false;
+        const auto proof_step = [&] {
+            proof_done = true;
+            if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
+                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
+            }
+            return out.optimal;
+        };
+        if (lds && static_cast<std::int64_t>(out.bins.size()) == out.lower_bound + 1 && !tracker.exhausted()) {
+            // A short LDS dive first: on IRUP instances it often finds the packing within a few hundred
+            // nodes (Scholl 1 N3C3W4_F: 600), where the proof before it would spend its whole share.
+            lds_dive(cg, out, budget, tracker, lds_probe_share);
+            if (out.optimal || proof_step()) {
+                out.nodes = tracker.nodes();
+                return out;
+            }
+        }
         if (lds && !tracker.exhausted()) lds_dive(cg, out, budget, tracker, lds_dive_share);
         ColumnGenerationResult result;
         if (!lds) {
@@ -557,15 +595,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             out.nodes = tracker.nodes();
             return out;
         }
-        // 1-D: the proof by reduced-cost enumeration (one bin fewer than the incumbent, when that is
-        // the bound): proves ⌈LP⌉ + 1 when the LP is close to ⌈LP⌉, or finds the packing into ⌈LP⌉ bins.
-        double proof_share = 0;
-        if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
-            proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share)) / static_cast<double>(budget.node_limit);
-            if (out.optimal) {
-                out.nodes = tracker.nodes();
-                return out;
-            }
+        if (!proof_done && proof_step()) {
+            out.nodes = tracker.nodes();
+            return out;
         }
         // 1-D: Ryan–Foster branch-and-price on a share of the budget, after the dive (which closes most
         // instances sooner): proves ⌈LP⌉ + 1 where the LP's optimal face holds no packing, and its own

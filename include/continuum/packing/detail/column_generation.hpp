@@ -162,6 +162,22 @@ public:
         preferred_.clear();
         for (const auto& p : columns) preferred_.push_back(add_to_pool(p));
     }
+    /// An optimal basis of an LP solved with set_to_optimality(true): the active types (b_j > 0, in
+    /// order), per row its basic column (empty: the row's surplus) and the basis inverse.
+    struct Basis {
+        std::vector<std::size_t> rows;
+        std::vector<SparsePattern> columns;
+        Matrix inverse;
+        std::vector<std::int64_t> demand;  // the LP's demand (its columns are trimmed to it)
+    };
+    /// The optimal basis of the last LP solved to its optimum with set_to_optimality(true) (none before).
+    [[nodiscard]] const std::optional<Basis>& last_optimal_basis() const { return last_basis_; }
+    /// The next LP starts from `basis` when it has the same active types (otherwise from the
+    /// homogeneous patterns, as always): an optimal basis stays dual feasible when only the demand
+    /// changes, so a few dual simplex pivots make it primal feasible for the new demand, and the
+    /// primal simplex with pricing goes on from there (the reduced-cost proof's one-more-item LPs:
+    /// one demand up by one).
+    void warm_start(Basis basis) { warm_ = std::move(basis); }
     ResidualLp residual_lp(const std::vector<std::int64_t>& b) {
         auto lp = solve_lp(b);
         ResidualLp out;
@@ -241,19 +257,59 @@ private:
         }
         std::vector<std::int64_t> row_of(b.size(), -1);
         for (std::size_t r = 0; r < rows.size(); ++r) row_of[rows[r]] = static_cast<std::int64_t>(r);
-        // Basis: -1 - r for surplus of row r, otherwise a pool column. Start with homogeneous patterns.
+        // Basis: -1 - r for surplus of row r, otherwise a pool column. Start with homogeneous patterns,
+        // or from warm_ (see warm_start()) when it has the same rows.
         std::vector<std::int64_t> basis(rows.size());
-        Matrix binv = Matrix::Zero(m, m);
+        Matrix binv;
         Vector rhs(m), x(m);
-        for (std::size_t r = 0; r < rows.size(); ++r) {
-            const auto j = rows[r];
-            Pattern p(b.size(), 0);
-            p[j] = std::min(alone(j), b[j]);
-            basis[r] = static_cast<std::int64_t>(add_to_pool(p));
-            binv(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(r)) = 1.0 / static_cast<double>(p[j]);
-            rhs(static_cast<Eigen::Index>(r)) = static_cast<double>(b[j]);
+        for (std::size_t r = 0; r < rows.size(); ++r) rhs(static_cast<Eigen::Index>(r)) = static_cast<double>(b[rows[r]]);
+        const auto cold_start = [&] {
+            binv = Matrix::Zero(m, m);
+            for (std::size_t r = 0; r < rows.size(); ++r) {
+                const auto j = rows[r];
+                Pattern p(b.size(), 0);
+                p[j] = std::min(alone(j), b[j]);
+                basis[r] = static_cast<std::int64_t>(add_to_pool(p));
+                binv(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(r)) = 1.0 / static_cast<double>(p[j]);
+            }
+            x = binv * rhs;
+        };
+        bool warm = warm_ && warm_->rows == rows && warm_->inverse.rows() == m && warm_->demand.size() == b.size();
+        if (warm) {
+            for (std::size_t r = 0; r < rows.size(); ++r) {
+                basis[r] = warm_->columns[r].empty() ? -1 - static_cast<std::int64_t>(r) : static_cast<std::int64_t>(add_to_pool(dense_pattern(warm_->columns[r], b.size())));
+            }
+            binv = warm_->inverse;
+            // The inverse is of the columns trimmed to the old demand: when a basic column holds more
+            // copies of a type than the old or the new demand, the columns differ, so refactorise.
+            bool same_columns = true;
+            for (std::size_t r = 0; r < rows.size() && same_columns; ++r) {
+                for (const auto& [j, c] : warm_->columns[r]) same_columns = same_columns && c <= std::min(b[j], warm_->demand[j]);
+            }
+            if (!same_columns) {
+                Matrix basis_matrix = Matrix::Zero(m, m);
+                for (std::size_t r = 0; r < rows.size(); ++r) {
+                    if (basis[r] < 0) {
+                        basis_matrix(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(r)) = -1.0;
+                        continue;
+                    }
+                    for (const auto& [j, c] : warm_->columns[r]) {
+                        if (row_of[j] >= 0) basis_matrix(row_of[j], static_cast<Eigen::Index>(r)) = static_cast<double>(std::min(c, b[j]));
+                    }
+                }
+                if (invert_in_place(basis_matrix)) {
+                    binv = std::move(basis_matrix);
+                } else {
+                    warm = false;
+                }
+            }
         }
-        x = binv * rhs;
+        if (warm) {
+            x = binv * rhs;
+        } else {
+            cold_start();
+        }
+        warm_.reset();
         const auto column = [&](std::int64_t id) {
             Vector a = Vector::Zero(m);
             if (id < 0) {
@@ -282,6 +338,118 @@ private:
             y.noalias() = binv.transpose() * cb;
         };
         refresh_duals();
+        // u = B^-1 a for `entering` (from the few non-zeros of a); returns its reduced cost.
+        const auto direction = [&](std::int64_t entering) {
+            double reduced = cost(entering);
+            if (entering < 0) {
+                u = -binv.col(-1 - entering);
+                reduced += y(-1 - entering);
+            } else {
+                u.setZero();
+                for (const auto& [j, c] : pool_[static_cast<std::size_t>(entering)]) {
+                    if (row_of[j] < 0) continue;
+                    const double copies = static_cast<double>(std::min(c, b[j]));
+                    u.noalias() += copies * binv.col(row_of[j]);
+                    reduced -= copies * y(row_of[j]);
+                }
+            }
+            return reduced;
+        };
+        // `entering` (direction u, reduced cost `reduced`) replaces row `leave`'s column at value `step`.
+        const auto pivot = [&](std::int64_t entering, Eigen::Index leave, double step, double reduced) {
+            x -= step * u;
+            x(leave) = step;
+            const RowVector pivot_row = binv.row(leave) / u(leave);
+            binv.noalias() -= u * pivot_row;  // rank-1 update (column-major friendly)
+            binv.row(leave) = pivot_row;
+            y += reduced * pivot_row.transpose();
+            basis[static_cast<std::size_t>(leave)] = entering;
+            if (++since_refactor >= refactor_period) {
+                since_refactor = 0;
+                Matrix basis_matrix(m, m);
+                for (Eigen::Index r = 0; r < m; ++r) basis_matrix.col(r) = column(basis[static_cast<std::size_t>(r)]);
+                // Numerically singular: keep the updated inverse (the pivots' rank-1 updates).
+                if (invert_in_place(basis_matrix)) binv = std::move(basis_matrix);
+                x = binv * rhs;
+                refresh_duals();
+            }
+        };
+        // Dual simplex from a warm basis: it is dual feasible (an optimal basis of another demand over
+        // the same rows), so pivots that each take a row of negative value out (the most negative)
+        // and bring in the column of least reduced cost per unit of its entry in that row keep it
+        // dual feasible until it is primal feasible too. False: no column can enter (numerical
+        // trouble), too many pivots, or the budget ran out.
+        const auto dual_phase = [&] {
+            std::vector<char> in_basis(pool_.size(), 0), surplus_in_basis(rows.size(), 0);
+            for (const auto id : basis) {
+                if (id < 0) {
+                    surplus_in_basis[static_cast<std::size_t>(-1 - id)] = 1;
+                } else {
+                    in_basis[static_cast<std::size_t>(id)] = 1;
+                }
+            }
+            const auto most_pivots = 4 * m + 64;
+            for (Eigen::Index k = 0; k < most_pivots; ++k) {
+                Eigen::Index leave = -1;
+                double lowest = -eps;
+                for (Eigen::Index r = 0; r < m; ++r) {
+                    if (x(r) < lowest) {
+                        lowest = x(r);
+                        leave = r;
+                    }
+                }
+                if (leave < 0) return true;
+                if (!tracker_.count() || tracker_.exhausted()) return false;
+                const RowVector rho = binv.row(leave);
+                std::int64_t entering = 0;
+                bool found = false;
+                double best_ratio = 0, best_alpha = 0;
+                const auto consider = [&](std::int64_t id, double alpha, double reduced) {
+                    if (alpha >= -eps) return;
+                    const double ratio = std::max(0.0, reduced) / -alpha;
+                    if (!found || ratio < best_ratio - 1e-12 || (ratio <= best_ratio + 1e-12 && -alpha > best_alpha)) {
+                        found = true;
+                        entering = id;
+                        best_ratio = ratio;
+                        best_alpha = -alpha;
+                    }
+                };
+                for (Eigen::Index r = 0; r < m; ++r) {
+                    if (!surplus_in_basis[static_cast<std::size_t>(r)]) consider(-1 - r, -rho(r), y(r));
+                }
+                for (std::size_t id = 0; id < pool_.size(); ++id) {
+                    if (in_basis[id]) continue;
+                    double alpha = 0, value = 0;
+                    for (const auto& [j, c] : pool_[id]) {
+                        if (row_of[j] < 0) continue;
+                        const double copies = static_cast<double>(std::min(c, b[j]));
+                        alpha += copies * rho(row_of[j]);
+                        value += copies * y(row_of[j]);
+                    }
+                    consider(static_cast<std::int64_t>(id), alpha, 1.0 - value);
+                }
+                if (!found) return false;
+                const double reduced = direction(entering);
+                if (u(leave) >= -eps) return false;
+                const auto leaving = basis[static_cast<std::size_t>(leave)];
+                if (leaving < 0) {
+                    surplus_in_basis[static_cast<std::size_t>(-1 - leaving)] = 0;
+                } else {
+                    in_basis[static_cast<std::size_t>(leaving)] = 0;
+                }
+                if (entering < 0) {
+                    surplus_in_basis[static_cast<std::size_t>(-1 - entering)] = 1;
+                } else {
+                    in_basis[static_cast<std::size_t>(entering)] = 1;
+                }
+                pivot(entering, leave, x(leave) / u(leave), reduced);
+            }
+            return false;
+        };
+        if (warm && !dual_phase()) {
+            cold_start();
+            refresh_duals();
+        }
         for (int iteration = 0;; ++iteration) {
             if (!tracker_.count() || tracker_.exhausted()) break;  // a pivot costs O(m²): check the clock each time
             // Entering column: a surplus with negative dual, the best pool column, or knapsack pricing.
@@ -361,20 +529,7 @@ private:
                 }
             }
             // Ratio test.
-            // u = B^-1 a from the few non-zeros of a, and the entering column's reduced cost.
-            double reduced = cost(entering);
-            if (entering < 0) {
-                u = -binv.col(-1 - entering);
-                reduced += y(-1 - entering);
-            } else {
-                u.setZero();
-                for (const auto& [j, c] : pool_[static_cast<std::size_t>(entering)]) {
-                    if (row_of[j] < 0) continue;
-                    const double copies = static_cast<double>(std::min(c, b[j]));
-                    u.noalias() += copies * binv.col(row_of[j]);
-                    reduced -= copies * y(row_of[j]);
-                }
-            }
+            const double reduced = direction(entering);
             Eigen::Index leave = -1;
             double step = 0;
             for (Eigen::Index r = 0; r < m; ++r) {
@@ -386,23 +541,15 @@ private:
                 }
             }
             if (leave < 0) break;  // unbounded cannot happen (costs >= 0); numerical trouble
-            x -= step * u;
-            x(leave) = step;
-            const RowVector pivot_row = binv.row(leave) / u(leave);
-            binv.noalias() -= u * pivot_row;  // rank-1 update (column-major friendly)
-            binv.row(leave) = pivot_row;
-            y += reduced * pivot_row.transpose();
-            basis[static_cast<std::size_t>(leave)] = entering;
-            if (++since_refactor >= refactor_period) {
-                since_refactor = 0;
-                Matrix basis_matrix(m, m);
-                for (Eigen::Index r = 0; r < m; ++r) basis_matrix.col(r) = column(basis[static_cast<std::size_t>(r)]);
-                // Numerically singular: keep the updated inverse (the pivots' rank-1 updates).
-                if (invert_in_place(basis_matrix)) binv = std::move(basis_matrix);
-                x = binv * rhs;
-                refresh_duals();
-            }
+            pivot(entering, leave, step, reduced);
             if (iteration > 20000) break;
+        }
+        if (out.optimal && to_optimality_) {
+            Basis kept{rows, std::vector<SparsePattern>(rows.size()), binv, b};
+            for (std::size_t r = 0; r < rows.size(); ++r) {
+                if (basis[r] >= 0) kept.columns[r] = pool_[static_cast<std::size_t>(basis[r])];
+            }
+            last_basis_ = std::move(kept);
         }
         out.objective = 0;
         for (Eigen::Index r = 0; r < m; ++r) {
@@ -667,6 +814,8 @@ private:
     bool best_bins_found_ = false;
     std::vector<std::size_t> type_of_;  // item -> type (for adopt)
     bool to_optimality_ = false;
+    std::optional<Basis> last_basis_;  // see last_optimal_basis()
+    std::optional<Basis> warm_;        // see warm_start()
     LpResult root_;
     bool started_ = false;
     std::int64_t dive_node_limit_ = std::numeric_limits<std::int64_t>::max();

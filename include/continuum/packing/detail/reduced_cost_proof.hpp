@@ -53,12 +53,17 @@ public:
         }
         prepared_ = 0;
         extra_budget_.clear();
+        extra_rows_.clear();
         for (std::size_t r = 0; r < extra_profit_.size(); ++r) {
             Wide total = 0;
             for (std::size_t j = 0; j < demand_.size(); ++j) total += static_cast<Wide>(extra_profit_[r][j]) * demand_[j];
             const Wide extra_gap = static_cast<Wide>(bins) * extra_knapsack_[r] - total;
             if (extra_gap < 0) return Outcome::infeasible;
-            extra_budget_.push_back(extra_gap);
+            // A budget beyond 2^62 filters nothing a bin could use up: dropped (always valid), so that
+            // the budgets and the reduced costs within them are 64-bit integers.
+            if (extra_gap > (Wide{1} << 62)) continue;
+            extra_rows_.push_back(r);
+            extra_budget_.push_back(static_cast<std::int64_t>(extra_gap));
         }
         filter();
         residual_ = demand_;
@@ -182,14 +187,16 @@ private:
         std::vector<Wide> reduced;
         std::vector<std::int64_t> waste;
         extra_reduced_.clear();
-        std::vector<Wide> costs(rows);
+        std::vector<std::int64_t> costs(rows);
         for (std::size_t q = 0; q < patterns_.size(); ++q) {
             bool keep = true;
             for (std::size_t r = 0; r < rows && keep; ++r) {
+                const auto row = extra_rows_[r];
                 Wide value = 0;
-                for (const auto& [j, c] : patterns_[q]) value += static_cast<Wide>(extra_profit_[r][j]) * c;
-                costs[r] = static_cast<Wide>(extra_knapsack_[r]) - value;
-                keep = costs[r] <= extra_budget_[r];
+                for (const auto& [j, c] : patterns_[q]) value += static_cast<Wide>(extra_profit_[row][j]) * c;
+                const Wide cost = static_cast<Wide>(extra_knapsack_[row]) - value;  // ≥ 0: K' bounds the bin
+                keep = cost <= extra_budget_[r];
+                costs[r] = keep ? static_cast<std::int64_t>(cost) : 0;
             }
             if (!keep) continue;
             patterns.push_back(std::move(patterns_[q]));
@@ -204,18 +211,40 @@ private:
         for (std::size_t q = 0; q < patterns_.size(); ++q) {
             for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
         }
+        excluded_by_.assign(patterns_.size(), 0);
+        seen_.assign(patterns_.size(), 0);
+        usable_now_.assign(patterns_.size(), 0);
+        stamp_ = 0;
     }
 
-    [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) const {
+    /// Whether bin q fits the residual demand and every budget left. The further duals' budgets are
+    /// tested last, the one that excluded q last time first: budgets only shrink down the tree, so it
+    /// usually excludes q again.
+    [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) {
         if (banned_[q] || reduced_[q] > budget || waste_[q] > waste) return false;
-        const std::size_t rows = extra_budget_.size();
-        for (std::size_t r = 0; r < rows; ++r) {
-            if (extra_reduced_[q * rows + r] > extra_budget_[r]) return false;
-        }
         for (const auto& [j, c] : patterns_[q]) {
             if (c > residual_[j]) return false;
         }
+        const std::size_t rows = extra_budget_.size();
+        if (rows == 0) return true;
+        const std::int64_t* costs = &extra_reduced_[q * rows];
+        const std::size_t last = excluded_by_[q];
+        if (costs[last] > extra_budget_[last]) return false;
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (costs[r] > extra_budget_[r]) {
+                excluded_by_[q] = static_cast<std::uint32_t>(r);
+                return false;
+            }
+        }
         return true;
+    }
+    /// usable() at the current node (stamp_), each bin computed once per node.
+    [[nodiscard]] bool usable_here(std::size_t q, Wide budget, std::int64_t waste) {
+        if (seen_[q] != stamp_) {
+            seen_[q] = stamp_;
+            usable_now_[q] = usable(q, budget, waste) ? 1 : 0;
+        }
+        return usable_now_[q] != 0;
     }
 
     /// Exact cover of residual_ by `left` enumerated bins whose reduced costs sum to at most `budget`
@@ -230,13 +259,14 @@ private:
         ++cover_nodes_;
         const std::int64_t waste = left * capacity_ - load_;
         if (left <= 0 || waste < 0) return false;
+        ++stamp_;
         std::size_t branch = weight_.size();
         std::size_t fewest = patterns_.size() + 1;
         for (std::size_t t = 0; t < order_.size() && fewest > 0; ++t) {
             const auto j = order_[t];
             if (residual_[j] == 0) continue;
             std::size_t usable_bins = 0;
-            for (const auto q : containing_[j]) usable_bins += usable(q, budget, waste) ? 1 : 0;
+            for (const auto q : containing_[j]) usable_bins += usable_here(q, budget, waste) ? 1 : 0;
             checks_ += static_cast<std::int64_t>(containing_[j].size());
             if (checks_ >= 4096) {  // a node per 4,096 bins checked, beside the node itself
                 checks_ -= 4096;
@@ -251,10 +281,16 @@ private:
             }
         }
         if (fewest == 0) return false;
+        // The children, read before the first of them changes the state (and stamp_): each bin is
+        // once in containing_[branch], and only tried siblings are banned below.
+        std::vector<std::size_t> options;
+        options.reserve(fewest);
+        for (const auto q : containing_[branch]) {
+            if (usable_here(q, budget, waste)) options.push_back(q);
+        }
         std::vector<std::size_t> tried;
         bool found = false;
-        for (const auto q : containing_[branch]) {
-            if (!usable(q, budget, waste)) continue;
+        for (const auto q : options) {
             take(q, -1);
             chosen_.push_back(q);
             found = cover(left - 1, budget - reduced_[q]);
@@ -299,8 +335,13 @@ private:
     // Further dual vectors: profits, knapsack maxima, budgets left, reduced costs (bin × vector).
     std::vector<std::vector<std::int64_t>> extra_profit_;
     std::vector<std::int64_t> extra_knapsack_;
-    std::vector<Wide> extra_budget_, extra_reduced_;
+    std::vector<std::size_t> extra_rows_;                 // the further vectors in use (budget within 2^62)
+    std::vector<std::int64_t> extra_budget_, extra_reduced_;
+    std::vector<std::int64_t> seen_;       // per bin, the node (stamp_) usable_now_ was computed at
+    std::vector<char> usable_now_;
+    std::int64_t stamp_ = 0;
     std::vector<std::vector<std::size_t>> containing_;
+    std::vector<std::uint32_t> excluded_by_;  // per bin, the further dual vector that last excluded it
     // Exact cover.
     std::vector<std::int64_t> residual_;
     std::int64_t load_ = 0;
@@ -314,13 +355,17 @@ using ReducedCostProof = BasicReducedCostProof<>;
 
 /// Further dual vectors for `proof` (ReducedCostProof::add_duals): the LPs of `master`'s demand with one
 /// more item of one type, for `count` types spread evenly, each solved on its own copy of `master` (a
-/// ColumnGeneration solved to its optimum) so that every one starts from the same state; before each,
-/// `keep_going()` may stop the loop (a budget).
+/// ColumnGeneration solved to its optimum) so that every one starts from the same state, and from its
+/// optimal basis (ColumnGeneration::warm_start: a few dual simplex pivots, about 150 nodes per LP on
+/// Hard28 where the homogeneous start took 2,000); before each, `keep_going()` may stop the loop (a
+/// budget).
 template <typename Master, typename KeepGoing>
 void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going) {
     const auto& demand = master.type_demands();
+    count = std::min(count, static_cast<int>(demand.size()));  // each type at most once
     for (int e = 0; e < count && keep_going(); ++e) {
         auto copy = master;
+        if (const auto& basis = master.last_optimal_basis()) copy.warm_start(*basis);
         auto more = demand;
         ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(count)];
         auto other = copy.residual_lp(more);
