@@ -5,6 +5,7 @@
 
 #include <continuum/packing/detail/column_generation.hpp>
 #include <continuum/packing/one_dimensional.hpp>
+#include <continuum/packing/vector_heuristics.hpp>
 
 #include <cstdint>
 #include <span>
