@@ -8,6 +8,7 @@
 
 #include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -75,10 +76,10 @@ struct CatalogueColumn {
 
     /// The n values of the column: its own storage, or `scratch` filled in.
     [[nodiscard]] std::span<const T> all(std::size_t n, T absent, std::vector<T>& scratch) const {
-        if (dense) return values;
+        if (dense) return continuum::detail::span_of(values);
         scratch.assign(n, absent);
         for (std::size_t k = 0; k < rows.size(); ++k) scratch[rows[k]] = values[k];
-        return scratch;
+        return continuum::detail::span_of(scratch);
     }
     [[nodiscard]] T at(std::size_t row, T absent) const {
         if (dense) return values[row];
@@ -173,25 +174,25 @@ public:
     }
 
     /// Offer::node_cost() of every row.
-    [[nodiscard]] std::span<const double> node_costs() const { return node_cost_; }
+    [[nodiscard]] std::span<const double> node_costs() const { return continuum::detail::span_of(node_cost_); }
     /// Offer::node_price of every row.
-    [[nodiscard]] std::span<const double> node_prices() const { return node_price_; }
+    [[nodiscard]] std::span<const double> node_prices() const { return continuum::detail::span_of(node_price_); }
     /// Offer::priced_per_unit() of every row (0 or 1).
-    [[nodiscard]] std::span<const std::uint8_t> priced_per_unit() const { return per_unit_; }
+    [[nodiscard]] std::span<const std::uint8_t> priced_per_unit() const { return continuum::detail::span_of(per_unit_); }
     /// 1 for offers behind a NAT.
-    [[nodiscard]] std::span<const std::uint8_t> behind_nat() const { return nat_; }
-    [[nodiscard]] std::span<const std::int64_t> max_nodes() const { return max_nodes_; }
+    [[nodiscard]] std::span<const std::uint8_t> behind_nat() const { return continuum::detail::span_of(nat_); }
+    [[nodiscard]] std::span<const std::int64_t> max_nodes() const { return continuum::detail::span_of(max_nodes_); }
     /// Optional figures of every row, NaN when the offer has none (valid figures are finite).
-    [[nodiscard]] std::span<const double> latency_ms() const { return latency_; }
-    [[nodiscard]] std::span<const double> bandwidth_mbps() const { return bandwidth_; }
-    [[nodiscard]] std::span<const double> power_watts() const { return power_; }
-    [[nodiscard]] std::span<const double> carbon_intensity() const { return carbon_; }
+    [[nodiscard]] std::span<const double> latency_ms() const { return continuum::detail::span_of(latency_); }
+    [[nodiscard]] std::span<const double> bandwidth_mbps() const { return continuum::detail::span_of(bandwidth_); }
+    [[nodiscard]] std::span<const double> power_watts() const { return continuum::detail::span_of(power_); }
+    [[nodiscard]] std::span<const double> carbon_intensity() const { return continuum::detail::span_of(carbon_); }
 
     /// True when tie_ranks are available (every catalogue but recommend(span)'s one-shot ones).
     [[nodiscard]] bool has_tie_order() const { return tie_rank_.size() == offers_.size(); }
     /// Position of each row in the order (whole-node price, cluster id): the Recommender's
     /// tie-break after cost, precomputed so that ranking compares integers only.
-    [[nodiscard]] std::span<const std::uint32_t> tie_ranks() const { return tie_rank_; }
+    [[nodiscard]] std::span<const std::uint32_t> tie_ranks() const { return continuum::detail::span_of(tie_rank_); }
 
     /// Names of the resources some offer has capacity of (cpu, memory and nvidia.com/gpu always).
     [[nodiscard]] std::vector<std::string> resource_names() const {
@@ -204,7 +205,7 @@ public:
         const auto id = resources_.find(name);
         if (!id) {
             scratch.assign(size(), 0);
-            return scratch;
+            return continuum::detail::span_of(scratch);
         }
         return capacity_[*id].all(size(), 0, scratch);
     }
