@@ -168,6 +168,7 @@ public:
     [[nodiscard]] bool empty() const { return offers_.empty(); }
     [[nodiscard]] std::span<const Offer> offers() const { return offers_; }
     /// \throws InvalidArgument when `row` is out of range.
+    template <typename = void>
     [[nodiscard]] const Offer& offer(std::size_t row) const {
         if (row >= offers_.size()) throw InvalidArgument(continuum::detail::message("offer catalogue: row {} out of range for {} offers", row, offers_.size()));
         return offers_[row];
@@ -201,6 +202,7 @@ public:
         return out;
     }
     /// Capacity of `name` per row (0 when absent); `scratch` holds it when the column is sparse.
+    template <typename = void>
     [[nodiscard]] std::span<const std::int64_t> capacity(std::string_view name, std::vector<std::int64_t>& scratch) const {
         const auto id = resources_.find(name);
         if (!id) {
@@ -210,11 +212,13 @@ public:
         return capacity_[*id].all(size(), 0, scratch);
     }
     /// Capacity of `name` in row `row` (0 when absent).
+    template <typename = void>
     [[nodiscard]] std::int64_t capacity(std::size_t row, std::string_view name) const {
         const auto id = resources_.find(name);
         return id ? capacity_[*id].at(row, 0) : 0;
     }
     /// Unit price of `name` per row (0 when absent); nullopt when no offer prices `name`.
+    template <typename = void>
     [[nodiscard]] std::optional<std::span<const double>> unit_prices(std::string_view name, std::vector<double>& scratch) const {
         const auto id = unit_names_.find(name);
         if (!id) return std::nullopt;
@@ -287,12 +291,14 @@ public:
 
     /// Value of label `key` per row as an interned id (-1 when absent) and the id's text; nullopt
     /// when no offer has the key. `scratch` holds the ids when the column is sparse.
+    template <typename = void>
     [[nodiscard]] std::optional<std::span<const std::int32_t>> label_ids(std::string_view key, std::vector<std::int32_t>& scratch) const {
         const auto id = label_keys_.find(key);
         if (!id) return std::nullopt;
         return label_[*id].all(size(), -1, scratch);
     }
     /// The interned id of `value` for label `key`, or -2 (matches no row) when no offer has it.
+    template <typename = void>
     [[nodiscard]] std::int32_t label_value_id(std::string_view key, std::string_view value) const {
         const auto id = label_keys_.find(key);
         if (!id) return -2;

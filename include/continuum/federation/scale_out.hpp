@@ -345,7 +345,12 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         std::vector<double> price(offers.size(), 0.0);
         for (const auto o : candidates) price[o] = catalogue.node_costs()[o];
         std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
-            if (offers[a].capacity.entries() != offers[b].capacity.entries()) return offers[a].capacity.entries() < offers[b].capacity.entries();
+            // (lexicographical_compare, not the vectors' <, which is written through operator<=>: g++ and clang
+            // deduce its return type where the lambda is written, instantiating the pairs' three-way comparison
+            // in every unit)
+            const auto& x = offers[a].capacity.entries();
+            const auto& y = offers[b].capacity.entries();
+            if (x != y) return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
             if (price[a] != price[b]) return price[a] < price[b];
             return offers[a].cluster_id < offers[b].cluster_id;
         });
