@@ -3,6 +3,7 @@
 #pragma once
 
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
 
@@ -77,10 +78,10 @@ public:
     /// \throws InvalidArgument as SeriesView does.
     explicit Series(std::vector<double> values, Duration step = std::chrono::minutes(1), std::string_view argument = "series")
         : values_(std::move(values)), step_(step) {
-        (void)SeriesView(values_, step_, argument);
+        (void)SeriesView(detail::span_of(values_), step_, argument);
     }
 
-    [[nodiscard]] SeriesView view() const { return SeriesView(values_, step_); }
+    [[nodiscard]] SeriesView view() const { return SeriesView(detail::span_of(values_), step_); }
     operator SeriesView() const { return view(); }  // NOLINT(google-explicit-constructor): a view of owned data
     [[nodiscard]] const std::vector<double>& values() const { return values_; }
     [[nodiscard]] Duration step() const { return step_; }

@@ -6,7 +6,9 @@
 // the arithmetic of their per-offer cost, so both paths give bit-identical scores.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -61,6 +63,7 @@ struct MonetaryCost {
         return offer.price_of(request);
     }
     /// Columnar cost: Offer::price_of's sum, term by term in resource-name order.
+    template <typename = void>
     bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
         const auto node_cost = catalogue.node_costs();
         if (basis == PriceBasis::whole_offer || request.empty()) {
@@ -106,6 +109,7 @@ struct LatencyCost {
     [[nodiscard]] double cost(const Offer& offer, const Resources& /*request*/) const {
         return offer.latency_ms ? *offer.latency_ms : std::numeric_limits<double>::infinity();
     }
+    template <typename = void>
     bool costs(const OfferCatalogue& catalogue, const Resources& /*request*/, std::span<const std::uint32_t> rows, std::span<double> out) const {
         const auto latency = catalogue.latency_ms();  // NaN when missing
         for (std::size_t j = 0; j < rows.size(); ++j) out[j] = std::isnan(latency[rows[j]]) ? std::numeric_limits<double>::infinity() : latency[rows[j]];
@@ -136,6 +140,7 @@ struct EnergyCost {
         const double watts = *offer.power_watts * share;
         return carbon ? watts * *offer.carbon_intensity / 1000.0 : watts;
     }
+    template <typename = void>
     bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
         struct Term {
             std::span<const std::int64_t> capacity;
@@ -250,7 +255,8 @@ private:
 class AnyCostModel {
 public:
     /// Monetary, by request.
-    AnyCostModel() : AnyCostModel(MonetaryCost{}) {}
+    template <typename Defer = void>
+    AnyCostModel() : AnyCostModel(continuum::detail::deferred_t<MonetaryCost, Defer>{}) {}
 
     template <CostModel M>
         requires(!std::same_as<std::decay_t<M>, AnyCostModel>)
@@ -259,6 +265,7 @@ public:
 
     [[nodiscard]] double cost(const Offer& offer, const Resources& request) const { return self_->cost(offer, request); }
     /// Columnar when the wrapped model is (false otherwise).
+    template <typename = void>
     bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
         return self_->costs(catalogue, request, rows, out);
     }
@@ -306,12 +313,13 @@ public:
         return total;
     }
     /// Columnar when every term is: the same sum as cost.
+    template <typename = void>
     bool costs(const OfferCatalogue& catalogue, const Resources& request, std::span<const std::uint32_t> rows, std::span<double> out) const {
         std::fill(out.begin(), out.end(), 0.0);
         std::vector<double> values(rows.size());
         for (const auto& [w, m] : terms_) {
             if (w == 0.0) continue;
-            if (!m.costs(catalogue, request, rows, values)) return false;
+            if (!m.costs(catalogue, request, rows, continuum::detail::mutable_span_of(values))) return false;
             for (std::size_t j = 0; j < rows.size(); ++j) out[j] += w * values[j];
         }
         return true;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/detail/labels.hpp>
@@ -188,7 +189,7 @@ inline std::vector<std::size_t> random_option(std::span<const ExpansionOption> o
     return {among[detail::seeded_index(seed, among.size())]};
 }
 inline std::vector<std::size_t> random_option(std::span<const ExpansionOption> options, std::uint64_t seed) {
-    return random_option(options, detail::all_indices(options.size()), seed);
+    return random_option(options, continuum::detail::span_of(detail::all_indices(options.size())), seed);
 }
 
 /// `most-pods`: the options that schedule the most pods (len(Pods) maximal).
@@ -199,7 +200,7 @@ inline std::vector<std::size_t> most_pods(std::span<const ExpansionOption> optio
     return detail::keep_minimum(among, keys);
 }
 inline std::vector<std::size_t> most_pods(std::span<const ExpansionOption> options) {
-    return most_pods(options, detail::all_indices(options.size()));
+    return most_pods(options, continuum::detail::span_of(detail::all_indices(options.size())));
 }
 
 /// `least-nodes` (leastnodes/leastnodes.go): the options adding the fewest nodes; options with node_count 0 are skipped.
@@ -210,7 +211,7 @@ inline std::vector<std::size_t> least_nodes(std::span<const ExpansionOption> opt
     return detail::keep_minimum(among, keys);
 }
 inline std::vector<std::size_t> least_nodes(std::span<const ExpansionOption> options) {
-    return least_nodes(options, detail::all_indices(options.size()));
+    return least_nodes(options, continuum::detail::span_of(detail::all_indices(options.size())));
 }
 
 /// CA's least-waste score of one option (waste/waste.go):
@@ -245,7 +246,7 @@ inline std::vector<std::size_t> least_waste(std::span<const ExpansionOption> opt
     return detail::keep_minimum(among, keys);
 }
 inline std::vector<std::size_t> least_waste(std::span<const ExpansionOption> options) {
-    return least_waste(options, detail::all_indices(options.size()));
+    return least_waste(options, continuum::detail::span_of(detail::all_indices(options.size())));
 }
 
 }  // namespace continuum::federation

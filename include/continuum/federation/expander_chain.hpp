@@ -5,6 +5,7 @@
 #pragma once
 
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/federation/expander.hpp>
 #include <continuum/federation/price_expander.hpp>
@@ -263,7 +264,7 @@ public:
         std::vector<std::string> log;
         bool decided = false;
         for (const auto& stage : stages_) {
-            auto result = stage.run(options, tied, context, seed);
+            auto result = stage.run(options, continuum::detail::span_of(tied), context, seed);
             tied = std::move(result.kept);
             out.warnings.insert(out.warnings.end(), std::make_move_iterator(result.warnings.begin()), std::make_move_iterator(result.warnings.end()));
             out.stages.push_back(tied);
@@ -275,7 +276,7 @@ public:
             }
         }
         if (!decided) {
-            const auto chosen = fallback_.pick(options, tied, seed);
+            const auto chosen = fallback_.pick(options, continuum::detail::span_of(tied), seed);
             out.fallback_used = true;
             out.random_tie_break = fallback_.is_random() && chosen.has_value();
             log.push_back(fallback_.is_random() ? continuum::detail::message("random fallback (seed {}) chose {}", seed, chosen ? options[*chosen].node_group : "nothing")

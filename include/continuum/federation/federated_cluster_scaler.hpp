@@ -51,15 +51,16 @@ public:
     /// \throws InvalidArgument as plan_scale_out.
     template <typename = void>  // scale_out and scale_in are templates: a unit that never calls them does not compile plan_scale_out
     ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, std::span<const Offer> offers, Time now) {
-        auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
+        auto decision = plan_scale_out<Defer>(pending, nodes, offers, scale_out_options_);
         if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
         return decision;
     }
 
     /// scale_out over offers validated once (see OfferCatalogue). \throws InvalidArgument as plan_scale_out.
-    template <typename = void>
+    template <typename = void>  // (plan_scale_out<Defer>: a call that names no template parameter is resolved where it
+    // is written, so every unit would check the span<const Offer> overload's conversion from the catalogue)
     ScaleOutDecision scale_out(std::span<const PendingPod> pending, std::span<const VirtualNode> nodes, const OfferCatalogue& offers, Time now) {
-        auto decision = plan_scale_out(pending, nodes, offers, scale_out_options_);
+        auto decision = plan_scale_out<Defer>(pending, nodes, offers, scale_out_options_);
         if (decision.new_node_count() > 0) tracker_.observe_scale_out(now);
         return decision;
     }

@@ -8,6 +8,7 @@
 
 #include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -75,10 +76,10 @@ struct CatalogueColumn {
 
     /// The n values of the column: its own storage, or `scratch` filled in.
     [[nodiscard]] std::span<const T> all(std::size_t n, T absent, std::vector<T>& scratch) const {
-        if (dense) return values;
+        if (dense) return continuum::detail::span_of(values);
         scratch.assign(n, absent);
         for (std::size_t k = 0; k < rows.size(); ++k) scratch[rows[k]] = values[k];
-        return scratch;
+        return continuum::detail::span_of(scratch);
     }
     [[nodiscard]] T at(std::size_t row, T absent) const {
         if (dense) return values[row];
@@ -167,31 +168,32 @@ public:
     [[nodiscard]] bool empty() const { return offers_.empty(); }
     [[nodiscard]] std::span<const Offer> offers() const { return offers_; }
     /// \throws InvalidArgument when `row` is out of range.
+    template <typename = void>
     [[nodiscard]] const Offer& offer(std::size_t row) const {
         if (row >= offers_.size()) throw InvalidArgument(continuum::detail::message("offer catalogue: row {} out of range for {} offers", row, offers_.size()));
         return offers_[row];
     }
 
     /// Offer::node_cost() of every row.
-    [[nodiscard]] std::span<const double> node_costs() const { return node_cost_; }
+    [[nodiscard]] std::span<const double> node_costs() const { return continuum::detail::span_of(node_cost_); }
     /// Offer::node_price of every row.
-    [[nodiscard]] std::span<const double> node_prices() const { return node_price_; }
+    [[nodiscard]] std::span<const double> node_prices() const { return continuum::detail::span_of(node_price_); }
     /// Offer::priced_per_unit() of every row (0 or 1).
-    [[nodiscard]] std::span<const std::uint8_t> priced_per_unit() const { return per_unit_; }
+    [[nodiscard]] std::span<const std::uint8_t> priced_per_unit() const { return continuum::detail::span_of(per_unit_); }
     /// 1 for offers behind a NAT.
-    [[nodiscard]] std::span<const std::uint8_t> behind_nat() const { return nat_; }
-    [[nodiscard]] std::span<const std::int64_t> max_nodes() const { return max_nodes_; }
+    [[nodiscard]] std::span<const std::uint8_t> behind_nat() const { return continuum::detail::span_of(nat_); }
+    [[nodiscard]] std::span<const std::int64_t> max_nodes() const { return continuum::detail::span_of(max_nodes_); }
     /// Optional figures of every row, NaN when the offer has none (valid figures are finite).
-    [[nodiscard]] std::span<const double> latency_ms() const { return latency_; }
-    [[nodiscard]] std::span<const double> bandwidth_mbps() const { return bandwidth_; }
-    [[nodiscard]] std::span<const double> power_watts() const { return power_; }
-    [[nodiscard]] std::span<const double> carbon_intensity() const { return carbon_; }
+    [[nodiscard]] std::span<const double> latency_ms() const { return continuum::detail::span_of(latency_); }
+    [[nodiscard]] std::span<const double> bandwidth_mbps() const { return continuum::detail::span_of(bandwidth_); }
+    [[nodiscard]] std::span<const double> power_watts() const { return continuum::detail::span_of(power_); }
+    [[nodiscard]] std::span<const double> carbon_intensity() const { return continuum::detail::span_of(carbon_); }
 
     /// True when tie_ranks are available (every catalogue but recommend(span)'s one-shot ones).
     [[nodiscard]] bool has_tie_order() const { return tie_rank_.size() == offers_.size(); }
     /// Position of each row in the order (whole-node price, cluster id): the Recommender's
     /// tie-break after cost, precomputed so that ranking compares integers only.
-    [[nodiscard]] std::span<const std::uint32_t> tie_ranks() const { return tie_rank_; }
+    [[nodiscard]] std::span<const std::uint32_t> tie_ranks() const { return continuum::detail::span_of(tie_rank_); }
 
     /// Names of the resources some offer has capacity of (cpu, memory and nvidia.com/gpu always).
     [[nodiscard]] std::vector<std::string> resource_names() const {
@@ -200,20 +202,23 @@ public:
         return out;
     }
     /// Capacity of `name` per row (0 when absent); `scratch` holds it when the column is sparse.
+    template <typename = void>
     [[nodiscard]] std::span<const std::int64_t> capacity(std::string_view name, std::vector<std::int64_t>& scratch) const {
         const auto id = resources_.find(name);
         if (!id) {
             scratch.assign(size(), 0);
-            return scratch;
+            return continuum::detail::span_of(scratch);
         }
         return capacity_[*id].all(size(), 0, scratch);
     }
     /// Capacity of `name` in row `row` (0 when absent).
+    template <typename = void>
     [[nodiscard]] std::int64_t capacity(std::size_t row, std::string_view name) const {
         const auto id = resources_.find(name);
         return id ? capacity_[*id].at(row, 0) : 0;
     }
     /// Unit price of `name` per row (0 when absent); nullopt when no offer prices `name`.
+    template <typename = void>
     [[nodiscard]] std::optional<std::span<const double>> unit_prices(std::string_view name, std::vector<double>& scratch) const {
         const auto id = unit_names_.find(name);
         if (!id) return std::nullopt;
@@ -286,12 +291,14 @@ public:
 
     /// Value of label `key` per row as an interned id (-1 when absent) and the id's text; nullopt
     /// when no offer has the key. `scratch` holds the ids when the column is sparse.
+    template <typename = void>
     [[nodiscard]] std::optional<std::span<const std::int32_t>> label_ids(std::string_view key, std::vector<std::int32_t>& scratch) const {
         const auto id = label_keys_.find(key);
         if (!id) return std::nullopt;
         return label_[*id].all(size(), -1, scratch);
     }
     /// The interned id of `value` for label `key`, or -2 (matches no row) when no offer has it.
+    template <typename = void>
     [[nodiscard]] std::int32_t label_value_id(std::string_view key, std::string_view value) const {
         const auto id = label_keys_.find(key);
         if (!id) return -2;

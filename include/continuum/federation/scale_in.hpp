@@ -8,6 +8,7 @@
 
 #include <continuum/core/detail/counted.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/time.hpp>
@@ -271,7 +272,7 @@ public:
             std::vector<std::size_t> targets;
             std::string blocker;
             if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
-                !detail::simulate_drain(i, by_name, nodes, free, moves, targets, blocker, false)) {
+                !detail::simulate_drain(i, continuum::detail::span_of(by_name), nodes, free, moves, targets, blocker, false)) {
                 status.reason = continuum::detail::message("utilization {:.3f} < {} but {}", status.utilization, threshold, blocker);
                 continue;
             }
@@ -324,7 +325,7 @@ public:
             std::vector<std::size_t> targets;
             std::string blocker;
             if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
-                !detail::simulate_drain(i, destinations, nodes, free, moves, targets, blocker, true)) {
+                !detail::simulate_drain(i, continuum::detail::span_of(destinations), nodes, free, moves, targets, blocker, true)) {
                 status.reason = continuum::detail::message("unneeded, but after this decision's other releases {}", blocker);
                 continue;
             }

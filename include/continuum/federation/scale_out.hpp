@@ -8,6 +8,7 @@
 #include <continuum/core/budget.hpp>
 #include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/federation/offer.hpp>
@@ -344,7 +345,12 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         std::vector<double> price(offers.size(), 0.0);
         for (const auto o : candidates) price[o] = catalogue.node_costs()[o];
         std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
-            if (offers[a].capacity.entries() != offers[b].capacity.entries()) return offers[a].capacity.entries() < offers[b].capacity.entries();
+            // (lexicographical_compare, not the vectors' <, which is written through operator<=>: g++ and clang
+            // deduce its return type where the lambda is written, instantiating the pairs' three-way comparison
+            // in every unit)
+            const auto& x = offers[a].capacity.entries();
+            const auto& y = offers[b].capacity.entries();
+            if (x != y) return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
             if (price[a] != price[b]) return price[a] < price[b];
             return offers[a].cluster_id < offers[b].cluster_id;
         });
@@ -402,7 +408,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         }
         // Types no optimal mix needs (capacity and price covered by enough cheaper nodes) are left
         // out: the packing heuristics' work grows with the number of types.
-        if (const auto keep = detail::undominated_types(items, types); keep.size() < types.size()) {
+        if (const auto keep = detail::undominated_types(continuum::detail::span_of(items), continuum::detail::span_of(types)); keep.size() < types.size()) {
             std::vector<packing::NodeType> kept_types;
             std::vector<std::vector<Slot>> kept_slots;
             for (const auto t : keep) {
@@ -412,7 +418,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             types = std::move(kept_types);
             slots = std::move(kept_slots);
         }
-        const auto mix = packing::cheapest_node_mix(items, types, group_budget());
+        const auto mix = packing::cheapest_node_mix(continuum::detail::span_of(items), continuum::detail::span_of(types), group_budget());
         out.lower_bound += mix.lower_bound;
         out.optimal = out.optimal && mix.optimal && exact_prices;
         // Opened nodes of a type go to its offers, cheapest first.

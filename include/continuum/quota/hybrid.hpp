@@ -10,6 +10,7 @@
 #include <continuum/capacity/waiting_pool.hpp>
 #include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/series.hpp>
@@ -453,7 +454,7 @@ private:
             }
             forecast_row_[k] = Resources::round_up_to_canonical(managed[k], std::max(value, 0.0));
         }
-        detail::write_overlay(prediction, Resources{}, managed, forecast_row_);
+        detail::write_overlay(prediction, Resources{}, continuum::detail::span_of(managed), continuum::detail::span_of(forecast_row_));
         return true;
     }
 
@@ -564,7 +565,7 @@ private:
                     st.pending.reset();
                 } else {
                     if (!st.pending) st.pending = PendingDecrease{Resources{}, cluster.now, std::nullopt};
-                    detail::write_overlay(st.pending->target, ns.quota, managed, decrease_);
+                    detail::write_overlay(st.pending->target, ns.quota, continuum::detail::span_of(managed), continuum::detail::span_of(decrease_));
                     bool holds = true;
                     for (std::size_t k = 0; k < m && holds; ++k) {
                         if (decrease_[k] < 0) continue;
@@ -618,7 +619,7 @@ private:
                 differs = differs || wanted[r] != quota_row_[r];
             }
             if (differs) {
-                detail::write_overlay(d.wanted, ns.quota, constrained_, override_row_);
+                detail::write_overlay(d.wanted, ns.quota, continuum::detail::span_of(constrained_), continuum::detail::span_of(override_row_));
             } else {
                 detail::assign(d.wanted, ns.quota);
             }
@@ -639,7 +640,7 @@ private:
         last_now_ = cluster.now;
 
         // Capacity: total wanted against the cluster, then the waiting nodes, then fairness.
-        detail::write_overlay(out.total_wanted, Resources{}, constrained_, total_);
+        detail::write_overlay(out.total_wanted, Resources{}, continuum::detail::span_of(constrained_), continuum::detail::span_of(total_));
         detail::assign(out.backed_capacity, cluster.capacity);
         const Resources excess = capacity::shortfall(out.total_wanted, cluster.capacity);
         bool activated = false;
@@ -675,8 +676,8 @@ private:
                     cut = cut || override_row_[r] != 0;
                 }
                 if (cut) {
-                    detail::write_overlay(d.quota, d.wanted, constrained_, std::span<const std::int64_t>(granted_.data() + i * width, width));
-                    detail::write_overlay(d.cut, Resources{}, constrained_, override_row_);
+                    detail::write_overlay(d.quota, d.wanted, continuum::detail::span_of(constrained_), std::span<const std::int64_t>(granted_.data() + i * width, width));
+                    detail::write_overlay(d.cut, Resources{}, continuum::detail::span_of(constrained_), continuum::detail::span_of(override_row_));
                     out.cut.push_back(i);
                 }
                 changed += detail::same(d.quota, d.previous_quota) ? 0 : 1;

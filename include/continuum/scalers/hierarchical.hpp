@@ -12,6 +12,7 @@
 #include <continuum/core/budget.hpp>
 #include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/core/series.hpp>
@@ -625,13 +626,13 @@ private:
     /// `result`, returns the indices of pods larger than a node.
     std::vector<std::size_t> plan_nodes(const std::vector<Resources>& pods, const Resources& capacity, Packed& result) const {
         if (config_.node_planner == NodePlanner::exact) {
-            auto exact = packing::solve_exact(pods, capacity, config_.exact_budget);
+            auto exact = packing::solve_exact(continuum::detail::span_of(pods), capacity, config_.exact_budget);
             result.nodes = static_cast<std::int64_t>(exact.num_bins());
             result.lower_bound = exact.lower_bound;
             result.optimal = exact.optimal;
             return std::move(exact.unplaced);
         }
-        auto ffd = packing::first_fit_decreasing<continuum::detail::deferred_t<void, F>>(pods, capacity, config_.order);
+        auto ffd = packing::first_fit_decreasing<continuum::detail::deferred_t<void, F>>(continuum::detail::span_of(pods), capacity, config_.order);
         result.nodes = static_cast<std::int64_t>(ffd.num_bins());
         result.lower_bound = result.nodes;
         return std::move(ffd.unplaced);
