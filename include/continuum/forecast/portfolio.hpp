@@ -11,6 +11,7 @@
 
 #include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/forecast/any_forecaster.hpp>
 #include <continuum/forecast/detail/diebold_mariano.hpp>
 #include <continuum/forecast/detail/state_checks.hpp>
@@ -347,7 +348,10 @@ public:
         std::vector<std::size_t> chosen;
         // With the level guard or the error correction, the last guard_points points are fed by
         // update() after the refit, so that its errors are the members' own one-step errors.
-        const SeriesView final_history = guard_points > 0 ? SeriesView(values.first(n - guard_points)) : history;
+        // (an if, not a conditional expression: converting between its operands would check std::span's
+        // range constructor against SeriesView in every unit that includes this header; issue 21)
+        SeriesView final_history = history;
+        if (guard_points > 0) final_history = SeriesView(values.first(n - guard_points));
         // The Holt-Winters models among the first best_count candidates are refitted together (the
         // refits are independent: the same fits as one by one); later ones, needed only when one of
         // those fails, one by one below.
@@ -811,7 +815,7 @@ private:
             const auto actual = values.subspan(w.origin, w.length);
             d.push_back((mae(actual, runs[naive_index].forecasts[o]) - mae(actual, choice.forecasts[o])) / w.scale);
         }
-        return detail::diebold_mariano(d, h - 1) >= options_.naive_test;
+        return detail::diebold_mariano(continuum::detail::span_of(d), h - 1) >= options_.naive_test;
     }
 
     /// The level guard's scale: the median absolute one-step error of the chosen candidates' mean

@@ -812,7 +812,7 @@ private:
                 throw InvalidArgument(continuum::detail::message("application \"{}\": pod_request must have cpu > 0 and no negative amount, got {}", app.name, app.pod_request));
             }
             if (app.replicas < 0) throw InvalidArgument(continuum::detail::message("application \"{}\": replicas must be >= 0, got {}", app.name, app.replicas));
-            continuum::detail::require_finite(app.demand, continuum::detail::message("application \"{}\" demand", app.name));
+            continuum::detail::require_finite(continuum::detail::span_of(app.demand), continuum::detail::message("application \"{}\" demand", app.name));
             for (std::size_t i = 0; i < app.demand.size(); ++i) {
                 if (app.demand[i] < 0) throw InvalidArgument(continuum::detail::message("application \"{}\" demand[{}] = {} is negative", app.name, i, app.demand[i]));
             }

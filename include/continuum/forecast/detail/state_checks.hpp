@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <span>
 #include <string_view>
 
@@ -26,10 +27,12 @@ inline void require_state_value(double value, std::string_view who, std::string_
 inline void require_state_non_negative(double value, std::string_view who, std::string_view field) {
     if (!std::isfinite(value) || value < 0.0) throw InvalidArgument(continuum::detail::message("{} restore: state.{} = {} must be finite and >= 0", who, field, value));
 }
-/// As require_state_value for each element, naming the index.
-template <typename Scalar>
-void require_state_values(std::span<const Scalar> values, std::string_view who, std::string_view field) {
-    for (std::size_t i = 0; i < values.size(); ++i) {
+/// As require_state_value for each element, naming the index. `values` is any sized container with
+/// operator[] (a vector, a C array, a span), taken as it is: converting a vector to a std::span
+/// parameter would check span's range constructor in every unit that includes this header (issue 21).
+template <typename Scalar, class Values>
+void require_state_values(const Values& values, std::string_view who, std::string_view field) {
+    for (std::size_t i = 0; i < std::size(values); ++i) {
         const double v = static_cast<double>(values[i]);
         if (!std::isfinite(v) || std::fabs(v) > max_observation) {
             throw InvalidArgument(continuum::detail::message("{} restore: state.{}[{}] = {} is not a finite value within ±{:g}", who, field, i, v, max_observation));

@@ -5,6 +5,7 @@
 #include <continuum/core/budget.hpp>
 #include <continuum/core/detail/counted.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
@@ -46,7 +47,7 @@ public:
                 all.push_back(pod.request);
             }
         }
-        names_ = dimension_names(all, {});
+        names_ = dimension_names(continuum::detail::span_of(all), {});
         d_ = names_.size();
         const auto row = [&](const Resources& r) {
             std::vector<std::int64_t> v(d_, 0);

@@ -7,6 +7,7 @@
 
 #include <continuum/core/budget.hpp>
 #include <continuum/core/detail/message.hpp>
+#include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
@@ -83,7 +84,7 @@ NodeMixProblem node_mix_problem(std::span<const Resources> items, std::span<cons
         capacities.push_back(node.allocated);
     }
     NodeMixProblem p;
-    const auto names = dimension_names(items, capacities);
+    const auto names = dimension_names(items, continuum::detail::span_of(capacities));
     p.items = dense_items(items, names);
     for (std::size_t t = 0; t < types.size(); ++t) {
         p.capacity.push_back(dense_capacity(types[t].capacity, names, continuum::detail::message("types[{}] ({}) capacity", t, types[t].name)));
