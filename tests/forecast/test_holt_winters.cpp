@@ -473,4 +473,10 @@ TEST_CASE("refit_together gives every model the fit refit() alone gives it") {
     }
     CHECK(models[0].evaluations() > 32 + 2);  // a cold fit: the 32-point grid and two L-BFGS runs
     CHECK(models[1].evaluations() < 96);      // a warm refit: one L-BFGS run, no 96-point grid
+    // A null entry is named, and no model is touched.
+    const double sse_before = models[0].sse();
+    std::vector<fc::HoltWinters<double>*> with_null{&models[0], nullptr};
+    CHECK_THROWS_WITH_AS(static_cast<void>(fc::HoltWinters<double>::refit_together(with_null, history)),
+                         "holt_winters refit_together: models[1] is null", continuum::InvalidArgument);
+    CHECK(models[0].sse() == sse_before);
 }

@@ -215,7 +215,11 @@ public:
     /// fitted: false where refit() would have thrown InvalidArgument (the model is then left as
     /// that refit() would leave it). Each model keeps its own budget; one with a time limit stops
     /// when the clock says so, which here includes the time of the others' evaluations.
+    /// \throws InvalidArgument when an entry of `models` is null (before any model changes).
     [[nodiscard]] static std::vector<bool> refit_together(std::span<HoltWinters* const> models, SeriesView history) {
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            if (models[i] == nullptr) throw InvalidArgument(continuum::detail::message("holt_winters refit_together: models[{}] is null", i));
+        }
         std::vector<Scalar> y(history.size());
         for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<Scalar>(history[i]);
         std::vector<bool> fitted(models.size(), true);
