@@ -195,6 +195,13 @@ inline constexpr double lds_probe_share = 0.01;
 /// ... with at most this many discrepancies (its iterations run 1, 2, ... up to it).
 inline constexpr int lds_dive_discrepancies = 8;
 
+/// At each node of the LDS dive whose LP it solves, the exact cover of the residual demand among the
+/// bins within the node's reduced-cost gap (LdsDive::cover_residuals; session 16): at most this many
+/// bins (beyond, the enumeration gives up) and this many cover nodes. It found BPP709's packing, which
+/// the dive's rounding misses, and prunes the nodes whose residual it proves infeasible.
+inline constexpr std::size_t lds_cover_max_bins = 5'000;
+inline constexpr std::int64_t lds_cover_nodes = 2'000;
+
 /// Runs LdsDive (detail/lds_dive.hpp) for a packing into `out.lower_bound` bins on `share` of the
 /// budget (nodes and time, also bounded by `tracker`, on which the master's LPs count).
 template <typename Master>
@@ -204,6 +211,7 @@ void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTra
     if (budget.time_limit) deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*budget.time_limit * share);
     master.adopt(out.bins);
     LdsDive<Master> dive(master, tracker, lds_dive_discrepancies);
+    dive.cover_residuals(master.type_weights(), master.bin_capacity(), lds_cover_max_bins, lds_cover_nodes);
     if (dive.run(out.lower_bound, nodes, deadline) == LdsDive<Master>::Outcome::found) {
         auto bins = master.incumbent();
         if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
