@@ -1,6 +1,7 @@
 #include <continuum/packing/exact.hpp>
 
 #include "bin_checks.hpp"
+#include "lds_root.hpp"
 
 #include <doctest/doctest.h>
 
@@ -402,12 +403,42 @@ TEST_CASE("held-out Hard28 set (data/bpp) proved at the known optima within a no
     // session 14 (the cover's first, reduced-cost-ordered run capped at 4,000 nodes, was 3,000:
     // detail::low_cost_cover_first_cap). BPP14 (bound one below: the proof's cover) and BPP485 (one bin
     // above: a packing found by the proof's cover) since session 15 (the proof's further LPs warm-started,
-    // 64 of them, the proof before the LDS dive). Open here: BPP359 (bound one below), BPP40, BPP175,
-    // BPP419, BPP709 (one bin above); every answer is still checked for a valid packing and bound.
+    // 64 of them, the proof before the LDS dive). BPP709 (one bin above: a packing found by a residual
+    // cover in the LDS dive) since session 16 (detail::lds_cover_nodes). Open here: BPP359 (bound one
+    // below), BPP40, BPP175, BPP419 (one bin above); every answer is still checked for a valid packing
+    // and bound.
     check_held_out("hard28",
-                   {"BPP13", "BPP14", "BPP47", "BPP60", "BPP119", "BPP144", "BPP178", "BPP181", "BPP195", "BPP360", "BPP485", "BPP531", "BPP561", "BPP640", "BPP645", "BPP716",
-                    "BPP742", "BPP766", "BPP781", "BPP785", "BPP814", "BPP832", "BPP900"},
+                   {"BPP13", "BPP14", "BPP47", "BPP60", "BPP119", "BPP144", "BPP178", "BPP181", "BPP195", "BPP360", "BPP485", "BPP531", "BPP561", "BPP640", "BPP645", "BPP709",
+                    "BPP716", "BPP742", "BPP766", "BPP781", "BPP785", "BPP814", "BPP832", "BPP900"},
                    200'000, 20'000, 28);
+}
+
+TEST_CASE("LDS dive with residual covers: BPP709's packing from the root LP, which the dive alone misses in the same nodes") {
+    // From the root LP (as solve_exact runs it) the dive with limited discrepancy search finds no packing
+    // into ⌈LP⌉ = 67 bins within 40,000 nodes (nor 150,000); with the exact cover of each node's residual
+    // among the bins within its reduced-cost gap (at most 5,000 bins, 2,000 cover nodes) it finds one in
+    // about 25,000.
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/hard28/BPP709.txt");
+    using Dive = detail::LdsDive<detail::ColumnGeneration<double>>;
+    for (const bool covers : {false, true}) {
+        CAPTURE(covers);
+        continuum::packing::testing::LdsRoot root(sizes, capacity, 10'000'000);
+        REQUIRE(root.ffd_bins == 68);
+        REQUIRE(root.lower_bound == 67);
+        Dive dive(root.cg, root.tracker, detail::lds_dive_discrepancies);
+        if (covers) dive.cover_residuals(root.cg.type_weights(), root.cg.bin_capacity(), detail::lds_cover_max_bins, detail::lds_cover_nodes);
+        const auto start = root.tracker.nodes();
+        const auto outcome = dive.run(67, 40'000);
+        CHECK(root.tracker.nodes() - start <= 40'000 + detail::lds_cover_nodes + 4'096);
+        if (!covers) {
+            CHECK(outcome == Dive::Outcome::unknown);
+            CHECK(dive.covers_closed() == 0);
+            continue;
+        }
+        REQUIRE(outcome == Dive::Outcome::found);
+        CHECK(dive.covers_closed() >= 1);
+        continuum::packing::testing::check_bins(root.cg.incumbent(), sizes, capacity, 67);
+    }
 }
 
 TEST_CASE("held-out Hard28 at a small node budget: the LP dive is not capped below its floor") {

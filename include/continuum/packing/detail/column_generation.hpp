@@ -142,6 +142,8 @@ public:
     /// (pattern trimmed to `b`, value) pairs.
     [[nodiscard]] const std::vector<std::int64_t>& type_weights() const { return weight_; }
     [[nodiscard]] const std::vector<std::int64_t>& type_demands() const { return demand_; }
+    /// The bin capacity (1-D: the first dimension's).
+    [[nodiscard]] std::int64_t bin_capacity() const { return capacity_.empty() ? 0 : capacity_[0]; }
     [[nodiscard]] std::int64_t incumbent_bins() const { return upper_bound_; }
     /// When set, solve_lp runs to the LP optimum (no early stop once the value rounds up to the
     /// proved bound), so the integer duals it returns are the optimum's (reduced_cost_proof.hpp).

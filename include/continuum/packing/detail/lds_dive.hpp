@@ -7,6 +7,8 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
+#include <continuum/packing/detail/reduced_cost_proof.hpp>
 #include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
@@ -43,6 +45,7 @@ public:
         deadline_ = deadline;
         aborted_ = false;
         lps_ = 0;
+        covers_closed_ = 0;
         memo_.clear();
         if (master_.incumbent_bins() <= target) return Outcome::found;
         const auto demand = master_.type_demands();
@@ -61,8 +64,24 @@ public:
         return Outcome::found;
     }
 
+    /// Opt-in (session 16): at every node whose LP is solved (not answered by the memo), the exact
+    /// cover of the residual demand by the bins left among those whose reduced cost under the node's
+    /// integer duals fits its gap (ReducedCostProof, with at most `max_bins` bins and `cover_nodes`
+    /// cover nodes): deep in the dive the residual LP is within a few hundredths of a bin of the bins
+    /// left, few bins pass, and the cover either finds the residual's packing (which the rounding
+    /// misses) or proves there is none, and the node is pruned. Item types' `weight` and the bin
+    /// `capacity` as the master's.
+    void cover_residuals(std::vector<std::int64_t> weight, std::int64_t capacity, std::size_t max_bins, std::int64_t cover_nodes) {
+        weight_ = std::move(weight);
+        capacity_ = capacity;
+        cover_max_bins_ = max_bins;
+        cover_nodes_ = cover_nodes;
+    }
+
     /// Residual LPs solved by the last run (not counting those the memo answered).
     [[nodiscard]] std::int64_t lps() const { return lps_; }
+    /// Nodes of the last run whose residual cover found a packing or proved there is none.
+    [[nodiscard]] std::int64_t covers_closed() const { return covers_closed_; }
 
 private:
     /// Columns closer than this to a non-zero integer are fixed together on a node's first branch
@@ -80,6 +99,7 @@ private:
     struct Memo {
         std::int64_t lower_bound;
         std::vector<std::pair<SparsePattern, double>> solution;
+        bool infeasible = false;  // its residual cover proved no packing of it into the bins left
     };
 
     struct Candidate {
@@ -137,6 +157,7 @@ private:
             aborted_ = true;
             return false;
         }
+        if (const auto it = memo_.find(b); it != memo_.end() && it->second.infeasible) return false;
         const auto lp = residual_lp(b, parent);
         if (lp.lower_bound == 0) {  // no exact pricing round: the budget ran out
             aborted_ = true;
@@ -146,6 +167,24 @@ private:
         if (fixed + lp.lower_bound > target_) return false;
         master_.round_residual(fixed_, b, lp);
         if (master_.incumbent_bins() <= target_) return true;
+        if (cover_nodes_ > 0 && lp.knapsack > 0 && lp.profit.size() == b.size()) {
+            Budget part;
+            part.node_limit = cover_nodes_;
+            BudgetTracker share(part);
+            continuum::detail::deferred_t<ReducedCostProof, Master> cover(weight_, b, capacity_, lp.profit, lp.knapsack, tracker_, share, cover_max_bins_);
+            const auto outcome = cover.run(target_ - fixed);
+            if (outcome == ReducedCostProof::Outcome::found) {
+                ++covers_closed_;
+                auto packing = fixed_;
+                for (auto& p : cover.packing()) packing.push_back(std::move(p));
+                master_.record_patterns(packing);
+                if (master_.incumbent_bins() <= target_) return true;
+            } else if (outcome == ReducedCostProof::Outcome::infeasible) {
+                ++covers_closed_;
+                if (const auto it = memo_.find(b); it != memo_.end()) it->second.infeasible = true;
+                return false;
+            }
+        }
         // Candidates: the solution's columns, closest to a non-zero integer first, then larger
         // values; never one that an earlier sibling on the path tried (tabu).
         std::vector<Candidate> candidates;
@@ -195,6 +234,11 @@ private:
     std::vector<Pattern> tabu_;
     std::map<std::vector<std::int64_t>, Memo> memo_;
     std::int64_t lps_ = 0;
+    std::int64_t covers_closed_ = 0;
+    std::vector<std::int64_t> weight_;
+    std::int64_t capacity_ = 0;
+    std::size_t cover_max_bins_ = 0;
+    std::int64_t cover_nodes_ = 0;  // 0: no residual covers
     bool aborted_ = false;
     bool cut_ = false;
 };
