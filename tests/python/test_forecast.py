@@ -382,12 +382,12 @@ def test_moving_median_and_the_portfolio_robust_level():
 
 
 def test_portfolio_horizon_buckets():
-    # A daily cycle plus persistent AR(1) noise, 14 days (as the C++ test, drawn with numpy): validated 6
+    # A daily cycle plus persistent AR(1) noise, 14 days (as the C++ test, drawn with numpy, seed 1): validated 6
     # steps ahead with buckets [1], step 1 forecasts with the choice a horizon-1 portfolio makes on the same
     # 96 origins, steps 2-6 with the whole horizon's choice.
     import pickle
 
-    rng = np.random.default_rng(3)
+    rng = np.random.default_rng(1)
     noise = np.zeros(336)
     for i in range(1, 336):
         noise[i] = 0.9 * noise[i - 1] + rng.normal(0.0, 1.5)
@@ -399,10 +399,9 @@ def test_portfolio_horizon_buckets():
     f = bucketed.forecast(6)
     assert f[0] == pytest.approx(one_step.forecast(1)[0], rel=1e-12)
     assert f[1:] == pytest.approx(whole.forecast(6)[1:], rel=1e-12)
-    if one_step.name != whole.name:  # the step-1 bucket differs from the whole horizon's choice (it does in the C++ draw)
-        assert bucketed.name.startswith("portfolio(step 1: ") and "; steps 2+: " in bucketed.name
-    else:
-        assert bucketed.name == whole.name
+    # In this draw the step-1 choice differs from the whole horizon's: two buckets.
+    assert one_step.name != whole.name
+    assert bucketed.name.startswith("portfolio(step 1: ") and "; steps 2+: " in bucketed.name
     # A margin no bucket beats keeps one choice; the options survive pickling.
     assert fc.Portfolio(horizon=6, horizon_buckets=[1], bucket_margin=0.99, **options).fit(y).name == whole.name
     copy = pickle.loads(pickle.dumps(fc.Portfolio(horizon=6, horizon_buckets=[1], **options)))
