@@ -95,6 +95,8 @@ int error_correction = -1;    // --error-correction 0|1: PortfolioOptions::error
 fc::PortfolioValidation validation = fc::PortfolioValidation::automatic;  // --validation blocks|walk_forward
 int extra_moving_average = 0;  // --extra-moving-average K: a MovingAverage(K) extra candidate for auto (a robust-level trial; 0 = none)
 int last_value_combination = -1;  // --last-value-combination off|scored|always: PortfolioOptions::last_value_combination
+std::optional<std::vector<int>> horizon_buckets;  // --horizon-buckets 1,3,6 | none: PortfolioOptions::horizon_buckets (session 16; none = one choice for every step)
+double bucket_margin = -1.0;  // --bucket-margin X: PortfolioOptions::bucket_margin
 int moving_median_window = -1;  // --moving-median-window K: PortfolioOptions::moving_median_window (0 = no such candidate, as before session 12)
 
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
@@ -152,6 +154,8 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                 options.validation = validation;
                 if (last_value_combination >= 0) options.last_value_combination = static_cast<fc::LastValueCombination>(last_value_combination);
                 if (moving_median_window >= 0) options.moving_median_window = moving_median_window;
+                if (horizon_buckets) options.horizon_buckets = *horizon_buckets;
+                if (bucket_margin >= 0.0) options.bucket_margin = bucket_margin;
                 std::vector<fc::AnyForecaster> extra;
                 if (extra_moving_average > 0) extra.emplace_back(fc::MovingAverage(extra_moving_average));
                 if (with_lstm) {
@@ -273,7 +277,7 @@ int main(int argc, char** argv) {
     // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
     // --naive-test Z (PortfolioOptions::naive_test, 0 = off); --level-guard X, --level-guard-points K
     // (PortfolioOptions::level_guard*, 0 = off); --last-value-combination off|scored|always; --moving-median-window K
-    // (PortfolioOptions::moving_median_window, 0 = none); --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
+    // (PortfolioOptions::moving_median_window, 0 = none); --horizon-buckets 1,3,6|none and --bucket-margin X (PortfolioOptions::horizon_buckets, bucket_margin); --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
     for (int i = 1; i < argc; ++i) {
@@ -294,6 +298,16 @@ int main(int argc, char** argv) {
         if (a == "--min-walk-forward-origins" && i + 1 < argc) min_walk_forward_origins = std::stoi(argv[++i]);
         if (a == "--extra-moving-average" && i + 1 < argc) extra_moving_average = std::stoi(argv[++i]);
         if (a == "--moving-median-window" && i + 1 < argc) moving_median_window = std::stoi(argv[++i]);
+        if (a == "--bucket-margin" && i + 1 < argc) bucket_margin = std::stod(argv[++i]);
+        if (a == "--horizon-buckets" && i + 1 < argc) {
+            horizon_buckets.emplace();
+            const std::string v = argv[++i];
+            for (std::size_t at = 0; v != "none" && at < v.size();) {
+                const std::size_t comma = std::min(v.find(',', at), v.size());
+                if (comma > at) horizon_buckets->push_back(std::stoi(v.substr(at, comma - at)));
+                at = comma + 1;
+            }
+        }
         if (a == "--last-value-combination" && i + 1 < argc) {
             const std::string v = argv[++i];
             last_value_combination = v == "scored" ? 1 : v == "always" ? 2 : 0;

@@ -381,7 +381,7 @@ void bind_forecast(py::module_& m) {
         cls.def(py::init([](std::vector<int> season_lengths, int horizon, int origins, int combine, double recency_decay, double shift_factor,
                             int partial_origins, const std::string& validation, int walk_forward_points, double level_guard, int level_guard_points,
                             bool error_correction, int min_walk_forward_origins, double naive_test, const std::string& last_value_combination,
-                            int moving_median_window) {
+                            int moving_median_window, std::vector<int> horizon_buckets, double bucket_margin) {
                     PortfolioOptions options;
                     options.season_lengths = std::move(season_lengths);
                     options.horizon = horizon;
@@ -403,6 +403,8 @@ void bind_forecast(py::module_& m) {
                     options.naive_test = naive_test;
                     options.last_value_combination = last_value_combination_from(last_value_combination);
                     options.moving_median_window = moving_median_window;
+                    options.horizon_buckets = std::move(horizon_buckets);
+                    options.bucket_margin = bucket_margin;
                     return Portfolio(std::move(options));
                 }),
                 py::arg("season_lengths") = std::vector<int>{24, 168}, py::arg("horizon") = 0, py::arg("origins") = 7,
@@ -411,6 +413,7 @@ void bind_forecast(py::module_& m) {
                 py::arg("error_correction") = true, py::arg("min_walk_forward_origins") = 96, py::arg("naive_test") = 0.0,
                 py::arg("last_value_combination") = std::string(last_value_combination_name(PortfolioOptions{}.last_value_combination)),
                 py::arg("moving_median_window") = PortfolioOptions{}.moving_median_window,
+                py::arg("horizon_buckets") = PortfolioOptions{}.horizon_buckets, py::arg("bucket_margin") = PortfolioOptions{}.bucket_margin,
                 "season_lengths: season lengths to consider (the first feasible one is the seasonal-naive / MASE reference);\n"
                 "horizon: validation horizon, 0 = the reference season length; origins: rolling validation blocks;\n"
                 "combine: at most this many of the best candidates are averaged; recency_decay: weight of a block k\n"
@@ -430,7 +433,11 @@ void bind_forecast(py::module_& m) {
                 "5 %); 0 (the default) disables; last_value_combination (walk-forward only): 'scored' = the means of the best k\n"
                 "candidates with the last value added compete with those without it on the validation, 'always' = the last\n"
                 "value always joins the chosen mean, 'off' = never; moving_median_window (walk-forward only): MovingMedian of\n"
-                "this many points is one more candidate (a robust level); 0 = none.\n"
+                "this many points is one more candidate (a robust level); 0 = none; horizon_buckets (walk-forward only, with at\n"
+                "least min_walk_forward_origins origins): the last step of each bucket of steps ahead, increasing (e.g. [1, 3]:\n"
+                "steps 1, 2-3 and 4 on); each bucket forecasts with its own best candidate or mean on its steps' validation\n"
+                "errors, kept when its OWA there is below (1 - bucket_margin) x the whole horizon's choice's; [] = one choice\n"
+                "for every step; bucket_margin: in [0, 1).\n"
                 "Raises continuum.InvalidArgument on out-of-range options.");
         bind_forecaster_methods<Portfolio>(cls);
 #if CONTINUUM_HAVE_NLOHMANN_JSON
@@ -439,7 +446,7 @@ void bind_forecast(py::module_& m) {
             const char* validation = o.validation == PortfolioValidation::blocks ? "blocks" : o.validation == PortfolioValidation::walk_forward ? "walk_forward" : "automatic";
             return py::make_tuple(o.season_lengths, o.horizon, o.origins, o.combine, o.recency_decay, o.shift_factor, o.partial_origins, validation,
                                   o.walk_forward_points, o.level_guard, o.level_guard_points, o.error_correction, o.min_walk_forward_origins, o.naive_test,
-                                  last_value_combination_name(o.last_value_combination), o.moving_median_window);
+                                  last_value_combination_name(o.last_value_combination), o.moving_median_window, o.horizon_buckets, o.bucket_margin);
         });
 #endif
         cls.def_property_readonly("scores", [](const Portfolio& self) {

@@ -731,3 +731,104 @@ TEST_CASE("moving_median_window: a robust level joins the short-horizon candidat
     bad.moving_median_window = -1;
     CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, "portfolio: moving_median_window must be >= 0, got -1", continuum::InvalidArgument);
 }
+
+namespace {
+// 14 days of hourly points: a daily cycle plus persistent AR(1) noise (phi = 0.9), seeded. One step
+// ahead the last value holds the noise's level; hours ahead the noise has faded and the cycle counts.
+std::vector<double> cycle_with_persistent_noise(unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> shock(0.0, 1.5);
+    std::vector<double> y;
+    double noise = 0.0;
+    for (int t = 0; t < 336; ++t) {
+        noise = 0.9 * noise + shock(rng);
+        y.push_back(50.0 + 10.0 * std::sin(2 * M_PI * t / 24.0) + noise);
+    }
+    return y;
+}
+}  // namespace
+
+TEST_CASE("horizon_buckets: each bucket of steps ahead forecasts with its own choice") {
+    const auto y = cycle_with_persistent_noise(3);
+    const continuum::SeriesView view(y, std::chrono::hours(1), "y");
+    const auto fit = [&view](int horizon, std::vector<int> buckets, double margin = 0.0) {
+        fc::PortfolioOptions options;
+        options.season_lengths = {24};
+        options.horizon = horizon;
+        options.horizon_buckets = std::move(buckets);
+        options.bucket_margin = margin;
+        options.error_correction = false;  // the members' means alone, to compare them below
+        fc::Portfolio p(options);
+        p.fit(view);
+        return p;
+    };
+    // 336 points: the walk-forward window has 96 origins, enough for buckets (min_walk_forward_origins).
+    const auto whole = fit(6, {});
+    const auto bucketed = fit(6, {1});
+    const auto one_step = fit(1, {});
+    INFO(whole.name(), " / ", bucketed.name(), " / ", one_step.name());
+    REQUIRE(whole.state().bucket_ends.empty());
+    // Step 1 is chosen on the step-1 errors of the same 96 origins a horizon-1 portfolio validates on
+    // (same fits, same candidates): the same choice, so the same one-step forecast. Here it differs
+    // from the whole horizon's choice, so there are two buckets: step 1 and steps 2-6.
+    const auto s = bucketed.state();
+    REQUIRE(s.bucket_ends == std::vector<int>{1, 6});
+    REQUIRE(s.bucket_members.size() == 2);
+    CHECK(one_step.name() != whole.name());
+    const auto f = bucketed.forecast(8).mean;
+    CHECK(f[0] == doctest::Approx(one_step.forecast(1).mean[0]).epsilon(1e-12));
+    // Steps 2-6 (and 7, 8: past the horizon, the last bucket) are the whole horizon's choice.
+    const auto g = whole.forecast(8).mean;
+    for (std::size_t i = 1; i < 8; ++i) CHECK(f[i] == doctest::Approx(g[i]).epsilon(1e-12));
+    // Each step is the mean of its bucket's members.
+    for (std::size_t b = 0; b < 2; ++b) {
+        const std::size_t step = b == 0 ? 0 : 3;
+        double mean = 0.0;
+        for (const int j : s.bucket_members[b]) mean += bucketed.members()[static_cast<std::size_t>(j)].forecast(8).mean[step];
+        CHECK(f[step] == doctest::Approx(mean / static_cast<double>(s.bucket_members[b].size())).epsilon(1e-12));
+    }
+    CHECK(bucketed.name().starts_with("portfolio(step 1: "));
+    CHECK(bucketed.name().find("; steps 2+: ") != std::string::npos);
+    // The state carries the buckets: a restored portfolio forecasts the same, also after updates.
+    auto restored = fc::Portfolio::restore(bucketed.options(), s);
+    auto running = bucketed;
+    for (const double v : {51.0, 55.0, 49.0}) {
+        restored.update(v);
+        running.update(v);
+    }
+    CHECK(restored.forecast(8, 0.9).mean == running.forecast(8, 0.9).mean);
+    // A margin no bucket's own choice beats keeps the whole horizon's choice everywhere.
+    const auto kept = fit(6, {1}, 0.99);
+    CHECK(kept.state().bucket_ends.empty());
+    CHECK(kept.forecast(6).mean == whole.forecast(6).mean);
+    // Too few origins (168 points: 84), or block validation (a horizon of one season): no buckets.
+    fc::PortfolioOptions short_options;
+    short_options.season_lengths = {24};
+    short_options.horizon = 6;
+    short_options.horizon_buckets = {1};
+    fc::Portfolio short_history(short_options);
+    short_history.fit(continuum::SeriesView(std::span<const double>(y).first(168), std::chrono::hours(1), "y"));
+    CHECK(short_history.state().bucket_ends.empty());
+    CHECK(fit(0, {1, 3}).state().bucket_ends.empty());
+    // Bad options and states name the value.
+    fc::PortfolioOptions bad;
+    bad.horizon_buckets = {1, 1};
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, "portfolio: horizon_buckets must be >= 1 and increasing, got [1, 1]", continuum::InvalidArgument);
+    bad.horizon_buckets = {0};
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, "portfolio: horizon_buckets must be >= 1 and increasing, got [0]", continuum::InvalidArgument);
+    bad = {};
+    bad.bucket_margin = 1.0;
+    CHECK_THROWS_WITH_AS(fc::Portfolio{bad}, "portfolio: bucket_margin must be in [0, 1), got 1", continuum::InvalidArgument);
+    auto broken = s;
+    broken.bucket_members.pop_back();
+    CHECK_THROWS_WITH_AS((void)bucketed.with_state(broken), doctest::Contains("state.bucket_ends has 2 entries but state.bucket_members 1"), continuum::InvalidArgument);
+    broken = s;
+    broken.bucket_ends = {2, 2};
+    CHECK_THROWS_WITH_AS((void)bucketed.with_state(broken), doctest::Contains("state.bucket_ends[1] = 2 must be >= 1"), continuum::InvalidArgument);
+    broken = s;
+    broken.bucket_members[1] = {static_cast<int>(s.members.size())};
+    const std::string outside = "state.bucket_members[1][0] = " + std::to_string(s.members.size()) + " is not a member position";
+    CHECK_THROWS_WITH_AS((void)bucketed.with_state(broken), doctest::Contains(outside.c_str()), continuum::InvalidArgument);
+    broken.bucket_members[1] = {};
+    CHECK_THROWS_WITH_AS((void)bucketed.with_state(broken), doctest::Contains("state.bucket_members[1] is empty"), continuum::InvalidArgument);
+}

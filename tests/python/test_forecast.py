@@ -379,3 +379,34 @@ def test_moving_median_and_the_portfolio_robust_level():
     assert restored.forecast(3) == pytest.approx(with_median.forecast(3), rel=1e-15)
     with pytest.raises(continuum.InvalidArgument, match="moving_median_window must be >= 0, got -1"):
         fc.Portfolio(moving_median_window=-1)
+
+
+def test_portfolio_horizon_buckets():
+    # A daily cycle plus persistent AR(1) noise, 14 days (as the C++ test, drawn with numpy, seed 1): validated 6
+    # steps ahead with buckets [1], step 1 forecasts with the choice a horizon-1 portfolio makes on the same
+    # 96 origins, steps 2-6 with the whole horizon's choice.
+    import pickle
+
+    rng = np.random.default_rng(1)
+    noise = np.zeros(336)
+    for i in range(1, 336):
+        noise[i] = 0.9 * noise[i - 1] + rng.normal(0.0, 1.5)
+    y = 50.0 + 10.0 * np.sin(2 * np.pi * np.arange(336) / 24.0) + noise
+    options = dict(season_lengths=[24], error_correction=False)
+    whole = fc.Portfolio(horizon=6, **options).fit(y)
+    one_step = fc.Portfolio(horizon=1, **options).fit(y)
+    bucketed = fc.Portfolio(horizon=6, horizon_buckets=[1], **options).fit(y)
+    f = bucketed.forecast(6)
+    assert f[0] == pytest.approx(one_step.forecast(1)[0], rel=1e-12)
+    assert f[1:] == pytest.approx(whole.forecast(6)[1:], rel=1e-12)
+    # In this draw the step-1 choice differs from the whole horizon's: two buckets.
+    assert one_step.name != whole.name
+    assert bucketed.name.startswith("portfolio(step 1: ") and "; steps 2+: " in bucketed.name
+    # A margin no bucket beats keeps one choice; the options survive pickling.
+    assert fc.Portfolio(horizon=6, horizon_buckets=[1], bucket_margin=0.99, **options).fit(y).name == whole.name
+    copy = pickle.loads(pickle.dumps(fc.Portfolio(horizon=6, horizon_buckets=[1], **options)))
+    assert copy.fit(y).name == bucketed.name
+    with pytest.raises(continuum.InvalidArgument, match=r"horizon_buckets must be >= 1 and increasing, got \[3, 1\]"):
+        fc.Portfolio(horizon_buckets=[3, 1])
+    with pytest.raises(continuum.InvalidArgument, match="bucket_margin must be in"):
+        fc.Portfolio(bucket_margin=-0.1)

@@ -131,6 +131,19 @@ struct PortfolioOptions {
     /// one-step error of the validation window) when b is fitted and when it is applied, so one spike
     /// neither sets b nor moves the forecast by more than that.
     bool error_correction = true;
+    /// Horizon buckets (walk-forward validation only, i.e. horizons below the reference season;
+    /// session 16): the last step ahead of each bucket, ascending (e.g. {1, 3, 6}: steps 1, 2-3, 4-6
+    /// and 7 to the horizon). Each bucket chooses its own candidate or mean (as the whole horizon
+    /// does, on the same walk-forward forecasts restricted to its steps) and forecasts its steps
+    /// with it, so the last value can serve step 1 while Holt-Winters serves step 12. A bucket keeps
+    /// the whole horizon's choice unless its own validates better on its steps by `bucket_margin`
+    /// (relative OWA). Only with at least min_walk_forward_origins origins (like the error correction).
+    /// Empty (the default) = one choice for every step. {1, 3} was measured in session 16 (docs/forecast.md):
+    /// fewer misses on the tuning traces at 5 minutes, not confirmed on the held-out ones.
+    std::vector<int> horizon_buckets{};
+    /// See horizon_buckets: a bucket's own choice replaces the whole horizon's only when its OWA on
+    /// the bucket's steps is below (1 - bucket_margin) x the whole horizon's choice's. In [0, 1).
+    double bucket_margin = 0.0;
     /// Validation scheme (see PortfolioValidation).
     PortfolioValidation validation = PortfolioValidation::automatic;
     /// Options for the Holt-Winters candidates (season lengths above 48 always use the
@@ -166,6 +179,11 @@ struct PortfolioState {
     /// clipped to +-error_correction_limit.
     std::vector<double> error_correction;
     double error_correction_limit = 0.0;
+    /// Horizon buckets (session 16; both empty = every member forecasts every step): bucket b covers the
+    /// steps ahead up to bucket_ends[b] (after bucket b - 1's; the last one also every later step) with
+    /// the mean of the members at positions bucket_members[b].
+    std::vector<int> bucket_ends;
+    std::vector<std::vector<int>> bucket_members;
 
     friend bool operator==(const PortfolioState&, const PortfolioState&) = default;
 };
@@ -182,14 +200,21 @@ public:
     /// \throws InvalidArgument when a member is not a built-in forecaster (an extra LSTM candidate,
     ///         say: see state_of), naming it.
     [[nodiscard]] PortfolioState state() const {
-        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_, correction_, correction_limit_};
+        PortfolioState out{{}, scores_, reference_season_, shift_detected_, validation_owa_, fitted_, guard_scale_, guard_errors_, correction_, correction_limit_, {}, {}};
         for (const auto& member : members_) out.members.push_back(state_of(member));
+        for (const std::size_t end : bucket_ends_) out.bucket_ends.push_back(static_cast<int>(end));
+        for (const auto& group : bucket_members_) {
+            out.bucket_members.emplace_back();
+            for (const std::size_t j : group) out.bucket_members.back().push_back(static_cast<int>(j));
+        }
         return out;
     }
     /// A copy of this portfolio (its options and extra candidates) with `state`; members are
     /// restored with options().holt_winters. \throws InvalidArgument naming the field: a fitted
     ///         state without members, a member's invalid state, reference_season < 1, a score or
-    ///         validation_owa that is negative or not finite (a failed score's owa may be +inf).
+    ///         validation_owa that is negative or not finite (a failed score's owa may be +inf), bucket_ends
+    ///         not >= 1 and increasing or not as many as bucket_members, a bucket without members or a
+    ///         bucket member position outside members.
     [[nodiscard]] BasicPortfolio with_state(const PortfolioState& s) const {
         if (s.fitted == s.members.empty()) {
             throw InvalidArgument(continuum::detail::message("portfolio restore: state.members has {} models, expected {}", s.members.size(),
@@ -216,6 +241,23 @@ public:
                                                                  i, score.smape, score.mase, score.owa));
             }
         }
+        if (s.bucket_ends.size() != s.bucket_members.size()) {
+            throw InvalidArgument(continuum::detail::message("portfolio restore: state.bucket_ends has {} entries but state.bucket_members {}; expected as many",
+                                                             s.bucket_ends.size(), s.bucket_members.size()));
+        }
+        for (std::size_t b = 0; b < s.bucket_ends.size(); ++b) {
+            if (s.bucket_ends[b] < 1 || (b > 0 && s.bucket_ends[b] <= s.bucket_ends[b - 1])) {
+                throw InvalidArgument(continuum::detail::message("portfolio restore: state.bucket_ends[{}] = {} must be >= 1 and above the previous one", b, s.bucket_ends[b]));
+            }
+            if (s.bucket_members[b].empty()) throw InvalidArgument(continuum::detail::message("portfolio restore: state.bucket_members[{}] is empty", b));
+            for (std::size_t k = 0; k < s.bucket_members[b].size(); ++k) {
+                const int j = s.bucket_members[b][k];
+                if (j < 0 || static_cast<std::size_t>(j) >= s.members.size()) {
+                    throw InvalidArgument(continuum::detail::message("portfolio restore: state.bucket_members[{}][{}] = {} is not a member position (0 to {})", b, k, j,
+                                                                     static_cast<int>(s.members.size()) - 1));
+                }
+            }
+        }
         std::vector<AnyForecaster> members;
         for (std::size_t i = 0; i < s.members.size(); ++i) {
             try {
@@ -235,6 +277,9 @@ public:
         out.guard_errors_ = s.guard_errors;
         out.correction_ = s.error_correction;
         out.correction_limit_ = s.error_correction_limit;
+        out.bucket_ends_.assign(s.bucket_ends.begin(), s.bucket_ends.end());
+        out.bucket_members_.clear();
+        for (const auto& group : s.bucket_members) out.bucket_members_.emplace_back(group.begin(), group.end());
         return out;
     }
     /// \throws InvalidArgument as the constructor and with_state.
@@ -334,7 +379,16 @@ public:
             std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return i == naive_index; });
             best_owa = scores_[naive_index].owa;
         }
+        // Horizon buckets: each bucket of steps ahead may choose its own candidate or mean (empty = none differs).
+        // Like the error correction, only with enough origins (min_walk_forward_origins): a bucket's choice rests on a few steps of each.
+        std::vector<Bucket> buckets;
+        if (walk_forward_ && !options_.horizon_buckets.empty() && windows_.size() >= static_cast<std::size_t>(options_.min_walk_forward_origins)) {
+            buckets = choose_buckets(runs, std::vector<std::size_t>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size()))),
+                                     reference_run, values);
+        }
         members_.clear();
+        bucket_ends_.clear();
+        bucket_members_.clear();
         guard_scale_ = 0.0;
         guard_errors_.clear();
         correction_.clear();
@@ -363,6 +417,21 @@ public:
                 together_models.push_back(hw);
             }
         }
+        // The buckets' own members (chosen only when their validation forecasts are finite), after the whole horizon's.
+        std::vector<std::size_t> bucket_only;
+        for (const auto& bucket : buckets) {
+            for (const std::size_t i : bucket.candidates) {
+                if (std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size())), i) ==
+                        order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size())) &&
+                    std::find(bucket_only.begin(), bucket_only.end(), i) == bucket_only.end()) {
+                    bucket_only.push_back(i);
+                    if (auto* hw = candidates[i].template target<HoltWintersModel>()) {
+                        together.push_back(i);
+                        together_models.push_back(hw);
+                    }
+                }
+            }
+        }
         const std::vector<bool> together_fitted = HoltWintersModel::refit_together(together_models, final_history);
         for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
             const std::size_t i = order[k];
@@ -383,10 +452,47 @@ public:
         }
         validation_owa_ = best_owa;
         if (members_.empty()) throw InvalidArgument(continuum::detail::message("portfolio: no candidate could be fitted on {} points", n));
+        // Per step ahead, the candidates whose mean forecasts it (one entry: every step, the whole horizon's choice).
+        std::vector<std::vector<std::size_t>> step_groups{chosen};
+        if (!buckets.empty()) {
+            const std::size_t overall_members = members_.size();
+            for (const std::size_t i : bucket_only) {
+                if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;  // already a fallback member of the whole horizon's choice
+                const auto at = std::find(together.begin(), together.end(), i);
+                if (at != together.end()) {
+                    if (!together_fitted[static_cast<std::size_t>(at - together.begin())]) continue;
+                } else {
+                    try {
+                        refit(candidates[i], final_history);
+                    } catch (const InvalidArgument&) {
+                        continue;
+                    }
+                }
+                scores_[i].selected = true;
+                members_.push_back(std::move(candidates[i]));
+                chosen.push_back(i);
+            }
+            step_groups.clear();
+            for (const auto& bucket : buckets) {
+                std::vector<std::size_t> positions;
+                for (const std::size_t i : bucket.candidates) {
+                    const auto at = std::find(chosen.begin(), chosen.end(), i);
+                    if (at != chosen.end()) positions.push_back(static_cast<std::size_t>(at - chosen.begin()));
+                }
+                if (positions.empty()) {  // its members could not be refitted: the whole horizon's choice
+                    for (std::size_t j = 0; j < overall_members; ++j) positions.push_back(j);
+                }
+                std::vector<std::size_t> group;
+                for (const std::size_t j : positions) group.push_back(chosen[j]);
+                bucket_ends_.push_back(bucket.end);
+                bucket_members_.push_back(std::move(positions));
+                while (step_groups.size() < bucket.end) step_groups.push_back(group);
+            }
+        }
         fitted_ = true;
         if (guard_points > 0) {
-            if (guarded) guard_scale_ = one_step_scale(runs, chosen, values);
-            if (corrected) correction_ = error_coefficients(runs, chosen, values);
+            if (guarded) guard_scale_ = one_step_scale(runs, step_groups.front(), values);
+            if (corrected) correction_ = error_coefficients(runs, step_groups, values);
             for (std::size_t t = n - guard_points; t < n; ++t) update(values[t]);  // records the members' one-step errors
         }
     }
@@ -409,13 +515,32 @@ public:
         const double weight = 1.0 / static_cast<double>(members_.size());
         const double guard = level_offset();
         const double latest = correction_.empty() || guard_errors_.empty() ? 0.0 : std::clamp(guard_errors_.back(), -correction_limit_, correction_limit_);
-        for (const auto& member : members_) {
-            const auto f = member.forecast(horizon, level);
+        if (bucket_members_.empty()) {
+            for (const auto& member : members_) {
+                const auto f = member.forecast(horizon, level);
+                for (std::size_t i = 0; i < h; ++i) {
+                    out.mean[i] += weight * f.mean[i];
+                    if (level > 0.0) {
+                        out.lower[i] += weight * (f.has_interval() ? f.lower[i] : f.mean[i]);
+                        out.upper[i] += weight * (f.has_interval() ? f.upper[i] : f.mean[i]);
+                    }
+                }
+            }
+        } else {
+            // Horizon buckets: step i is the mean of its bucket's members (steps past the last bucket: the last bucket's).
+            std::vector<Forecast> f;
+            for (const auto& member : members_) f.push_back(member.forecast(horizon, level));
+            std::size_t b = 0;
             for (std::size_t i = 0; i < h; ++i) {
-                out.mean[i] += weight * f.mean[i];
-                if (level > 0.0) {
-                    out.lower[i] += weight * (f.has_interval() ? f.lower[i] : f.mean[i]);
-                    out.upper[i] += weight * (f.has_interval() ? f.upper[i] : f.mean[i]);
+                while (b + 1 < bucket_ends_.size() && i >= bucket_ends_[b]) ++b;
+                const auto& group = bucket_members_[b];
+                const double share = 1.0 / static_cast<double>(group.size());
+                for (const std::size_t j : group) {
+                    out.mean[i] += share * f[j].mean[i];
+                    if (level > 0.0) {
+                        out.lower[i] += share * (f[j].has_interval() ? f[j].lower[i] : f[j].mean[i]);
+                        out.upper[i] += share * (f[j].has_interval() ? f[j].upper[i] : f[j].mean[i]);
+                    }
                 }
             }
         }
@@ -439,8 +564,14 @@ public:
         detail::require_finite_observation(value);
         if (guard_scale_ > 0.0 || !correction_.empty()) {
             double mean = 0.0;
-            for (const auto& member : members_) mean += member.forecast(1).mean[0];
-            push_guard_error(value - mean / static_cast<double>(members_.size()));
+            if (bucket_members_.empty()) {
+                for (const auto& member : members_) mean += member.forecast(1).mean[0];
+                mean /= static_cast<double>(members_.size());
+            } else {  // the one-step forecast is the first bucket's
+                for (const std::size_t j : bucket_members_.front()) mean += members_[j].forecast(1).mean[0];
+                mean /= static_cast<double>(bucket_members_.front().size());
+            }
+            push_guard_error(value - mean);
         }
         for (auto& member : members_) member.update(value);
     }
@@ -459,10 +590,26 @@ public:
         return up ? *std::min_element(guard_errors_.begin(), guard_errors_.end()) : *std::max_element(guard_errors_.begin(), guard_errors_.end());
     }
 
+    /// "portfolio(a + b)"; with horizon buckets, each bucket's steps and members:
+    /// "portfolio(step 1: naive; steps 2-3: naive + ses; steps 4+: holt-winters...)".
     [[nodiscard]] std::string name() const {
         std::vector<std::string> names;
-        for (const auto& member : members_) names.push_back(member.name());
-        return continuum::detail::message("portfolio({})", fmt::join(names, " + "));
+        if (bucket_members_.empty()) {
+            for (const auto& member : members_) names.push_back(member.name());
+            return continuum::detail::message("portfolio({})", fmt::join(names, " + "));
+        }
+        std::size_t from = 1;
+        for (std::size_t b = 0; b < bucket_members_.size(); ++b) {
+            std::vector<std::string> group;
+            for (const std::size_t j : bucket_members_[b]) group.push_back(members_[j].name());
+            const std::size_t to = bucket_ends_[b];
+            const std::string steps = b + 1 == bucket_members_.size() ? continuum::detail::message("steps {}+", from)
+                                      : to == from                   ? continuum::detail::message("step {}", from)
+                                                                     : continuum::detail::message("steps {}-{}", from, to);
+            names.push_back(continuum::detail::message("{}: {}", steps, fmt::join(group, " + ")));
+            from = to + 1;
+        }
+        return continuum::detail::message("portfolio({})", fmt::join(names, "; "));
     }
 
     /// Validation scores of every candidate from the last fit(), in the order tried.
@@ -517,6 +664,14 @@ private:
             throw InvalidArgument(continuum::detail::message("portfolio: moving_median_window must be >= 0, got {}", options_.moving_median_window));
         }
         if (options_.partial_origins < 0) throw InvalidArgument(continuum::detail::message("portfolio: partial_origins must be >= 0, got {}", options_.partial_origins));
+        for (std::size_t b = 0; b < options_.horizon_buckets.size(); ++b) {
+            if (options_.horizon_buckets[b] < 1 || (b > 0 && options_.horizon_buckets[b] <= options_.horizon_buckets[b - 1])) {
+                throw InvalidArgument(continuum::detail::message("portfolio: horizon_buckets must be >= 1 and increasing, got {}", options_.horizon_buckets));
+            }
+        }
+        if (!(options_.bucket_margin >= 0.0 && options_.bucket_margin < 1.0)) {
+            throw InvalidArgument(continuum::detail::message("portfolio: bucket_margin must be in [0, 1), got {}", options_.bucket_margin));
+        }
         if (!(options_.recency_decay > 0.0 && options_.recency_decay <= 1.0)) {
             throw InvalidArgument(continuum::detail::message("portfolio: recency_decay must be in (0, 1], got {}", options_.recency_decay));
         }
@@ -721,9 +876,12 @@ private:
         return recent > options_.shift_factor * typical;
     }
 
-    /// Mean sMAPE and MASE over the origins, and OWA relative to the reference run.
+    /// Mean sMAPE and MASE over the origins, and OWA relative to the reference run; on the steps ahead
+    /// [from, to) of each window only when given (a horizon bucket: a window's weight then counts
+    /// the steps it covers).
     [[nodiscard]] PortfolioScore score(std::string name, const Validation& run, const Validation& reference,
-                                       std::span<const double> values) const {
+                                       std::span<const double> values, std::size_t from = 0,
+                                       std::size_t to = std::numeric_limits<std::size_t>::max()) const {
         PortfolioScore out{std::move(name), 0.0, 0.0, std::numeric_limits<double>::infinity(), false};
         if (!run.ok) return out;
         const auto errors = [&](const Validation& v, double& smape_mean, double& mase_mean) {
@@ -731,11 +889,16 @@ private:
             double total_weight = 0.0;
             for (std::size_t o = 0; o < v.forecasts.size(); ++o) {
                 const auto& w = windows_[o];
-                const auto actual = values.subspan(w.origin, w.length);
-                smape_mean += w.weight * smape(actual, v.forecasts[o]);
-                const double error = mae(actual, v.forecasts[o]);
-                mase_mean += w.weight * (w.scale > 0.0 ? error / w.scale : error);
-                total_weight += w.weight;
+                const std::size_t end = std::min(to, w.length);
+                if (end <= from) continue;
+                const bool whole = from == 0 && end == w.length;
+                const auto actual = values.subspan(w.origin + from, end - from);
+                const auto forecast = std::span<const double>(v.forecasts[o]).subspan(from, end - from);
+                const double weight = whole ? w.weight : w.weight * static_cast<double>(end - from) / static_cast<double>(w.length);
+                smape_mean += weight * smape(actual, forecast);
+                const double error = mae(actual, forecast);
+                mase_mean += weight * (w.scale > 0.0 ? error / w.scale : error);
+                total_weight += weight;
             }
             smape_mean /= total_weight;
             mase_mean /= total_weight;
@@ -769,12 +932,65 @@ private:
 
     static constexpr std::size_t naive_index = 0;  // default_candidates() puts Naive first
 
+    struct Bucket {
+        std::size_t end = 0;                  // steps [previous end, end), 0-based
+        std::vector<std::size_t> candidates;  // whose mean forecasts them
+    };
+
+    /// horizon_buckets: per bucket of steps ahead, the best candidate or mean on those steps (chosen as
+    /// for the whole horizon: the best k <= combine, with the last value when last_value_combination
+    /// says so), kept when its OWA on the bucket is below (1 - bucket_margin) x that of `overall` (the
+    /// whole horizon's choice), else `overall`. Empty when every bucket keeps `overall`.
+    [[nodiscard]] std::vector<Bucket> choose_buckets(const std::vector<Validation>& runs, const std::vector<std::size_t>& overall, const Validation& reference_run,
+                                                     std::span<const double> values) const {
+        const auto h = static_cast<std::size_t>(horizon_);
+        std::vector<Bucket> out;
+        bool differs = false;
+        std::vector<std::size_t> sorted_overall = overall;
+        std::sort(sorted_overall.begin(), sorted_overall.end());
+        const Validation overall_run = mean_of(runs, overall, overall.size());
+        std::size_t from = 0;
+        for (std::size_t b = 0; b <= options_.horizon_buckets.size() && from < h; ++b) {
+            const std::size_t to = b < options_.horizon_buckets.size() ? std::min(static_cast<std::size_t>(options_.horizon_buckets[b]), h) : h;
+            if (to <= from) continue;
+            std::vector<double> owa(runs.size());
+            for (std::size_t i = 0; i < runs.size(); ++i) owa[i] = score("", runs[i], reference_run, values, from, to).owa;
+            std::vector<std::size_t> order(runs.size());
+            for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t c) { return owa[a] < owa[c]; });
+            std::size_t count = 1;
+            double best = owa[order[0]];
+            for (std::size_t k = 2; k <= static_cast<std::size_t>(options_.combine) && k <= order.size(); ++k) {
+                if (!std::isfinite(owa[order[k - 1]])) break;
+                const double value = score("combination", mean_of(runs, order, k), reference_run, values, from, to).owa;
+                if (value < best) {
+                    best = value;
+                    count = k;
+                }
+            }
+            if (options_.last_value_combination != LastValueCombination::off) count = with_last_value(runs, order, count, best, reference_run, values, from, to);
+            Bucket bucket{to, overall};
+            const double kept = score("combination", overall_run, reference_run, values, from, to).owa;
+            if (std::isfinite(best) && best < (1.0 - options_.bucket_margin) * kept) {
+                bucket.candidates.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count));
+                std::vector<std::size_t> sorted = bucket.candidates;
+                std::sort(sorted.begin(), sorted.end());
+                differs = differs || sorted != sorted_overall;
+            }
+            out.push_back(std::move(bucket));
+            from = to;
+        }
+        if (!differs) out.clear();
+        return out;
+    }
+
     /// last_value_combination: the means of the best k <= combine candidates with naive added as
     /// one more member, scored like the means without it (scored: the lowest OWA of both kinds wins;
     /// always: naive joins the chosen mean). On a choice with naive, moves naive to just after the
     /// top k in `order` and returns k + 1; otherwise returns best_count (order unchanged).
     [[nodiscard]] std::size_t with_last_value(const std::vector<Validation>& runs, std::vector<std::size_t>& order, std::size_t best_count, double& best_owa,
-                                              const Validation& reference_run, std::span<const double> values) const {
+                                              const Validation& reference_run, std::span<const double> values, std::size_t from = 0,
+                                              std::size_t to = std::numeric_limits<std::size_t>::max()) const {
         if (!runs[naive_index].ok) return best_count;
         const auto naive_at = static_cast<std::size_t>(std::find(order.begin(), order.end(), naive_index) - order.begin());
         if (naive_at < best_count) return best_count;  // naive is already a member
@@ -788,7 +1004,7 @@ private:
             if (!std::isfinite(scores_[others[k - 1]].owa)) break;
             std::vector<std::size_t> members(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(k));
             members.push_back(naive_index);
-            const double owa_value = score("combination", mean_of(runs, members, k + 1), reference_run, values).owa;
+            const double owa_value = score("combination", mean_of(runs, members, k + 1), reference_run, values, from, to).owa;
             if (always || owa_value < best_owa) {
                 best_owa = owa_value;
                 chosen = k;
@@ -846,11 +1062,13 @@ private:
     /// (i+1)-step error at origin t regressed (through 0) on its one-step error at t-1, both clipped
     /// at correction_limit_ (set here: 3 robust standard deviations of the one-step errors), clamped
     /// to [0, 1].
-    [[nodiscard]] std::vector<double> error_coefficients(const std::vector<Validation>& runs, const std::vector<std::size_t>& chosen,
+    /// step_groups[i]: the candidates whose mean forecasts step i + 1 (the last entry for the steps after it).
+    [[nodiscard]] std::vector<double> error_coefficients(const std::vector<Validation>& runs, const std::vector<std::vector<std::size_t>>& step_groups,
                                                          std::span<const double> values) {
         const auto h = static_cast<std::size_t>(horizon_);
         std::vector<double> cross(h, 0.0), square(h, 0.0);
         const auto combined = [&](std::size_t o, std::size_t i) {
+            const auto& chosen = step_groups[std::min(i, step_groups.size() - 1)];
             double mean = 0.0;
             for (const std::size_t c : chosen) mean += runs[c].forecasts[o][i];
             return mean / static_cast<double>(chosen.size());
@@ -901,6 +1119,10 @@ private:
     std::vector<double> guard_errors_;  // level guard: the latest one-step errors, oldest first
     std::vector<double> correction_;    // error correction coefficient per step ahead (empty = off)
     double correction_limit_ = 0.0;     // error correction: errors are clipped to +- this
+    // Horizon buckets (empty = every member forecasts every step): bucket b covers the steps before
+    // bucket_ends_[b] (0-based, after bucket b - 1's) with the mean of members_[bucket_members_[b]].
+    std::vector<std::size_t> bucket_ends_;
+    std::vector<std::vector<std::size_t>> bucket_members_;
 };
 
 using Portfolio = BasicPortfolio<>;
