@@ -116,6 +116,19 @@ TEST_CASE("forecaster state: a Portfolio and an AnyForecaster continue bit-ident
     check_resumes(fc::Portfolio(options), 72, [&](const auto&, const fc::PortfolioState& s) { return fc::Portfolio::restore(options, s); }, 2);
     CHECK_FALSE(fc::Portfolio(options).state().fitted);
 
+    // Horizon buckets (session 16): each bucket's members are state, so a restored portfolio forecasts
+    // every step as the running one does (step 1 from its own bucket's members).
+    options.horizon_buckets = {1};
+    std::size_t bucketed = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        const auto y = seasonal_series(seed, 240);
+        fc::Portfolio p(options);
+        p.fit(SeriesView(y));
+        if (!p.state().bucket_ends.empty()) ++bucketed;
+    }
+    CHECK(bucketed >= 1);  // the round trips below carry buckets, not only empty lists
+    check_resumes(fc::Portfolio(options), 240, [&](const auto&, const fc::PortfolioState& s) { return fc::Portfolio::restore(options, s); }, 6);
+
     // AnyForecaster: through ForecasterState (state_of / with_state).
     const fc::AnyForecaster any = fc::SeasonalNaive(12);
     const auto y = seasonal_series(9, 60);

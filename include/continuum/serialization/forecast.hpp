@@ -448,7 +448,9 @@ struct Schema<forecast::PortfolioState> {
                 {"guard_scale", detail::number(s.guard_scale, "guard_scale")},
                 {"guard_errors", detail::numbers(s.guard_errors, "guard_errors")},
                 {"error_correction", detail::numbers(s.error_correction, "error_correction")},
-                {"error_correction_limit", detail::number(s.error_correction_limit, "error_correction_limit")}};
+                {"error_correction_limit", detail::number(s.error_correction_limit, "error_correction_limit")},
+                {"bucket_ends", s.bucket_ends},
+                {"bucket_members", s.bucket_members}};
     }
     static forecast::PortfolioState read(const detail::Reader& r) {
         forecast::PortfolioState s;
@@ -473,6 +475,12 @@ struct Schema<forecast::PortfolioState> {
         if (auto g = r.optional("guard_errors")) s.guard_errors = g->numbers();
         if (auto c = r.optional("error_correction")) s.error_correction = c->numbers();  // later still: absent = off
         if (auto c = r.optional("error_correction_limit")) s.error_correction_limit = c->non_negative_number();
+        // Horizon buckets (session 16), absent = one choice for every step. Their values are checked by
+        // Portfolio::with_state (increasing ends >= 1, member positions in range).
+        if (auto b = r.optional("bucket_ends")) s.bucket_ends = b->array([](const detail::Reader& e) { return e.int32(); });
+        if (auto b = r.optional("bucket_members")) {
+            s.bucket_members = b->array([](const detail::Reader& group) { return group.array([](const detail::Reader& j) { return j.int32(); }); });
+        }
         return s;
     }
 };
