@@ -263,7 +263,7 @@ the offers; raises InvalidArgument exactly as validate_offers.)pbdoc")
         })
         .def_property_readonly("node_costs", [](const OfferCatalogue& c) { return std::vector<double>(c.node_costs().begin(), c.node_costs().end()); },
                                "Offer.node_cost() of every offer.")
-        .def_property_readonly("resource_names", &OfferCatalogue::resource_names)
+        .def_property_readonly("resource_names", &OfferCatalogue::resource_names<>)
         .def("capacity", [](const OfferCatalogue& c, const std::string& name) {
                  std::vector<std::int64_t> scratch;
                  return python::amounts_to_python(name, c.capacity(name, scratch));

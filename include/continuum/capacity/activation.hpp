@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/detail/counted.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/capacity/detail/activation_search.hpp>
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
@@ -102,14 +103,14 @@ template <typename Defer = void>
     detail::require_non_negative(shortfall, "choose_nodes_to_activate: shortfall");
     validate_pool<Defer>(pool);
     budget.validate();
-    ActivationPlan plan;
+    continuum::detail::deferred_t<ActivationPlan, Defer> plan;
     if (shortfall.empty()) {
         plan.optimal = true;
         plan.reason = "nothing to activate: the shortfall is empty";
         return plan;
     }
 
-    detail::ActivationProblem problem;
+    continuum::detail::deferred_t<detail::ActivationProblem, Defer> problem;
     problem.dims = shortfall.size();
     for (const auto& [name, value] : shortfall) problem.need.push_back(value);
     using detail::Criterion;
@@ -125,7 +126,7 @@ template <typename Defer = void>
     }
     // Candidates: nodes bringing something the shortfall needs, capacity capped at the shortfall.
     Resources contributing_total;
-    std::vector<std::size_t> contributing;
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> contributing;
     for (std::size_t i = 0; i < pool.size(); ++i) {
         bool useful = false;
         for (const auto& [name, need] : shortfall) {
@@ -144,7 +145,7 @@ template <typename Defer = void>
         problem.latency.push_back(pool[i].resume_latency.count());
     }
 
-    const auto fill = [&](std::vector<std::size_t> pool_indices) {
+    const auto fill = [&](auto pool_indices) {  // generic: compiled with the function (issue 21)
         std::sort(pool_indices.begin(), pool_indices.end());
         plan.nodes = std::move(pool_indices);
         std::int64_t latency = 0;
@@ -167,11 +168,11 @@ template <typename Defer = void>
 
     if (objective == ActivationObjective::fastest) {
         // Smallest latency threshold L whose nodes cover the shortfall: every cover has max latency >= L.
-        std::vector<std::int64_t> thresholds = problem.latency;
+        continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> thresholds = problem.latency;
         std::sort(thresholds.begin(), thresholds.end());
         thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
         for (std::int64_t threshold : thresholds) {
-            std::vector<std::int64_t> total(problem.dims, 0);
+            continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> total(problem.dims, 0);
             for (std::size_t i = 0; i < problem.size(); ++i) {
                 if (problem.latency[i] > threshold) continue;
                 for (std::size_t r = 0; r < problem.dims; ++r) total[r] = detail::saturating_add(total[r], problem.cap(i)[r]);
@@ -179,7 +180,7 @@ template <typename Defer = void>
             bool covers = true;
             for (std::size_t r = 0; r < problem.dims; ++r) covers = covers && total[r] >= problem.need[r];
             if (!covers) continue;
-            detail::ActivationProblem restricted;
+            continuum::detail::deferred_t<detail::ActivationProblem, Defer> restricted;
             restricted.dims = problem.dims;
             restricted.need = problem.need;
             std::copy(std::begin(problem.order), std::end(problem.order), std::begin(restricted.order));
@@ -196,8 +197,8 @@ template <typename Defer = void>
     }
 
     // Greedy incumbent (also the answer beyond the exact limit).
-    const std::vector<std::size_t> greedy = detail::greedy_cover<Defer>(problem);
-    std::vector<std::size_t> best_set = greedy;
+    const continuum::detail::deferred_t<std::vector<std::size_t>, Defer> greedy = detail::greedy_cover<Defer>(problem);
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> best_set = greedy;
     const auto score_of = [&](const std::vector<std::size_t>& set) {
         double cost = 0.0;
         std::int64_t latency = 0;
@@ -230,7 +231,7 @@ template <typename Defer = void>
             method = continuum::detail::message("greedy ({} node kinds > {} searched exactly)", kinds, exact_activation_kinds);
         }
     }
-    std::vector<std::size_t> chosen;
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> chosen;
     chosen.reserve(best_set.size());
     for (std::size_t position : best_set) chosen.push_back(problem.node[position]);
     fill(std::move(chosen));

@@ -5,6 +5,7 @@
 // priority_config.hpp; chains: expander_chain.hpp. Filters return the kept indices in input order.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
@@ -181,6 +182,7 @@ std::vector<std::size_t> keep_minimum(std::span<const std::size_t> among, const 
 /// `random`: one option chosen uniformly with a seeded generator (CA uses rand.Int31n; continuum
 /// takes the seed so decisions are reproducible). Empty input gives an empty result.
 /// \throws InvalidArgument when an index in `among` is out of range.
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> random_option(std::span<const ExpansionOption> options, std::span<const std::size_t> among, std::uint64_t seed) {
     for (const auto i : among) {
         if (i >= options.size()) throw InvalidArgument(continuum::detail::message("expander: option index {} out of range for {} options", i, options.size()));
@@ -188,30 +190,35 @@ inline std::vector<std::size_t> random_option(std::span<const ExpansionOption> o
     if (among.empty()) return {};
     return {among[detail::seeded_index(seed, among.size())]};
 }
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> random_option(std::span<const ExpansionOption> options, std::uint64_t seed) {
-    return random_option(options, continuum::detail::span_of(detail::all_indices(options.size())), seed);
+    return random_option<Defer>(options, continuum::detail::span_of(detail::all_indices(options.size())), seed);
 }
 
 /// `most-pods`: the options that schedule the most pods (len(Pods) maximal).
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> most_pods(std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
-    std::vector<std::optional<std::int64_t>> keys;
+    continuum::detail::deferred_t<std::vector<std::optional<std::int64_t>>, Defer> keys;
     keys.reserve(among.size());
     for (const auto i : among) keys.emplace_back(-static_cast<std::int64_t>(options[i].pods.size()));
     return detail::keep_minimum(among, keys);
 }
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> most_pods(std::span<const ExpansionOption> options) {
-    return most_pods(options, continuum::detail::span_of(detail::all_indices(options.size())));
+    return most_pods<Defer>(options, continuum::detail::span_of(detail::all_indices(options.size())));
 }
 
 /// `least-nodes` (leastnodes/leastnodes.go): the options adding the fewest nodes; options with node_count 0 are skipped.
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> least_nodes(std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
-    std::vector<std::optional<std::int64_t>> keys;
+    continuum::detail::deferred_t<std::vector<std::optional<std::int64_t>>, Defer> keys;
     keys.reserve(among.size());
     for (const auto i : among) keys.push_back(options[i].node_count > 0 ? std::optional<std::int64_t>(options[i].node_count) : std::nullopt);
     return detail::keep_minimum(among, keys);
 }
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> least_nodes(std::span<const ExpansionOption> options) {
-    return least_nodes(options, continuum::detail::span_of(detail::all_indices(options.size())));
+    return least_nodes<Defer>(options, continuum::detail::span_of(detail::all_indices(options.size())));
 }
 
 /// CA's least-waste score of one option (waste/waste.go):
@@ -239,14 +246,16 @@ inline std::optional<double> least_waste_score(const ExpansionOption& option) {
 }
 
 /// `least-waste`: the options with the smallest least_waste_score (options without a score drop out).
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> least_waste(std::span<const ExpansionOption> options, std::span<const std::size_t> among) {
-    std::vector<std::optional<double>> keys;
+    continuum::detail::deferred_t<std::vector<std::optional<double>>, Defer> keys;
     keys.reserve(among.size());
     for (const auto i : among) keys.push_back(least_waste_score(options[i]));
     return detail::keep_minimum(among, keys);
 }
+template <typename Defer = void>  // compiled only where called (issue 21)
 inline std::vector<std::size_t> least_waste(std::span<const ExpansionOption> options) {
-    return least_waste(options, continuum::detail::span_of(detail::all_indices(options.size())));
+    return least_waste<Defer>(options, continuum::detail::span_of(detail::all_indices(options.size())));
 }
 
 }  // namespace continuum::federation

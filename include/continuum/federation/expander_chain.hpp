@@ -4,6 +4,7 @@
 // strategy you pass). Stages are built-ins named as CA's flag values or your own filters.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
@@ -184,6 +185,12 @@ struct ExpanderChoice {
 /// An ordered chain of stages and a fallback strategy (CA's chainStrategy).
 template <typename Defer = void>
 class BasicExpanderChain {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     /// \throws InvalidArgument on a repeated stage name, or "random" anywhere but last (it returns a
     ///         single option, so anything after it could never act; CA's factory refuses it too).
@@ -211,7 +218,7 @@ public:
     /// Parses CA's --expander value, e.g. "priority,least-waste" (spaces around commas allowed).
     /// \throws ParseError on an unknown or empty name; InvalidArgument as the constructor.
     static BasicExpanderChain parse(std::string_view flag, ExpanderStrategy fallback = ExpanderStrategy::random()) {
-        std::vector<ExpanderStage> stages;
+        Dep<std::vector<ExpanderStage>> stages;
         std::size_t pos = 0;
         while (true) {
             const std::size_t comma = std::min(flag.find(',', pos), flag.size());
@@ -239,7 +246,7 @@ public:
     [[nodiscard]] const ExpanderStrategy& fallback() const { return fallback_; }
     /// The built-in kinds in order (user stages are left out).
     [[nodiscard]] std::vector<ExpanderKind> kinds() const {
-        std::vector<ExpanderKind> out;
+        Dep<std::vector<ExpanderKind>> out;
         for (const auto& stage : stages_) {
             if (stage.kind()) out.push_back(*stage.kind());
         }
@@ -247,7 +254,7 @@ public:
     }
     /// The stage names joined by commas, as CA's flag (user stages under their names).
     [[nodiscard]] std::string to_string() const {
-        std::vector<std::string_view> names;
+        Dep<std::vector<std::string_view>> names;
         for (const auto& stage : stages_) names.push_back(stage.name());
         return continuum::detail::message("{}", fmt::join(names, ","));
     }
@@ -260,8 +267,8 @@ public:
     [[nodiscard]] ExpanderChoice choose(std::span<const ExpansionOption> options, const ExpanderContext& context, std::uint64_t seed = 0) const {
         detail::validate_options<Defer>(options);
         ExpanderChoice out;
-        std::vector<std::size_t> tied = detail::all_indices(options.size());
-        std::vector<std::string> log;
+        Dep<std::vector<std::size_t>> tied = detail::all_indices(options.size());
+        Dep<std::vector<std::string>> log;
         bool decided = false;
         for (const auto& stage : stages_) {
             auto result = stage.run(options, continuum::detail::span_of(tied), context, seed);
@@ -291,12 +298,12 @@ public:
 
 private:
     static std::string names(std::span<const ExpansionOption> options, const std::vector<std::size_t>& indices) {
-        std::vector<std::string_view> out;
+        Dep<std::vector<std::string_view>> out;
         for (const auto i : indices) out.push_back(options[i].node_group);
         return continuum::detail::message("[{}]", fmt::join(out, ", "));
     }
 
-    std::vector<ExpanderStage> stages_;
+    Dep<std::vector<ExpanderStage>> stages_;
     ExpanderStrategy fallback_;
 };
 

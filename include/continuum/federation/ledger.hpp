@@ -6,6 +6,7 @@
 // broker keeps every reservation (serialization/federation.hpp writes it as JSON).
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -69,6 +70,12 @@ struct LedgerState {
 
 template <typename Defer = void>
 class BasicLedger {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     BasicLedger() = default;
 
@@ -85,7 +92,7 @@ public:
     ///         capacity, a reservation with id 0, above last_id or repeated, an empty consumer, an
     ///         unknown provider, a negative or empty amount, or reservations summing beyond a capacity.
     explicit BasicLedger(const LedgerState& state) {
-        std::map<std::string, Provider, std::less<>> providers;
+        Dep<std::map<std::string, Provider, std::less<>>> providers;
         for (std::size_t i = 0; i < state.providers.size(); ++i) {
             const auto& p = state.providers[i];
             if (p.cluster_id.empty()) throw InvalidArgument(continuum::detail::message("ledger restore: providers[{}].cluster_id is empty", i));
@@ -94,7 +101,7 @@ public:
                 throw InvalidArgument(continuum::detail::message("ledger restore: providers[{}].cluster_id \"{}\" appears twice", i, p.cluster_id));
             }
         }
-        std::map<ReservationId, Reservation> reservations;
+        Dep<std::map<ReservationId, Reservation>> reservations;
         for (std::size_t i = 0; i < state.reservations.size(); ++i) {
             const auto& r = state.reservations[i];
             if (r.id == 0 || r.id > state.last_id) {
@@ -231,7 +238,7 @@ public:
     /// All live reservations, by id; or only those of one consumer.
     [[nodiscard]] std::vector<Reservation> reservations(std::optional<std::string_view> consumer = std::nullopt) const {
         const std::lock_guard lock(mutex_);
-        std::vector<Reservation> out;
+        Dep<std::vector<Reservation>> out;
         for (const auto& [id, r] : reservations_) {
             if (!consumer || r.consumer == *consumer) out.push_back(r);
         }
@@ -239,7 +246,7 @@ public:
     }
     [[nodiscard]] std::vector<std::string> providers() const {
         const std::lock_guard lock(mutex_);
-        std::vector<std::string> out;
+        Dep<std::vector<std::string>> out;
         for (const auto& [id, p] : providers_) out.push_back(id);
         return out;
     }
@@ -248,7 +255,7 @@ public:
     /// held fits in capacity. Returns an empty string when consistent, else what is wrong.
     [[nodiscard]] std::string audit() const {
         const std::lock_guard lock(mutex_);
-        std::map<std::string, Resources, std::less<>> sums;
+        Dep<std::map<std::string, Resources, std::less<>>> sums;
         for (const auto& [id, r] : reservations_) sums[r.cluster_id] += r.amount;
         for (const auto& [id, p] : providers_) {
             const auto it = sums.find(id);
@@ -286,8 +293,8 @@ private:
     }
 
     mutable std::mutex mutex_;
-    std::map<std::string, Provider, std::less<>> providers_;
-    std::map<ReservationId, Reservation> reservations_;
+    Dep<std::map<std::string, Provider, std::less<>>> providers_;
+    Dep<std::map<ReservationId, Reservation>> reservations_;
     ReservationId last_id_ = 0;
 };
 

@@ -196,8 +196,9 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> tie_ranks() const { return continuum::detail::span_of(tie_rank_); }
 
     /// Names of the resources some offer has capacity of (cpu, memory and nvidia.com/gpu always).
+    template <typename Defer = void>
     [[nodiscard]] std::vector<std::string> resource_names() const {
-        std::vector<std::string> out;
+        continuum::detail::deferred_t<std::vector<std::string>, Defer> out;
         for (std::size_t k = 0; k < resources_.size(); ++k) out.emplace_back(resources_[k]);
         return out;
     }
@@ -226,22 +227,23 @@ public:
     }
 
     /// Resolves `selector` against this catalogue (the result refers to the catalogue: keep it alive).
-    template <typename = void>
+    template <typename Defer = void>
     [[nodiscard]] CompiledSelector compile(const LabelSelector& selector) const {
-        CompiledSelector out;
+        auto& self = continuum::detail::deferred<Defer>(*this);  // dependent: see deferred.hpp
+        continuum::detail::deferred_t<CompiledSelector, Defer> out;
         const auto add = [&](std::string_view key, auto value_passes, bool absent_passes) {
-            const auto id = label_keys_.find(key);
+            const auto id = self.label_keys_.find(key);
             if (!id) {  // the label is absent from every offer: the requirement is constant
                 if (!absent_passes) out.never_ = true;
                 return;
             }
-            const auto& values = label_values_[*id];
-            CompiledSelector::Requirement r;
+            const auto& values = self.label_values_[*id];
+            typename continuum::detail::deferred_t<CompiledSelector, Defer>::Requirement r;
             r.table.assign(values.size() + 1, 0);
             r.table[0] = absent_passes ? 1 : 0;
             for (std::size_t v = 0; v < values.size(); ++v) r.table[v + 1] = value_passes(values[v]) ? 1 : 0;
             out.scratch_.emplace_back();
-            r.column = label_[*id].all(size(), -1, out.scratch_.back());
+            r.column = self.label_[*id].all(self.size(), -1, out.scratch_.back());
             out.requirements_.push_back(std::move(r));
         };
         for (const auto& entry : selector.match_labels) {
@@ -312,31 +314,33 @@ public:
 private:
     template <typename Defer>
     void build(bool with_tie_order) {
-        const std::size_t n = offers_.size();
+        auto& self = continuum::detail::deferred<Defer>(*this);  // dependent: see deferred.hpp
+        using Hints = continuum::detail::deferred_t<std::vector<std::uint32_t>, Defer>;
+        const std::size_t n = self.offers_.size();
         if (n >= std::numeric_limits<std::uint32_t>::max()) {
             throw InvalidArgument(continuum::detail::message("offer catalogue: at most {} offers, got {}", std::numeric_limits<std::uint32_t>::max() - 1, n));
         }
         // cpu, memory and nvidia.com/gpu first, so that their ids are fixed.
         for (const auto name : {resource_names::cpu, resource_names::memory, resource_names::gpu}) {
-            resources_.intern(name);
-            capacity_.emplace_back();
+            self.resources_.intern(name);
+            self.capacity_.emplace_back();
         }
-        node_cost_.resize(n);
-        node_price_.resize(n);
-        per_unit_.resize(n);
-        nat_.resize(n);
-        max_nodes_.resize(n);
-        latency_.resize(n);
-        bandwidth_.resize(n);
-        power_.resize(n);
-        carbon_.resize(n);
-        std::vector<std::uint32_t> capacity_hint, unit_hint, label_hint;
-        std::vector<std::uint8_t> key_valid;
-        std::vector<std::vector<std::uint8_t>> value_valid;
-        std::vector<std::uint32_t> value_hint;
+        self.node_cost_.resize(n);
+        self.node_price_.resize(n);
+        self.per_unit_.resize(n);
+        self.nat_.resize(n);
+        self.max_nodes_.resize(n);
+        self.latency_.resize(n);
+        self.bandwidth_.resize(n);
+        self.power_.resize(n);
+        self.carbon_.resize(n);
+        Hints capacity_hint, unit_hint, label_hint;
+        continuum::detail::deferred_t<std::vector<std::uint8_t>, Defer> key_valid;
+        continuum::detail::deferred_t<std::vector<std::vector<std::uint8_t>>, Defer> value_valid;
+        Hints value_hint;
         const double missing = std::numeric_limits<double>::quiet_NaN();
         for (std::size_t i = 0; i < n; ++i) {
-            const Offer& o = offers_[i];
+            const Offer& o = self.offers_[i];
             const auto row = static_cast<std::uint32_t>(i);
             // The checks of Offer::validate, with label syntax checked once per distinct key / value;
             // on any failure Offer::validate itself produces the message.
@@ -344,53 +348,53 @@ private:
             std::size_t j = 0;
             for (const auto& [key, value] : o.labels) {
                 if (j == label_hint.size()) label_hint.push_back(std::numeric_limits<std::uint32_t>::max());
-                const auto k = label_keys_.intern(key, label_hint[j++]);
-                if (k == label_.size()) {
-                    label_.emplace_back();
-                    label_values_.emplace_back();
+                const auto k = self.label_keys_.intern(key, label_hint[j++]);
+                if (k == self.label_.size()) {
+                    self.label_.emplace_back();
+                    self.label_values_.emplace_back();
                     key_valid.push_back(detail::is_label_key(key) ? 1 : 0);
                     value_valid.emplace_back();
                     value_hint.push_back(std::numeric_limits<std::uint32_t>::max());
                 }
-                const auto v = label_values_[k].intern(value, value_hint[k]);
+                const auto v = self.label_values_[k].intern(value, value_hint[k]);
                 if (v == value_valid[k].size()) value_valid[k].push_back(detail::is_label_value(value) ? 1 : 0);
                 ok = ok && key_valid[k] != 0 && value_valid[k][v] != 0;
-                label_[k].rows.push_back(row);
-                label_[k].values.push_back(static_cast<std::int32_t>(v));
+                self.label_[k].rows.push_back(row);
+                self.label_[k].values.push_back(static_cast<std::int32_t>(v));
             }
             j = 0;
             std::int64_t cpu = 0, memory = 0;
             for (const auto& [name, amount] : o.capacity) {
                 if (j == capacity_hint.size()) capacity_hint.push_back(std::numeric_limits<std::uint32_t>::max());
-                const auto k = resources_.intern(name, capacity_hint[j++]);
-                if (k == capacity_.size()) capacity_.emplace_back();
+                const auto k = self.resources_.intern(name, capacity_hint[j++]);
+                if (k == self.capacity_.size()) self.capacity_.emplace_back();
                 ok = ok && amount >= 0;
                 if (k == cpu_id) cpu = amount;
                 if (k == memory_id) memory = amount;
-                capacity_[k].rows.push_back(row);
-                capacity_[k].values.push_back(amount);
+                self.capacity_[k].rows.push_back(row);
+                self.capacity_[k].values.push_back(amount);
             }
             ok = ok && cpu > 0 && memory > 0 && o.max_nodes >= 1 && std::isfinite(o.node_price) && o.node_price >= 0.0;
             j = 0;
             bool per_unit = false;
             for (const auto& [name, price] : o.unit_prices) {
                 if (j == unit_hint.size()) unit_hint.push_back(std::numeric_limits<std::uint32_t>::max());
-                const auto k = unit_names_.intern(name, unit_hint[j++]);
-                if (k == unit_price_.size()) unit_price_.emplace_back();
+                const auto k = self.unit_names_.intern(name, unit_hint[j++]);
+                if (k == self.unit_price_.size()) self.unit_price_.emplace_back();
                 ok = ok && !name.empty() && std::isfinite(price) && price >= 0.0;
                 per_unit = per_unit || price > 0.0;
-                unit_price_[k].rows.push_back(row);
-                unit_price_[k].values.push_back(price);
+                self.unit_price_[k].rows.push_back(row);
+                self.unit_price_[k].values.push_back(price);
             }
             const auto figure = [&](const std::optional<double>& f) {
                 if (!f) return missing;
                 ok = ok && std::isfinite(*f) && *f >= 0.0;
                 return *f;
             };
-            latency_[i] = figure(o.latency_ms);
-            bandwidth_[i] = figure(o.bandwidth_mbps);
-            power_[i] = figure(o.power_watts);
-            carbon_[i] = figure(o.carbon_intensity);
+            self.latency_[i] = figure(o.latency_ms);
+            self.bandwidth_[i] = figure(o.bandwidth_mbps);
+            self.power_[i] = figure(o.power_watts);
+            self.carbon_[i] = figure(o.carbon_intensity);
             if (!ok) {
                 try {
                     o.template validate<Defer>();
@@ -398,27 +402,27 @@ private:
                     throw InvalidArgument(continuum::detail::message("offers[{}]: {}", i, e.what()));
                 }
             }
-            node_price_[i] = o.node_price;
-            node_cost_[i] = o.node_cost();
-            per_unit_[i] = per_unit ? 1 : 0;
-            nat_[i] = o.reachability == Reachability::nat ? 1 : 0;
-            max_nodes_[i] = o.max_nodes;
+            self.node_price_[i] = o.node_price;
+            self.node_cost_[i] = o.node_cost();
+            self.per_unit_[i] = per_unit ? 1 : 0;
+            self.nat_[i] = o.reachability == Reachability::nat ? 1 : 0;
+            self.max_nodes_[i] = o.max_nodes;
         }
-        for (auto& c : capacity_) c.finish(n, 0);
-        for (auto& c : unit_price_) c.finish(n, 0.0);
-        for (auto& c : label_) c.finish(n, -1);
-        if (const auto dup = detail::first_duplicate_cluster_id(offers_)) {
-            throw InvalidArgument(continuum::detail::message("offers[{}]: duplicate cluster_id \"{}\"", *dup, offers_[*dup].cluster_id));
+        for (auto& c : self.capacity_) c.finish(n, 0);
+        for (auto& c : self.unit_price_) c.finish(n, 0.0);
+        for (auto& c : self.label_) c.finish(n, -1);
+        if (const auto dup = detail::first_duplicate_cluster_id(self.offers_)) {
+            throw InvalidArgument(continuum::detail::message("offers[{}]: duplicate cluster_id \"{}\"", *dup, self.offers_[*dup].cluster_id));
         }
         if (with_tie_order) {
-            std::vector<std::uint32_t> order(n);
+            Hints order(n);
             std::iota(order.begin(), order.end(), std::uint32_t{0});
             std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-                if (node_cost_[a] != node_cost_[b]) return node_cost_[a] < node_cost_[b];
-                return offers_[a].cluster_id < offers_[b].cluster_id;
+                if (self.node_cost_[a] != self.node_cost_[b]) return self.node_cost_[a] < self.node_cost_[b];
+                return self.offers_[a].cluster_id < self.offers_[b].cluster_id;
             });
-            tie_rank_.resize(n);
-            for (std::size_t k = 0; k < n; ++k) tie_rank_[order[k]] = static_cast<std::uint32_t>(k);
+            self.tie_rank_.resize(n);
+            for (std::size_t k = 0; k < n; ++k) self.tie_rank_[order[k]] = static_cast<std::uint32_t>(k);
         }
     }
 

@@ -4,6 +4,7 @@
 // the syntax Go's regexp implements). Optional: link continuum::priority_config (yaml-cpp, RE2).
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/federation/expander.hpp>
@@ -37,6 +38,12 @@ inline constexpr std::string_view config_map_key = "priorities";
 /// thread-safe (RE2 objects are).
 template <typename Defer = void>
 class BasicPriorityTiers {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     /// No configuration at all (CA: the ConfigMap value is ""): the filter keeps every option, with
     /// CA's "configuration is empty" warning.
@@ -73,7 +80,7 @@ public:
         } catch (const YAML::Exception& e) {
             throw ParseError(continuum::detail::message("priority expander: can't parse YAML with priorities in the configmap: {}", e.what()));
         }
-        std::map<std::int64_t, std::vector<std::string>> tiers;
+        Dep<std::map<std::int64_t, std::vector<std::string>>> tiers;
         if (root.IsNull()) return BasicPriorityTiers(std::move(tiers));
         if (!root.IsMap()) throw ParseError(continuum::detail::message("priority expander: the configuration must be a mapping of priority to patterns, got {}", describe(root)));
         for (const auto& entry : root) {
@@ -85,7 +92,7 @@ public:
             if (!key.IsScalar() || !integer_tag || !YAML::convert<std::int64_t>::decode(key, priority)) {
                 throw ParseError(continuum::detail::message("priority expander: {}: priority \"{}\" is not an integer", where(key), key.IsScalar() ? key.Scalar() : describe(key)));
             }
-            std::vector<std::string> patterns;
+            Dep<std::vector<std::string>> patterns;
             if (value.IsSequence()) {
                 for (const auto& item : value) {
                     if (item.IsNull()) {
@@ -174,8 +181,8 @@ private:
         return "?";
     }
 
-    std::map<std::int64_t, std::vector<std::string>> patterns_;
-    std::vector<std::pair<std::int64_t, std::shared_ptr<const RE2>>> compiled_;
+    Dep<std::map<std::int64_t, std::vector<std::string>>> patterns_;
+    Dep<std::vector<std::pair<std::int64_t, std::shared_ptr<const RE2>>>> compiled_;
     bool configured_ = false;
 };
 

@@ -146,6 +146,12 @@ struct Recommendation {
 /// so the order is total and the same on every platform.
 template <CostModel M = MonetaryCost>
 class Recommender {
+private:
+    /// T, spelled dependent on M: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, M>;
+
 public:
     explicit Recommender(M model = M{}) : model_(std::move(model)) {}
 
@@ -174,27 +180,27 @@ public:
         const std::size_t n = catalogue.size();
 
         // 1. Filters, in Recommender::filter's order, through the columns.
-        std::vector<Verdict> verdict(n, Verdict::ranked);
-        std::vector<std::uint32_t> rows;
+        Dep<std::vector<Verdict>> verdict(n, Verdict::ranked);
+        Dep<std::vector<std::uint32_t>> rows;
         rows.reserve(n);
         {
             const auto nat = catalogue.behind_nat();
-            std::vector<std::int32_t> arch_scratch;
+            Dep<std::vector<std::int32_t>> arch_scratch;
             std::span<const std::int32_t> arch_column;
             std::int32_t arch_id = -2;
             if (!requirements.arch.empty()) {
                 if (const auto column = catalogue.label_ids(label_keys::arch, arch_scratch)) arch_column = *column;
                 arch_id = catalogue.label_value_id(label_keys::arch, requirements.arch);
             }
-            std::vector<std::int64_t> gpu_scratch;
+            Dep<std::vector<std::int64_t>> gpu_scratch;
             const auto gpus = catalogue.capacity(resource_names::gpu, gpu_scratch);
             const auto selector = catalogue.template compile<continuum::detail::deferred_t<void, M>>(requirements.selector);
             struct Need {
                 std::span<const std::int64_t> capacity;
                 std::int64_t amount;
             };
-            std::vector<std::vector<std::int64_t>> need_scratch(requirements.request.size());
-            std::vector<Need> needs;
+            Dep<std::vector<std::vector<std::int64_t>>> need_scratch(requirements.request.size());
+            Dep<std::vector<Need>> needs;
             for (const auto& [name, amount] : requirements.request) needs.push_back({catalogue.capacity(name, need_scratch[needs.size()]), amount});
             for (std::size_t row = 0; row < n; ++row) {
                 Verdict v = Verdict::ranked;
@@ -220,7 +226,7 @@ public:
         }
 
         // 2. Costs of the offers that passed (columnar when the model supports it).
-        std::vector<double> score(rows.size());
+        Dep<std::vector<double>> score(rows.size());
         bool priced = false;
         if constexpr (ColumnarCostModel<M>) priced = model_.costs(catalogue, requirements.request, rows, score);
         for (std::size_t j = 0; j < rows.size(); ++j) {
@@ -232,7 +238,7 @@ public:
         }
 
         // 3. Verdicts in input order; the eligible offers' positions j in rows / score.
-        std::vector<std::uint32_t> eligible;
+        Dep<std::vector<std::uint32_t>> eligible;
         eligible.reserve(rows.size());
         out.rejected.reserve(n - rows.size());
         for (std::size_t row = 0, j = 0; row < n; ++row) {
@@ -260,10 +266,10 @@ public:
             }
         };
         const auto score_bits = [](double s) { return s == 0.0 ? std::uint64_t{0} : std::bit_cast<std::uint64_t>(s); };
-        std::vector<std::uint32_t> best;  // positions j, best first
+        Dep<std::vector<std::uint32_t>> best;  // positions j, best first
         if (catalogue.has_tie_order()) {
             const auto tie = catalogue.tie_ranks();
-            std::vector<detail::RankKey> keys;
+            Dep<std::vector<detail::RankKey>> keys;
             keys.reserve(eligible.size());
             for (const auto j : eligible) keys.push_back(detail::RankKey(score_bits(score[j])) << 64 | detail::RankKey(tie[rows[j]]) << 32 | j);
             select(keys, std::less<>{});

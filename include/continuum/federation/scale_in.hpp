@@ -7,6 +7,7 @@
 #pragma once
 
 #include <continuum/core/detail/counted.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
@@ -87,12 +88,12 @@ namespace detail {
 /// pod first, first fit in destination order), skipping the source itself. On success the room is
 /// taken (unless `keep` is false: a dry run) and `moves` / `targets` list where each pod goes; on failure `free` is restored and
 /// `blocker` says which pod could not move.
-template <typename = void>
-inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t> destinations, std::span<const VirtualNode> nodes, std::vector<Resources>& free,
+template <typename Defer = void>
+inline bool simulate_drain(std::size_t source_index, std::span<const std::size_t> destinations, std::span<const VirtualNode> nodes, continuum::detail::deferred_t<std::vector<Resources>, Defer>& free,
                            std::vector<PodMove>& moves, std::vector<std::size_t>& targets, std::string& blocker, bool keep) {
     const VirtualNode& source = nodes[source_index];
-    std::vector<std::pair<std::size_t, Resources>> taken;
-    std::vector<std::size_t> order(source.pods.size());
+    continuum::detail::deferred_t<std::vector<std::pair<std::size_t, Resources>>, Defer> taken;
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> order(source.pods.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         const auto& ra = source.pods[a].request;
@@ -181,6 +182,12 @@ struct ScaleInTrackerState {
 /// The stateful part of scale-in: when each node became unneeded, and when nodes were last added.
 template <typename Defer = void>
 class BasicScaleInTracker {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     using State = ScaleInTrackerState;
 
@@ -235,7 +242,7 @@ public:
     template <typename D = void>  // compiled only in units that call it (with its detail:: helpers)
     ScaleInDecision decide(std::span<const VirtualNode> nodes, Time now, std::span<const packing::WorkloadAvailability> budgets) {
         detail::validate_virtual_nodes<D>(nodes);
-        std::map<std::string, std::int64_t> allowed;
+        Dep<std::map<std::string, std::int64_t>> allowed;
         for (const auto& w : budgets) {
             w.budget.validate();
             if (w.desired < 0 || w.healthy < 0) throw InvalidArgument(continuum::detail::message("scale-in: budget {}: desired {} and healthy {} must be >= 0", w.name, w.desired, w.healthy));
@@ -247,16 +254,16 @@ public:
         last_decision_ = now;
         ScaleInDecision out;
         const std::size_t n = nodes.size();
-        std::vector<Resources> free(n);
+        Dep<std::vector<Resources>> free(n);
         for (std::size_t i = 0; i < n; ++i) {
             free[i] = detail::with_pod_slots(nodes[i].allocatable, static_cast<std::int64_t>(nodes[i].pods.size())) - detail::requested_on(nodes[i]);
         }
-        std::vector<std::size_t> by_name(n);
+        Dep<std::vector<std::size_t>> by_name(n);
         std::iota(by_name.begin(), by_name.end(), std::size_t{0});
         std::sort(by_name.begin(), by_name.end(), [&](std::size_t a, std::size_t b) { return nodes[a].name < nodes[b].name; });
 
         // 1. Unneeded: below threshold and drainable onto the others as they are now.
-        std::map<std::string, Time> still_unneeded;
+        Dep<std::map<std::string, Time>> still_unneeded;
         out.nodes.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
             auto& status = out.nodes[i];
@@ -268,8 +275,8 @@ public:
                 status.reason = continuum::detail::message("{}utilization {:.3f} >= threshold {}", gpu ? "GPU " : "", status.utilization, threshold);
                 continue;
             }
-            std::vector<PodMove> moves;
-            std::vector<std::size_t> targets;
+            Dep<std::vector<PodMove>> moves;
+            Dep<std::vector<std::size_t>> targets;
             std::string blocker;
             if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
                 !detail::simulate_drain(i, continuum::detail::span_of(by_name), nodes, free, moves, targets, blocker, false)) {
@@ -286,7 +293,7 @@ public:
 
         // 2. Cool-down after a scale-out.
         const bool cooling = last_scale_out_ && now - *last_scale_out_ < options_.delay_after_add;
-        std::vector<std::size_t> eligible;
+        Dep<std::vector<std::size_t>> eligible;
         for (std::size_t i = 0; i < n; ++i) {
             auto& status = out.nodes[i];
             if (!status.unneeded) continue;
@@ -305,8 +312,8 @@ public:
         });
 
         // 3. Sequential drains on the shared remaining room.
-        std::vector<bool> released(n, false);
-        std::vector<bool> receiving(n, false);
+        Dep<std::vector<bool>> released(n, false);
+        Dep<std::vector<bool>> receiving(n, false);
         for (const auto i : eligible) {
             auto& status = out.nodes[i];
             if (out.nodes_to_release.size() >= options_.max_nodes_per_decision) {
@@ -317,12 +324,12 @@ public:
                 status.reason = "unneeded, but it receives pods from a node released in this decision";
                 continue;
             }
-            std::vector<std::size_t> destinations;
+            Dep<std::vector<std::size_t>> destinations;
             for (const auto j : by_name) {
                 if (!released[j]) destinations.push_back(j);
             }
-            std::vector<PodMove> moves;
-            std::vector<std::size_t> targets;
+            Dep<std::vector<PodMove>> moves;
+            Dep<std::vector<std::size_t>> targets;
             std::string blocker;
             if (!detail::within_budgets(nodes[i], budgets, allowed, blocker, false) ||
                 !detail::simulate_drain(i, continuum::detail::span_of(destinations), nodes, free, moves, targets, blocker, true)) {
@@ -349,7 +356,7 @@ public:
 
 private:
     ScaleInOptions options_;
-    std::map<std::string, Time> unneeded_since_;
+    Dep<std::map<std::string, Time>> unneeded_since_;
     std::optional<Time> last_scale_out_;
     std::optional<Time> last_decision_;
 };

@@ -99,30 +99,30 @@ namespace detail {
 /// type whose capacity is covered by kept types at most as expensive, with N or more nodes in all,
 /// can be swapped out of any optimal mix node by node. Returns the kept type indices (all of them
 /// for small instances, free types, or when the greedy cannot place every item).
-template <typename = void>
+template <typename Defer = void>
 inline std::vector<std::size_t> undominated_types(std::span<const Resources> items, std::span<const packing::NodeType> types) {
-    std::vector<std::size_t> kept(types.size());
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> kept(types.size());
     std::iota(kept.begin(), kept.end(), std::size_t{0});
     if (types.size() <= 16 || items.empty()) return kept;
     double cheapest = std::numeric_limits<double>::infinity();
     for (const auto& t : types) cheapest = std::min(cheapest, t.cost);
     if (!(cheapest > 0.0)) return kept;
     // Dimensions: every resource some item requests.
-    std::vector<std::string_view> dims;
+    continuum::detail::deferred_t<std::vector<std::string_view>, Defer> dims;
     for (const auto& item : items) {
         for (const auto& [name, amount] : item) {
             if (std::find(dims.begin(), dims.end(), name) == dims.end()) dims.emplace_back(name);
         }
     }
     const std::size_t d = dims.size();
-    std::vector<std::int64_t> demand(d, 0), capacity(types.size() * d), amounts(items.size() * d);
+    continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> demand(d, 0), capacity(types.size() * d), amounts(items.size() * d);
     for (std::size_t i = 0; i < items.size(); ++i) {
         for (std::size_t k = 0; k < d; ++k) {
             amounts[i * d + k] = items[i].get(dims[k]);
             demand[k] = demand[k] > std::numeric_limits<std::int64_t>::max() - amounts[i * d + k] ? std::numeric_limits<std::int64_t>::max() : demand[k] + amounts[i * d + k];
         }
     }
-    std::vector<double> efficiency(types.size());  // cost per unit of the scarcest normalised capacity
+    continuum::detail::deferred_t<std::vector<double>, Defer> efficiency(types.size());  // cost per unit of the scarcest normalised capacity
     for (std::size_t t = 0; t < types.size(); ++t) {
         double share = std::numeric_limits<double>::infinity();
         for (std::size_t k = 0; k < d; ++k) {
@@ -131,17 +131,17 @@ inline std::vector<std::size_t> undominated_types(std::span<const Resources> ite
         }
         efficiency[t] = share > 0.0 ? types[t].cost / share : std::numeric_limits<double>::infinity();
     }
-    std::vector<std::size_t> by_efficiency = kept;
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> by_efficiency = kept;
     std::stable_sort(by_efficiency.begin(), by_efficiency.end(), [&](std::size_t a, std::size_t b) { return efficiency[a] < efficiency[b]; });
     // First fit decreasing (largest cpu, then memory first), opening the most efficient type left that holds the item.
-    std::vector<std::size_t> order(items.size());
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> order(items.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         if (items[a].cpu_millis() != items[b].cpu_millis()) return items[a].cpu_millis() > items[b].cpu_millis();
         return items[a].memory_bytes() > items[b].memory_bytes();
     });
-    std::vector<std::int64_t> residual;  // open nodes x d
-    std::vector<std::int64_t> used(types.size(), 0);
+    continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> residual;  // open nodes x d
+    continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> used(types.size(), 0);
     double upper = 0.0;
     const auto fits = [&](const std::int64_t* item, const std::int64_t* room) {
         for (std::size_t k = 0; k < d; ++k) {
@@ -170,7 +170,7 @@ inline std::vector<std::size_t> undominated_types(std::span<const Resources> ite
     // At most this many nodes in an optimal mix (with slack for rounding).
     const double bound = std::floor(upper / cheapest * (1.0 + 1e-9)) + 1.0;
     const auto max_nodes = static_cast<std::int64_t>(std::min(bound, static_cast<double>(items.size())));
-    std::vector<std::size_t> by_cost = kept;
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> by_cost = kept;
     std::stable_sort(by_cost.begin(), by_cost.end(), [&](std::size_t a, std::size_t b) { return types[a].cost < types[b].cost; });
     kept.clear();
     for (const auto a : by_cost) {
@@ -238,18 +238,18 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         }
         return budget;
     };
-    ScaleOutDecision out;
-    std::unordered_map<std::string_view, std::size_t> offer_by_id;
+    continuum::detail::deferred_t<ScaleOutDecision, Defer> out;
+    continuum::detail::deferred_t<std::unordered_map<std::string_view, std::size_t>, Defer> offer_by_id;
     offer_by_id.reserve(offers.size() * 2);
     for (std::size_t i = 0; i < offers.size(); ++i) offer_by_id.emplace(offers[i].cluster_id, i);
-    std::vector<std::int64_t> remaining(offers.size());
+    continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> remaining(offers.size());
     for (std::size_t i = 0; i < offers.size(); ++i) remaining[i] = offers[i].max_nodes;
     for (const auto& node : nodes) {
         const auto it = offer_by_id.find(node.cluster_id);
         if (it != offer_by_id.end()) remaining[it->second] = std::max<std::int64_t>(0, remaining[it->second] - 1);
     }
 
-    std::vector<std::size_t> order(pods.size());
+    continuum::detail::deferred_t<std::vector<std::size_t>, Defer> order(pods.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         const auto& ra = pods[a].request;
@@ -260,12 +260,12 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     });
 
     // 1. Existing nodes.
-    std::vector<bool> placed(pods.size(), false);
+    continuum::detail::deferred_t<std::vector<bool>, Defer> placed(pods.size(), false);
     if (options.use_existing_nodes && !nodes.empty()) {
-        std::vector<std::size_t> node_order(nodes.size());
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> node_order(nodes.size());
         std::iota(node_order.begin(), node_order.end(), std::size_t{0});
         std::sort(node_order.begin(), node_order.end(), [&](std::size_t a, std::size_t b) { return nodes[a].name < nodes[b].name; });
-        std::vector<Resources> free(nodes.size());
+        continuum::detail::deferred_t<std::vector<Resources>, Defer> free(nodes.size());
         for (std::size_t n = 0; n < nodes.size(); ++n) {
             free[n] = detail::with_pod_slots(nodes[n].allocatable, static_cast<std::int64_t>(nodes[n].pods.size())) - detail::requested_on(nodes[n]);
         }
@@ -282,17 +282,17 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     }
 
     // 2. Group the rest by selector.
-    std::map<std::string, std::vector<std::size_t>> by_selector;
+    continuum::detail::deferred_t<std::map<std::string, std::vector<std::size_t>>, Defer> by_selector;
     for (const auto p : order) {
         if (!placed[p]) by_selector[pods[p].node_selector.to_string()].push_back(p);
     }
     struct Group {
         std::string selector;
-        std::vector<std::size_t> pods;
-        std::vector<std::size_t> offers;
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> pods;
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> offers;
     };
-    std::vector<Group> groups;
-    std::map<std::size_t, std::string> unschedulable;
+    continuum::detail::deferred_t<std::vector<Group>, Defer> groups;
+    continuum::detail::deferred_t<std::map<std::size_t, std::string>, Defer> unschedulable;
     for (auto& [key, members] : by_selector) {
         Group g{key, std::move(members), {}};
         const auto selector = catalogue.template compile<Defer>(pods[g.pods.front()].node_selector);
@@ -316,14 +316,14 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
     }
     std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.offers.size() < b.offers.size(); });
 
-    std::vector<std::vector<NewVirtualNode>> new_nodes(offers.size());
+    continuum::detail::deferred_t<std::vector<std::vector<NewVirtualNode>>, Defer> new_nodes(offers.size());
     for (const auto& g : groups) {
         // Offers that can host at least one of the group's pods and have nodes left.
-        std::vector<std::size_t> candidates;
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> candidates;
         for (const auto o : g.offers) {
             if (remaining[o] > 0) candidates.push_back(o);
         }
-        std::vector<Resources> items;
+        continuum::detail::deferred_t<std::vector<Resources>, Defer> items;
         items.reserve(g.pods.size());
         for (const auto p : g.pods) items.push_back(detail::with_pod_slot(pods[p].request));
         const std::string matching = g.selector.empty() ? std::string("every offer") : continuum::detail::message("every offer matching node selector \"{}\"", g.selector);
@@ -342,7 +342,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             for (const auto p : g.pods) unschedulable[p] = explain(p);
             continue;
         }
-        std::vector<double> price(offers.size(), 0.0);
+        continuum::detail::deferred_t<std::vector<double>, Defer> price(offers.size(), 0.0);
         for (const auto o : candidates) price[o] = catalogue.node_costs()[o];
         std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
             // (lexicographical_compare, not the vectors' <, which is written through operator<=>: g++ and clang
@@ -363,12 +363,12 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             std::size_t offer;
             std::int64_t count;
         };
-        std::vector<packing::NodeType> types;
-        std::vector<std::vector<Slot>> slots;  // per type, cheapest first
+        continuum::detail::deferred_t<std::vector<packing::NodeType>, Defer> types;
+        continuum::detail::deferred_t<std::vector<std::vector<Slot>>, Defer> slots;  // per type, cheapest first
         bool exact_prices = true;
         for (std::size_t begin = 0; begin < candidates.size();) {
             std::size_t end = begin;
-            std::vector<Slot> pool;
+            continuum::detail::deferred_t<std::vector<Slot>, Defer> pool;
             std::int64_t total = 0;
             while (end < candidates.size() && offers[candidates[end]].capacity == offers[candidates[begin]].capacity) {
                 const std::size_t o = candidates[end++];
@@ -386,7 +386,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
             std::size_t k = 0;
             std::int64_t used_of_k = 0;
             while (k < pool.size()) {
-                std::vector<Slot> tier;
+                continuum::detail::deferred_t<std::vector<Slot>, Defer> tier;
                 std::int64_t count = 0;
                 double sum = 0;
                 while (k < pool.size() && count < per_tier && (!by_price || tier.empty() || price[pool[k].offer] == price[tier.front().offer])) {
@@ -408,9 +408,9 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         }
         // Types no optimal mix needs (capacity and price covered by enough cheaper nodes) are left
         // out: the packing heuristics' work grows with the number of types.
-        if (const auto keep = detail::undominated_types(continuum::detail::span_of(items), continuum::detail::span_of(types)); keep.size() < types.size()) {
-            std::vector<packing::NodeType> kept_types;
-            std::vector<std::vector<Slot>> kept_slots;
+        if (const auto keep = detail::undominated_types<Defer>(continuum::detail::span_of(items), continuum::detail::span_of(types)); keep.size() < types.size()) {
+            continuum::detail::deferred_t<std::vector<packing::NodeType>, Defer> kept_types;
+            continuum::detail::deferred_t<std::vector<std::vector<Slot>>, Defer> kept_slots;
             for (const auto t : keep) {
                 kept_types.push_back(std::move(types[t]));
                 kept_slots.push_back(std::move(slots[t]));
@@ -422,7 +422,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         out.lower_bound += mix.lower_bound;
         out.optimal = out.optimal && mix.optimal && exact_prices;
         // Opened nodes of a type go to its offers, cheapest first.
-        std::vector<std::size_t> cursor(types.size(), 0);
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> cursor(types.size(), 0);
         for (const auto& node : mix.nodes) {
             auto& c = cursor[node.type];
             while (slots[node.type][c].count == 0) ++c;  // the type's max_count bounds the total
@@ -453,7 +453,7 @@ inline ScaleOutDecision plan_scale_out(std::span<const PendingPod> pods, std::sp
         const auto it = unschedulable.find(p);
         if (it != unschedulable.end()) out.unschedulable.push_back({pods[p].name, it->second});
     }
-    std::vector<std::string> summary;
+    continuum::detail::deferred_t<std::vector<std::string>, Defer> summary;
     for (const auto& p : out.peerings) summary.push_back(continuum::detail::message("{} x{}", p.cluster_id, p.nodes.size()));
     const std::size_t opened = out.new_node_count();
     const std::string onto_new = opened == 0 ? std::string("no new node")

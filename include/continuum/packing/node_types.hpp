@@ -9,6 +9,7 @@
 
 #include <continuum/core/budget.hpp>
 #include <continuum/core/error.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/resources.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/node_mix.hpp>
@@ -55,8 +56,8 @@ struct NodeMix {
 namespace detail {
 
 template <typename Defer = void>
-NodeMix to_node_mix(const NodeMixProblem& problem, const MixSolution& solution) {
-    NodeMix out;
+NodeMix to_node_mix(const continuum::detail::deferred_t<NodeMixProblem, Defer>& problem, const continuum::detail::deferred_t<MixSolution, Defer>& solution) {
+    continuum::detail::deferred_t<NodeMix, Defer> out;
     out.count_per_type.assign(problem.new_types, 0);
     out.existing_items.assign(problem.existing(), {});
     for (const auto& bin : solution.bins) {

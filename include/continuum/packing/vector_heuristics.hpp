@@ -6,6 +6,7 @@
 // The *_onto_existing variants fill existing nodes' residual capacity before opening new nodes.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -360,8 +361,8 @@ DenseExistingProblem dense_existing_problem(std::span<const Resources> items, st
 
 /// Splits a packing whose first `existing` bins are the existing nodes.
 template <typename Defer = void>
-PackingOntoExisting split_existing(VectorPacking packing, std::size_t existing) {
-    PackingOntoExisting out;
+PackingOntoExisting split_existing(continuum::detail::deferred_t<VectorPacking, Defer> packing, std::size_t existing) {
+    continuum::detail::deferred_t<PackingOntoExisting, Defer> out;
     out.existing.assign(std::make_move_iterator(packing.bins.begin()), std::make_move_iterator(packing.bins.begin() + static_cast<std::ptrdiff_t>(existing)));
     out.new_nodes.assign(std::make_move_iterator(packing.bins.begin() + static_cast<std::ptrdiff_t>(existing)), std::make_move_iterator(packing.bins.end()));
     out.unplaced = std::move(packing.unplaced);

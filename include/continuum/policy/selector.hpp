@@ -5,6 +5,7 @@
 // default. Stateless: the context, including the time, is passed in.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/time.hpp>
@@ -63,6 +64,12 @@ struct Selection {
 /// compiling in a unit that does not use them (issue 21).
 template <typename Defer = void>
 class BasicPolicySelector {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     /// \throws InvalidArgument when `policies` is empty, a policy is invalid, two share a name, two
     ///         on the same pool disagree on its node type capacity, or `default_policy` is unknown.
@@ -168,7 +175,7 @@ private:
             }
         }
         if (maximize_utility_ && can_evaluate) {
-            std::vector<double> utilities;
+            Dep<std::vector<double>> utilities;
             std::size_t best = 0;
             for (std::size_t i = 0; i < policies_.size(); ++i) {
                 const UtilityState state = state_of(policies_[i]);
@@ -198,10 +205,10 @@ private:
         throw InvalidArgument(continuum::detail::message("policy selector: {} \"{}\" is not one of the policies", argument, name));
     }
 
-    std::vector<Policy> policies_;
+    Dep<std::vector<Policy>> policies_;
     std::string default_;
-    std::vector<TimeWindow> windows_;
-    std::vector<SignalRule> signal_rules_;
+    Dep<std::vector<TimeWindow>> windows_;
+    Dep<std::vector<SignalRule>> signal_rules_;
     bool maximize_utility_ = false;
     BasicUtility<Defer> utility_;
 };

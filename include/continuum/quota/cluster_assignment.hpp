@@ -4,6 +4,7 @@
 // Per resource, in proportion to each cluster's capacity, exact integers that add up to the overall.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -41,7 +42,7 @@ template <typename Defer = void>
 [[nodiscard]] std::vector<ClusterAssignment> split_across_clusters(const Resources& overall, std::span<const MemberCluster> clusters) {
     if (clusters.empty()) throw InvalidArgument("split_across_clusters: no member clusters");
     if (overall.any_negative()) throw InvalidArgument(continuum::detail::message("split_across_clusters: overall {} has a negative amount", overall));
-    std::vector<ClusterAssignment> out;
+    continuum::detail::deferred_t<std::vector<ClusterAssignment>, Defer> out;
     out.reserve(clusters.size());
     for (std::size_t i = 0; i < clusters.size(); ++i) {
         if (clusters[i].name.empty()) throw InvalidArgument(continuum::detail::message("split_across_clusters: cluster [{}] has an empty name", i));
@@ -55,7 +56,7 @@ template <typename Defer = void>
         }
         out.push_back(ClusterAssignment{clusters[i].name, {}});
     }
-    std::vector<std::int64_t> weights(clusters.size());
+    continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> weights(clusters.size());
     for (const auto& [name, amount] : overall) {
         __extension__ using Wide = __int128;
         Wide total = 0;
@@ -67,8 +68,8 @@ template <typename Defer = void>
             throw Infeasible(continuum::detail::message("split_across_clusters: overall has {} {} but no member cluster has any", format_resource(name, amount), name));
         }
         // Floors of amount * w / total, then the leftover units to the largest remainders.
-        std::vector<std::int64_t> shares(clusters.size());
-        std::vector<std::pair<Wide, std::size_t>> remainders;
+        continuum::detail::deferred_t<std::vector<std::int64_t>, Defer> shares(clusters.size());
+        continuum::detail::deferred_t<std::vector<std::pair<Wide, std::size_t>>, Defer> remainders;
         std::int64_t given = 0;
         for (std::size_t i = 0; i < clusters.size(); ++i) {
             const Wide exact = static_cast<Wide>(amount) * weights[i];

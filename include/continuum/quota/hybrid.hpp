@@ -204,6 +204,12 @@ std::string hybrid_reason(const HybridDecision& out, std::size_t changed, const 
 /// Complexity per tick: O(namespaces x resources) plus the node choice, plus O(n log n) per cut resource.
 template <forecast::Forecaster F>
 class HybridQuotaScaler {
+private:
+    /// T, spelled dependent on F: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, F>;
+
 public:
     /// \throws InvalidArgument when the config is invalid.
     /// A forecaster that selects a model by validation (forecast::Portfolio, or an AnyForecaster
@@ -226,8 +232,8 @@ public:
     ///         pending decrease after state.last_now.
     HybridQuotaScaler(F prototype, HybridConfig config, const State& state) : HybridQuotaScaler(std::move(prototype), std::move(config)) {
         const std::size_t managed = config_.proactive.resources.size();
-        std::vector<NamespaceState> states;
-        std::unordered_map<std::string, std::size_t> index;
+        Dep<std::vector<NamespaceState>> states;
+        Dep<std::unordered_map<std::string, std::size_t>> index;
         for (std::size_t i = 0; i < state.namespaces.size(); ++i) {
             const auto& ns = state.namespaces[i];
             const std::string field = continuum::detail::message("state.namespaces[{}]", i);
@@ -316,14 +322,14 @@ public:
     /// Observes usage, forecasts, and decides (see the class comment).
     /// \throws InvalidArgument for bad snapshots (negative amounts, duplicate names, time going
     ///         backwards), a NaN forecast, an invalid pool; whatever the forecaster throws.
-    HybridDecision tick(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces) {
-        HybridDecision out;
+    HybridDecision tick(const Dep<ClusterSnapshot>& cluster, std::span<const NamespaceSnapshot> namespaces) {
+        Dep<HybridDecision> out;
         tick(cluster, namespaces, out);
         return out;
     }
     /// tick() writing into `out`, reusing its buffers (for hosts ticking thousands of namespaces:
     /// no allocation per namespace in steady state).
-    void tick(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, HybridDecision& out) {
+    void tick(const Dep<ClusterSnapshot>& cluster, std::span<const NamespaceSnapshot> namespaces, Dep<HybridDecision>& out) {
         require_time(cluster.now);
         forecasts_.resize(namespaces.size());
         pointers_.assign(namespaces.size(), nullptr);
@@ -337,15 +343,15 @@ public:
     /// The decision with predictions given by the caller (no forecasting, no observation): the
     /// path for external forecasts and for benchmarks. predictions[i] is for namespaces[i].
     /// \throws InvalidArgument as tick, or when the spans differ in size.
-    HybridDecision tick_with_predictions(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces,
+    HybridDecision tick_with_predictions(const Dep<ClusterSnapshot>& cluster, std::span<const NamespaceSnapshot> namespaces,
                                          std::span<const Resources> predictions) {
-        HybridDecision out;
+        Dep<HybridDecision> out;
         tick_with_predictions(cluster, namespaces, predictions, out);
         return out;
     }
     /// tick_with_predictions() writing into `out`, reusing its buffers.
-    void tick_with_predictions(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources> predictions,
-                               HybridDecision& out) {
+    void tick_with_predictions(const Dep<ClusterSnapshot>& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources> predictions,
+                               Dep<HybridDecision>& out) {
         if (predictions.size() != namespaces.size()) {
             throw InvalidArgument(continuum::detail::message("hybrid quota scaling: {} predictions for {} namespaces", predictions.size(), namespaces.size()));
         }
@@ -357,7 +363,7 @@ public:
     /// Algorithm 2 for one failed deployment between ticks: R_avail is the cluster capacity minus
     /// every namespace's quota (positive part), as given in `namespaces`.
     /// \throws InvalidArgument as reactive_quota_step, or when `name` is not in `namespaces`.
-    [[nodiscard]] ReactiveDecision react(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::string_view name,
+    [[nodiscard]] ReactiveDecision react(const Dep<ClusterSnapshot>& cluster, std::span<const NamespaceSnapshot> namespaces, std::string_view name,
                                          const Resources& request) const {
         Resources promised;
         const NamespaceSnapshot* self = nullptr;
@@ -375,8 +381,8 @@ private:
     struct NamespaceState {
         std::string name;
         int priority = 0;
-        std::vector<F> models;                      // one per managed resource, once fitted
-        std::vector<std::vector<double>> history;   // one per managed resource
+        Dep<std::vector<F>> models;                      // one per managed resource, once fitted
+        Dep<std::vector<std::vector<double>>> history;   // one per managed resource
         bool fitted = false;
         std::size_t since_fit = 0;
         std::optional<PendingDecrease> pending;
@@ -470,8 +476,8 @@ private:
     // constrained resource), and the decision's Resources are written only when they change
     // (detail::write_overlay / assign), so a steady-state tick allocates and copies nothing per
     // namespace.
-    void decide(const ClusterSnapshot& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions,
-                HybridDecision& out) {
+    void decide(const Dep<ClusterSnapshot>& cluster, std::span<const NamespaceSnapshot> namespaces, std::span<const Resources* const> predictions,
+                Dep<HybridDecision>& out) {
         capacity::detail::require_non_negative(cluster.capacity, "hybrid quota scaling: cluster capacity");
         capacity::validate_pool<continuum::detail::deferred_t<void, F>>(cluster.waiting_nodes);
         require_time(cluster.now);
@@ -516,7 +522,7 @@ private:
                 throw InvalidArgument(continuum::detail::message("hybrid quota scaling: namespace \"{}\" appears twice in one tick", ns.name));
             }
             st.seen_in_tick = tick_number_;
-            NamespaceDecision& d = out.namespaces[i];  // assigned field by field: buffers are reused
+            Dep<NamespaceDecision>& d = out.namespaces[i];  // assigned field by field: buffers are reused
             if (!detail::same_name(d.name, ns.name)) d.name = ns.name;
             d.priority = st.priority;
             detail::assign(d.previous_quota, ns.quota);
@@ -669,7 +675,7 @@ private:
             }
             changed = 0;
             for (std::size_t i = 0; i < n; ++i) {
-                NamespaceDecision& d = out.namespaces[i];
+                Dep<NamespaceDecision>& d = out.namespaces[i];
                 bool cut = false;
                 for (std::size_t r = 0; r < width; ++r) {
                     override_row_[r] = wanted_[i * width + r] - granted_[i * width + r];  // a grant never exceeds the want
@@ -687,7 +693,7 @@ private:
         // without a cut, quota = wanted >= every failed request).
         if (activated || fairness) {
             for (std::size_t i = 0; i < n; ++i) {
-                NamespaceDecision& d = out.namespaces[i];
+                Dep<NamespaceDecision>& d = out.namespaces[i];
                 if (d.proactive == ProactiveAction::raise_quota) {
                     if (d.was_cut()) {
                         d.proactive = ProactiveAction::infeasible;
@@ -711,25 +717,25 @@ private:
 
     F prototype_;
     HybridConfig config_;
-    std::vector<NamespaceState> states_;
-    std::unordered_map<std::string, std::size_t> index_;
+    Dep<std::vector<NamespaceState>> states_;
+    Dep<std::unordered_map<std::string, std::size_t>> index_;
     std::optional<Time> last_now_;
     std::uint64_t tick_number_ = 0;
-    std::vector<std::size_t> order_;               // state index per snapshot position, last tick
+    Dep<std::vector<std::size_t>> order_;               // state index per snapshot position, last tick
     // Scratch reused across ticks.
-    std::vector<const Resources*> pointers_;       // predictions per namespace (nullptr: warming up)
-    std::vector<Resources> forecasts_;             // tick(): the forecasts pointers_ point to
-    std::vector<std::int64_t> forecast_row_;       // tick(): one forecast per managed resource
-    std::vector<std::string> constrained_;         // managed resources, then the others the capacity names
-    std::vector<const QuotaLevels*> levels_;       // levels per managed resource (nullptr: none)
-    std::vector<std::int64_t> wanted_;             // row i: namespace i's wanted amount per constrained resource
-    std::vector<std::int64_t> decrease_;           // lowered target per managed resource, -1 = none
-    std::vector<std::int64_t> total_;              // total wanted per constrained resource
-    std::vector<std::int64_t> quota_row_;          // the namespace's quota per constrained resource
-    std::vector<std::int64_t> override_row_;       // per constrained resource: an amount to write, or -1
-    std::vector<std::int64_t> predicted_;          // the namespace's prediction per managed resource
-    std::vector<std::int64_t> granted_, column_, floors_, shares_;  // fairness rule
-    std::vector<int> priorities_;
+    Dep<std::vector<const Resources*>> pointers_;       // predictions per namespace (nullptr: warming up)
+    Dep<std::vector<Resources>> forecasts_;             // tick(): the forecasts pointers_ point to
+    Dep<std::vector<std::int64_t>> forecast_row_;       // tick(): one forecast per managed resource
+    Dep<std::vector<std::string>> constrained_;         // managed resources, then the others the capacity names
+    Dep<std::vector<const QuotaLevels*>> levels_;       // levels per managed resource (nullptr: none)
+    Dep<std::vector<std::int64_t>> wanted_;             // row i: namespace i's wanted amount per constrained resource
+    Dep<std::vector<std::int64_t>> decrease_;           // lowered target per managed resource, -1 = none
+    Dep<std::vector<std::int64_t>> total_;              // total wanted per constrained resource
+    Dep<std::vector<std::int64_t>> quota_row_;          // the namespace's quota per constrained resource
+    Dep<std::vector<std::int64_t>> override_row_;       // per constrained resource: an amount to write, or -1
+    Dep<std::vector<std::int64_t>> predicted_;          // the namespace's prediction per managed resource
+    Dep<std::vector<std::int64_t>> granted_, column_, floors_, shares_;  // fairness rule
+    Dep<std::vector<int>> priorities_;
 };
 
 }  // namespace continuum::quota

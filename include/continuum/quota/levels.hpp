@@ -4,6 +4,7 @@
 // above the top level is reported (a flag, or Infeasible: the caller's choice), never capped.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -41,6 +42,12 @@ struct Snap {
 /// for memory, counts otherwise): sorted, unique, positive.
 template <typename Defer = void>
 class BasicQuotaLevels {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     /// \throws InvalidArgument when `levels` is empty, has a value <= 0, or is not strictly increasing
     ///         (naming the index and value, as a quantity of `resource` when given).
@@ -51,13 +58,13 @@ public:
     /// 20000 and 40000 millicores.
     /// \throws ParseError for a malformed quantity; InvalidArgument as the constructor.
     static BasicQuotaLevels parse(std::string_view resource, std::span<const std::string> quantities) {
-        std::vector<std::int64_t> out;
+        Dep<std::vector<std::int64_t>> out;
         out.reserve(quantities.size());
         for (const auto& text : quantities) out.push_back(Resources{{resource, text}}.get(resource));
         return BasicQuotaLevels(std::move(out), resource);
     }
     static BasicQuotaLevels parse(std::string_view resource, std::initializer_list<std::string_view> quantities) {
-        std::vector<std::string> texts(quantities.begin(), quantities.end());
+        Dep<std::vector<std::string>> texts(quantities.begin(), quantities.end());
         return parse(resource, std::span<const std::string>(texts));
     }
 
@@ -129,7 +136,7 @@ private:
         return resource.empty() ? fmt::to_string(value) : format_resource(resource, value);
     }
     [[nodiscard]] std::string shown_levels(std::string_view resource) const {
-        std::vector<std::string> shown;
+        Dep<std::vector<std::string>> shown;
         shown.reserve(levels_.size());
         for (const auto level : levels_) shown.push_back(amount(level, resource));
         return continuum::detail::message("[{}]", fmt::join(shown, ", "));
@@ -152,7 +159,7 @@ private:
                                                      amount(value, resource), amount(levels_.back(), resource), shown_levels(resource)));
     }
 
-    std::vector<std::int64_t> levels_;
+    Dep<std::vector<std::int64_t>> levels_;
 };
 
 /// `QuotaLevels` is `BasicQuotaLevels<>`; the parameter only keeps the members from compiling in a unit that does
@@ -168,6 +175,12 @@ struct ResourcesSnap {
 /// Quota levels per resource name. Resources without levels are left as they are when snapping.
 template <typename Defer = void>
 class BasicResourceQuotaLevels {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     BasicResourceQuotaLevels() = default;
 
@@ -222,7 +235,7 @@ private:
     std::vector<std::pair<std::string, QuotaLevels>>::iterator lower(std::string_view resource) {
         return std::lower_bound(entries_.begin(), entries_.end(), resource, [](const auto& e, std::string_view n) { return e.first < n; });
     }
-    std::vector<std::pair<std::string, QuotaLevels>> entries_;
+    Dep<std::vector<std::pair<std::string, QuotaLevels>>> entries_;
 };
 
 /// `ResourceQuotaLevels` is `BasicResourceQuotaLevels<>`; the parameter only keeps the members from compiling in a unit that does

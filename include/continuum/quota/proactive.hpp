@@ -9,6 +9,7 @@
 #include <continuum/capacity/shortfall.hpp>
 #include <continuum/capacity/waiting_pool.hpp>
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -295,6 +296,12 @@ DecreaseOutcome advance_decrease(std::optional<PendingDecrease>& pending, const 
 /// planned only when nothing increases.
 template <typename Defer = void>
 class BasicProactiveQuotaScaler {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     using State = ProactiveQuotaScalerState;
 
@@ -330,7 +337,7 @@ public:
         ProactiveDecision d;
         d.new_quota = s.current_quota;
         d.above_top_level = intent.above_top_level;
-        std::vector<std::string> parts;
+        Dep<std::vector<std::string>> parts;
 
         // Case 1 of Algorithm 1: predicted increase.
         if (!intent.increase.empty()) {

@@ -234,6 +234,14 @@ class HierarchicalScaler {
 public:
     using State = HierarchicalScalerState;
 
+private:
+    /// T, spelled dependent on F: what the members name is compiled only where the scaler is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, F>;
+
+public:
+
     /// The scaler with this configuration as it was when `state` was taken (a migration in flight
     /// continues where it was).
     /// \throws InvalidArgument on an invalid config, or naming the field: a negative replica count
@@ -242,7 +250,7 @@ public:
     ///         finished one.
     HierarchicalScaler(policy::PolicySelector selector, F forecaster, HierarchicalConfig config, const HierarchicalScalerState& state)
         : HierarchicalScaler(std::move(selector), std::move(forecaster), std::move(config)) {
-        std::unordered_map<std::string, ReplicaStabilizer> stabilizers;
+        Dep<std::unordered_map<std::string, ReplicaStabilizer>> stabilizers;
         for (const auto& [name, samples] : state.stabilizers) {
             try {
                 stabilizers.emplace(name, ReplicaStabilizer(samples));
@@ -295,9 +303,9 @@ public:
     /// One full cycle. \throws InvalidArgument on a malformed snapshot (naming the field), when the
     /// active policy's pool is missing from the snapshot, or a pool hosting workloads has no node
     /// type; Infeasible never (oversized pods are reported in `unschedulable`).
-    HierarchicalDecision decide(const ClusterSnapshot& snapshot, Time now) {
+    HierarchicalDecision decide(const Dep<ClusterSnapshot>& snapshot, Time now) {
         validate(snapshot);
-        HierarchicalDecision out;
+        Dep<HierarchicalDecision> out;
 
         // ---- 1. Strategic Agent: resolve the active policy.
         policy::SelectionContext context = snapshot.context;
@@ -318,7 +326,7 @@ public:
         const NodePoolState& target_pool = pool_state(snapshot, policy.node_pool, "the active policy's node_pool");
 
         // ---- 2. Workload Planning Agents.
-        std::set<std::string> seen;
+        Dep<std::set<std::string>> seen;
         for (const auto& app : snapshot.applications) {
             auto plan = plan_application(app, policy);
             if (!app.demand.empty()) {
@@ -334,7 +342,7 @@ public:
         std::erase_if(stabilizers_, [&](const auto& entry) { return !seen.contains(entry.first); });
 
         // Migration bookkeeping: applications pinned elsewhere than the policy's pool must move.
-        std::set<std::string> sources(migration_.from.begin(), migration_.from.end());
+        Dep<std::set<std::string>> sources(migration_.from.begin(), migration_.from.end());
         for (const auto& app : snapshot.applications) {
             if (!app.node_pool.empty() && app.node_pool != policy.node_pool) sources.insert(app.node_pool);
         }
@@ -346,7 +354,7 @@ public:
         migration_.from.assign(sources.begin(), sources.end());
 
         // ---- 3. Node Planning Agent: pack every pool.
-        std::map<std::string, std::vector<Item>> items_by_pool;
+        Dep<std::map<std::string, std::vector<Item>>> items_by_pool;
         for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
             const auto& app = snapshot.applications[a];
             items_by_pool[policy.node_pool].push_back({app.name, &app.pod_request, out.applications[a].planned_replicas});
@@ -356,15 +364,15 @@ public:
         }
         // During provisioning and migration the old pods still run on the source pools: they are
         // held at their size, never packed down.
-        std::map<std::string, Packed> packed;
+        Dep<std::map<std::string, Packed>> packed;
         for (const auto& pool : snapshot.node_pools) {
             const auto it = items_by_pool.find(pool.name);
-            static const std::vector<Item> none;
+            static const Dep<std::vector<Item>> none;
             packed[pool.name] = pack(pool, it == items_by_pool.end() ? none : it->second, out);
         }
 
         // ---- Migration state machine (make-before-break), then 4. Execution Agents.
-        std::map<std::string, std::pair<std::int64_t, std::string>> pool_targets;  // pool -> (size, reason)
+        Dep<std::map<std::string, std::pair<std::int64_t, std::string>>> pool_targets;  // pool -> (size, reason)
         bool steady = migration_.phase == MigrationPhase::none;
         std::string migration_reason;
         if (!steady) {
@@ -421,7 +429,7 @@ public:
         const bool holding = migration_.phase == MigrationPhase::provisioning || migration_.phase == MigrationPhase::migrating;
         for (const auto& pool : snapshot.node_pools) {
             auto& p = packed[pool.name];
-            PoolPlan plan;
+            Dep<PoolPlan> plan;
             plan.pool = pool.name;
             plan.node_type = p.node_type;
             plan.pods = p.pods;
@@ -446,7 +454,7 @@ public:
                 plan.reason = continuum::detail::message("{} pack into {}{}", continuum::detail::counted(p.pods, "pod"), continuum::detail::counted(p.nodes, (p.node_type.empty() ? "-" : p.node_type) + " node"),
                                                          bound_note(pool, p.nodes));
             }
-            std::vector<std::string> remove_nodes;
+            Dep<std::vector<std::string>> remove_nodes;
             if (plan.planned_size < pool.size && !pool.nodes.empty() && !pool_targets.contains(pool.name)) {
                 remove_nodes = drain_for_shrink(snapshot, out, pool, plan);
             }
@@ -491,9 +499,9 @@ public:
     /// What-if: the state the plan under `policy` would reach (no noise filter, no migration; only
     /// the policy's pool is costed). Used for utility-maximising policy selection.
     /// \throws InvalidArgument as decide.
-    [[nodiscard]] policy::UtilityState evaluate(const ClusterSnapshot& snapshot, const policy::Policy& policy) const {
+    [[nodiscard]] policy::UtilityState evaluate(const Dep<ClusterSnapshot>& snapshot, const policy::Policy& policy) const {
         policy::UtilityState state;
-        std::vector<Item> items;
+        Dep<std::vector<Item>> items;
         std::int64_t smallest = -1;
         for (const auto& app : snapshot.applications) {
             const auto plan = plan_application(app, policy);
@@ -510,7 +518,7 @@ public:
         for (const auto& p : snapshot.node_pools) {
             if (p.name == policy.node_pool) pool = p;
         }
-        HierarchicalDecision scratch;
+        Dep<HierarchicalDecision> scratch;
         const auto packed = pack(pool, items, scratch);
         state.cost = static_cast<double>(bounded_size(pool, packed.nodes)) * policy.node_type.cost;
         state.replicas = smallest < 0 ? 0 : smallest;
@@ -533,7 +541,7 @@ private:
     };
     struct Migration {
         MigrationPhase phase = MigrationPhase::none;
-        std::vector<std::string> from;
+        Dep<std::vector<std::string>> from;
         std::string to;
         std::string policy;
     };
@@ -589,10 +597,10 @@ private:
         return pool.node_type;
     }
 
-    Packed pack(const NodePoolState& pool, const std::vector<Item>& items, HierarchicalDecision& out) const {
+    Packed pack(const NodePoolState& pool, const std::vector<Item>& items, Dep<HierarchicalDecision>& out) const {
         Packed result;
-        std::vector<Resources> pods;
-        std::vector<std::size_t> owner;
+        Dep<std::vector<Resources>> pods;
+        Dep<std::vector<std::size_t>> owner;
         for (std::size_t i = 0; i < items.size(); ++i) {
             for (std::int64_t k = 0; k < items[i].count; ++k) {
                 pods.push_back(*items[i].request);
@@ -612,8 +620,8 @@ private:
         }
         result.node_type = type->name;
         result.cost = type->cost;
-        std::vector<std::size_t> unplaced = plan_nodes(pods, type->capacity, result);
-        std::map<std::size_t, std::int64_t> oversized;
+        Dep<std::vector<std::size_t>> unplaced = plan_nodes(pods, type->capacity, result);
+        Dep<std::map<std::size_t, std::int64_t>> oversized;
         for (std::size_t index : unplaced) ++oversized[owner[index]];
         for (const auto& [item, count] : oversized) {
             out.unschedulable.push_back({items[item].workload, pool.name, *items[item].request, count});
@@ -624,7 +632,7 @@ private:
     /// The Node Planning Agent's packing of `pods` into nodes of `capacity` with the configured
     /// planner (FFD, or the exact solver within its budget): sets nodes, lower_bound and optimal of
     /// `result`, returns the indices of pods larger than a node.
-    std::vector<std::size_t> plan_nodes(const std::vector<Resources>& pods, const Resources& capacity, Packed& result) const {
+    std::vector<std::size_t> plan_nodes(const Dep<std::vector<Resources>>& pods, const Resources& capacity, Packed& result) const {
         if (config_.node_planner == NodePlanner::exact) {
             auto exact = packing::solve_exact(continuum::detail::span_of(pods), capacity, config_.exact_budget);
             result.nodes = static_cast<std::int64_t>(exact.num_bins());
@@ -641,8 +649,8 @@ private:
     /// Provisioning phase: for each application pinned to a pool other than the policy's whose
     /// plan exceeds its replicas, the largest count in (replicas, planned] that, with everything
     /// else pinned to that pool, the configured node planner packs into the pool's current nodes.
-    void scale_up_on_old_pools(const ClusterSnapshot& snapshot, const policy::Policy& policy, HierarchicalDecision& out) const {
-        std::map<std::string, std::int64_t> counts;  // application -> replicas on its old pool (raised as we go)
+    void scale_up_on_old_pools(const Dep<ClusterSnapshot>& snapshot, const policy::Policy& policy, Dep<HierarchicalDecision>& out) const {
+        Dep<std::map<std::string, std::int64_t>> counts;  // application -> replicas on its old pool (raised as we go)
         for (const auto& app : snapshot.applications) counts[app.name] = app.replicas;
         for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
             const auto& app = snapshot.applications[a];
@@ -652,7 +660,7 @@ private:
             const auto type = node_type_of(pool);
             if (!type || pool.size <= 0) continue;
             const auto fits = [&](std::int64_t replicas) {
-                std::vector<Resources> pods;
+                Dep<std::vector<Resources>> pods;
                 for (const auto& other : snapshot.applications) {
                     if (other.node_pool != pool.name) continue;
                     const std::int64_t n = other.name == app.name ? replicas : counts[other.name];
@@ -687,12 +695,12 @@ private:
     /// pods reschedule onto the remaining ready nodes and every application's disruption budget,
     /// counted on min(ready, planned) healthy pods (the ReplicaSet may delete surplus pods elsewhere),
     /// allows the evictions. Lowers `plan.planned_size` by what can go; returns the nodes to remove.
-    [[nodiscard]] std::vector<std::string> drain_for_shrink(const ClusterSnapshot& snapshot, const HierarchicalDecision& out, const NodePoolState& pool,
+    [[nodiscard]] std::vector<std::string> drain_for_shrink(const Dep<ClusterSnapshot>& snapshot, const Dep<HierarchicalDecision>& out, const NodePoolState& pool,
                                                             PoolPlan& plan) const {
         const std::int64_t wanted = pool.size - plan.planned_size;
-        std::vector<packing::DrainNode> nodes;
-        std::vector<packing::DrainPod> pods;
-        std::vector<std::size_t> candidates;
+        Dep<std::vector<packing::DrainNode>> nodes;
+        Dep<std::vector<packing::DrainPod>> pods;
+        Dep<std::vector<std::size_t>> candidates;
         std::int64_t not_ready = std::max<std::int64_t>(0, pool.size - static_cast<std::int64_t>(pool.nodes.size()));
         for (const auto& node : pool.nodes) {
             if (!node.ready) ++not_ready;
@@ -711,7 +719,7 @@ private:
                 for (std::int64_t k = 0; k < count; ++k) pods.push_back({nodes.size() - 1, app, it->pod_request, true});
             }
         }
-        std::vector<packing::WorkloadAvailability> workloads;
+        Dep<std::vector<packing::WorkloadAvailability>> workloads;
         for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
             const auto& app = snapshot.applications[a];
             std::int64_t ready = 0;
@@ -719,7 +727,7 @@ private:
             const std::int64_t planned = out.applications[a].planned_replicas;
             workloads.push_back({app.name, planned, std::min(ready, planned), app.disruption_budget});
         }
-        std::vector<std::int64_t> load(nodes.size(), 0);
+        Dep<std::vector<std::int64_t>> load(nodes.size(), 0);
         for (const auto& pod : pods) ++load[pod.node];
         candidates.resize(nodes.size());
         std::iota(candidates.begin(), candidates.end(), std::size_t{0});
@@ -728,7 +736,7 @@ private:
             return nodes[a].requested.cpu_millis() < nodes[b].requested.cpu_millis();
         });
         const auto drained = packing::plan_drains<continuum::detail::deferred_t<void, F>>(nodes, pods, workloads, candidates, static_cast<std::size_t>(wanted - cancelled));
-        std::vector<std::string> names;
+        Dep<std::vector<std::string>> names;
         for (const auto i : drained.removed) names.push_back(nodes[i].name);
         const std::int64_t removed = cancelled + static_cast<std::int64_t>(names.size());
         if (removed < wanted) {
@@ -759,7 +767,7 @@ private:
         return "";
     }
 
-    [[nodiscard]] policy::UtilityState planned_state(const ClusterSnapshot& snapshot, const HierarchicalDecision& out) const {
+    [[nodiscard]] policy::UtilityState planned_state(const Dep<ClusterSnapshot>& snapshot, const Dep<HierarchicalDecision>& out) const {
         policy::UtilityState state;
         std::int64_t smallest = -1;
         for (std::size_t a = 0; a < snapshot.applications.size(); ++a) {
@@ -776,15 +784,15 @@ private:
         return state;
     }
 
-    static const NodePoolState& pool_state(const ClusterSnapshot& snapshot, const std::string& name, const char* role) {
+    static const NodePoolState& pool_state(const Dep<ClusterSnapshot>& snapshot, const std::string& name, const char* role) {
         for (const auto& pool : snapshot.node_pools) {
             if (pool.name == name) return pool;
         }
         throw InvalidArgument(continuum::detail::message("snapshot.node_pools has no pool \"{}\" ({})", name, role));
     }
 
-    static void validate(const ClusterSnapshot& snapshot) {
-        std::set<std::string> pools;
+    static void validate(const Dep<ClusterSnapshot>& snapshot) {
+        Dep<std::set<std::string>> pools;
         for (const auto& pool : snapshot.node_pools) {
             if (pool.name.empty()) throw InvalidArgument("snapshot.node_pools: a pool has an empty name");
             if (!pools.insert(pool.name).second) throw InvalidArgument(continuum::detail::message("snapshot.node_pools: duplicate pool \"{}\"", pool.name));
@@ -804,7 +812,7 @@ private:
                 }
             }
         }
-        std::set<std::string> names;
+        Dep<std::set<std::string>> names;
         for (const auto& app : snapshot.applications) {
             if (app.name.empty()) throw InvalidArgument("snapshot.applications: an application has an empty name");
             if (!names.insert(app.name).second) throw InvalidArgument(continuum::detail::message("snapshot.applications: duplicate application \"{}\"", app.name));
@@ -842,7 +850,7 @@ private:
     policy::PolicySelector selector_;
     F prototype_;
     HierarchicalConfig config_;
-    std::unordered_map<std::string, ReplicaStabilizer> stabilizers_;
+    Dep<std::unordered_map<std::string, ReplicaStabilizer>> stabilizers_;
     Migration migration_;
 };
 

@@ -4,6 +4,7 @@
 // window (plan = max of the recent plans, as the HPA's stabilisation) and a relative dead band.
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/error.hpp>
 #include <continuum/core/resources.hpp>
@@ -85,6 +86,12 @@ template <typename Defer = void>
 /// One application's plan memory for the scale-down window and dead band.
 template <typename Defer = void>
 class BasicReplicaStabilizer {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     /// One recorded plan: its state (the samples still inside the scale-down window).
     struct Sample {
@@ -124,7 +131,7 @@ public:
     }
 
 private:
-    std::vector<Sample> samples_;
+    Dep<std::vector<Sample>> samples_;
 };
 
 /// `ReplicaStabilizer` is `BasicReplicaStabilizer<>`; the parameter only keeps the members from compiling in a unit that does

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -126,6 +127,12 @@ std::vector<std::size_t> greedy_cover(const ActivationProblem& p) {
 /// latency): for each kind, how many to take. Exact when it finishes within the budget.
 template <typename Defer = void>
 class ActivationSearch {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     ActivationSearch(const ActivationProblem& problem, BudgetTracker& tracker) : p_(problem), tracker_(tracker) { build_kinds(); }
 
@@ -135,7 +142,7 @@ public:
         best_ = &best;
         best_set_ = &best_set;
         taken_.assign(kinds_.size(), 0);
-        std::vector<std::int64_t> residual = p_.need;
+        Dep<std::vector<std::int64_t>> residual = p_.need;
         search(0, residual, 0, 0.0, 0);
         return !stopped_;
     }
@@ -145,12 +152,12 @@ public:
 
 private:
     struct Kind {
-        std::vector<std::size_t> members;  // candidate positions, ascending
+        Dep<std::vector<std::size_t>> members;  // candidate positions, ascending
         std::size_t first = 0;              // representative candidate
     };
 
     void build_kinds() {
-        std::vector<std::size_t> order(p_.size());
+        Dep<std::vector<std::size_t>> order(p_.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
         const auto same = [&](std::size_t a, std::size_t b) {
             return p_.cost[a] == p_.cost[b] && p_.latency[a] == p_.latency[b] && std::equal(p_.cap(a), p_.cap(a) + p_.dims, p_.cap(b));
@@ -260,7 +267,7 @@ private:
         }
         const auto available = static_cast<std::int64_t>(kind.members.size());
         const std::int64_t most = contributes ? std::min(useful, available) : 0;
-        std::vector<std::int64_t> next(d);
+        Dep<std::vector<std::int64_t>> next(d);
         for (std::int64_t k = most; k >= 0; --k) {
             for (std::size_t r = 0; r < d; ++r) next[r] = remaining_after(residual[r], k, c[r]);
             taken_[g] = k;
@@ -273,11 +280,11 @@ private:
 
     const ActivationProblem& p_;
     BudgetTracker& tracker_;
-    std::vector<Kind> kinds_;
-    std::vector<std::int64_t> suffix_total_;
-    std::vector<std::int64_t> suffix_max_;
-    std::vector<double> suffix_ratio_;
-    std::vector<std::int64_t> taken_;
+    Dep<std::vector<Kind>> kinds_;
+    Dep<std::vector<std::int64_t>> suffix_total_;
+    Dep<std::vector<std::int64_t>> suffix_max_;
+    Dep<std::vector<double>> suffix_ratio_;
+    Dep<std::vector<std::int64_t>> taken_;
     ActivationScore* best_ = nullptr;
     std::vector<std::size_t>* best_set_ = nullptr;
     bool stopped_ = false;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/core/detail/message.hpp>
 #include <continuum/core/detail/span_of.hpp>
 #include <continuum/core/error.hpp>
@@ -311,6 +312,12 @@ double fractional_cost_bound(const NodeMixProblem& p, std::span<const WideAmount
 /// open bins tried once). Returns true when the search completed (the incumbent is optimal).
 template <typename Defer = void>
 class NodeMixSearch {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     NodeMixSearch(const NodeMixProblem& p, BudgetTracker& tracker, std::vector<MixBin> incumbent, double incumbent_cost)
         : p_(p), tracker_(tracker), best_(std::move(incumbent)), best_cost_(incumbent_cost), used_(p.types(), 0) {
@@ -393,12 +400,12 @@ private:
 
     const NodeMixProblem& p_;
     BudgetTracker& tracker_;
-    std::vector<MixBin> best_;
+    Dep<std::vector<MixBin>> best_;
     double best_cost_;
-    std::vector<std::int64_t> used_;
-    std::vector<MixBin> bins_;
-    std::vector<WideAmount> suffix_;
-    std::vector<WideAmount> open_residual_;
+    Dep<std::vector<std::int64_t>> used_;
+    Dep<std::vector<MixBin>> bins_;
+    Dep<std::vector<WideAmount>> suffix_;
+    Dep<std::vector<WideAmount>> open_residual_;
     bool complete_ = true;
 };
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/packing/detail/covering_lp.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/node_mix.hpp>
@@ -59,6 +60,12 @@ double cost_unit(const std::vector<double>& costs) {
 
 template <typename Defer = void>
 class NodeMixClassSearch {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     NodeMixClassSearch(const NodeMixProblem& p, BudgetTracker& tracker) : p_(p), tracker_(tracker) {}
 
@@ -66,9 +73,9 @@ public:
     /// Returns false (and the search must not run) when there are too many patterns.
     bool build() {
         const std::size_t d = p_.items.d;
-        std::map<std::vector<std::int64_t>, std::size_t> index;
+        Dep<std::map<std::vector<std::int64_t>, std::size_t>> index;
         for (const auto i : p_.placeable) {
-            std::vector<std::int64_t> row(p_.items.row(i), p_.items.row(i) + d);
+            Dep<std::vector<std::int64_t>> row(p_.items.row(i), p_.items.row(i) + d);
             auto [it, inserted] = index.emplace(std::move(row), members_.size());
             if (inserted) members_.emplace_back();
             members_[it->second].push_back(i);
@@ -100,7 +107,7 @@ public:
     /// A lower bound on the cost of every packing of all the placeable items (rounded up to the
     /// cost unit when there is one).
     [[nodiscard]] double root_bound() const {
-        std::vector<std::int64_t> used(p_.types(), 0);
+        Dep<std::vector<std::int64_t>> used(p_.types(), 0);
         return round_up(bound(demand_, used));
     }
 
@@ -112,13 +119,13 @@ public:
         type_counts_.clear();
         if (!exhaustive_ || m_ == 0) return 0;
         const std::size_t d = p_.items.d;
-        std::vector<CoverInequality> cuts;
+        Dep<std::vector<CoverInequality>> cuts;
         const auto add = [&](const std::vector<double>& weight) {
             auto cut = cover_inequality(weight);
             if (cut.need > 0) cuts.push_back(std::move(cut));
         };
         add(dual_);  // first: it orders the count search
-        std::vector<double> weight(m_);
+        Dep<std::vector<double>> weight(m_);
         for (std::size_t k = 0; k < d; ++k) {
             for (std::size_t c = 0; c < m_; ++c) weight[c] = static_cast<double>(rows_[c][k]);
             add(weight);
@@ -128,7 +135,7 @@ public:
             weight[c] = 1.0;
             add(weight);
         }
-        std::vector<std::int64_t> upper(p_.types(), 0);
+        Dep<std::vector<std::int64_t>> upper(p_.types(), 0);
         for (const auto t : usable_) upper[t] = p_.max_count[t];
         // Cutting planes: while the cheapest count vector x admits no fractional packing (the
         // covering LP with at most x_t nodes of each type t is infeasible), its phase-1 duals give
@@ -208,7 +215,7 @@ public:
         double largest = 0;
         for (const double v : solution.duals) largest = std::max(largest, v);
         if (largest <= 0) return cut;
-        std::vector<double> weight(m_);
+        Dep<std::vector<double>> weight(m_);
         for (std::size_t c = 0; c < m_; ++c) weight[c] = solution.duals[c] / largest;
         cut = cover_inequality(weight);
         double covered = 0;
@@ -239,8 +246,8 @@ public:
     /// The best packing found as bins of item indices (valid only when found()).
     [[nodiscard]] std::vector<MixBin> best_bins() const {
         const std::size_t d = p_.items.d;
-        std::vector<MixBin> bins;
-        std::vector<std::size_t> next(m_, 0);
+        Dep<std::vector<MixBin>> bins;
+        Dep<std::vector<std::size_t>> next(m_, 0);
         for (const auto j : best_choice_) {
             const auto& column = columns_[j];
             MixBin bin{column.type, {}, p_.capacity[column.type]};
@@ -294,7 +301,7 @@ private:
 
     struct Column {
         std::size_t type = 0;
-        std::vector<std::int64_t> count;  // copies per class
+        Dep<std::vector<std::int64_t>> count;  // copies per class
         double cost = 0;
     };
 
@@ -307,13 +314,13 @@ private:
     /// by depth-first search with a fractional bound; `upper` is a proved upper bound on that value
     /// (the value found when the search completed, else the root's bound).
     struct Priced {
-        std::vector<std::int64_t> count;
+        Dep<std::vector<std::int64_t>> count;
         double value = 0;
         double upper = 0;
     };
     Priced price(std::size_t t, const std::vector<double>& dual) {
         Priced out{std::vector<std::int64_t>(m_, 0), 0, 0};
-        std::vector<std::int64_t> count(m_, 0), residual = p_.capacity[t];
+        Dep<std::vector<std::int64_t>> count(m_, 0), residual = p_.capacity[t];
         std::size_t visited = 0;
         bool complete = true;
         out.upper = value_bound(dual, residual, 0);
@@ -380,7 +387,7 @@ private:
         const std::size_t d = p_.items.d;
         for (const auto t : usable_) {
             for (std::size_t first = 0; first < m_; ++first) {
-                std::vector<std::int64_t> count(m_, 0), residual = p_.capacity[t];
+                Dep<std::vector<std::int64_t>> count(m_, 0), residual = p_.capacity[t];
                 for (std::size_t step = 0; step < m_; ++step) {
                     const std::size_t c = (first + step) % m_;
                     std::int64_t most = demand_[c];
@@ -393,7 +400,7 @@ private:
                 add_column(t, count);
             }
         }
-        std::vector<Priced> priced(p_.types());
+        Dep<std::vector<Priced>> priced(p_.types());
         solve_duals();
         for (int round = 0; round < 100 && !tracker_.exhausted(); ++round) {
             if (round > 0) solve_duals();
@@ -433,8 +440,8 @@ private:
     }
 
     bool enumerate(std::size_t t) {
-        std::vector<std::int64_t> count(m_, 0);
-        std::vector<std::int64_t> residual = p_.capacity[t];
+        Dep<std::vector<std::int64_t>> count(m_, 0);
+        Dep<std::vector<std::int64_t>> residual = p_.capacity[t];
         std::size_t visited = 0;
         return enumerate_from(t, 0, count, residual, visited);
     }
@@ -471,7 +478,7 @@ private:
         CoveringLp lp;
         lp.classes = m_;
         for (const auto k : demand_) lp.demand.push_back(static_cast<double>(k));
-        std::vector<std::size_t> group_of_type(p_.types(), CoveringLp::no_group);
+        Dep<std::vector<std::size_t>> group_of_type(p_.types(), CoveringLp::no_group);
         for (std::size_t t = 0; t < p_.types(); ++t) {
             if (!limited(t)) continue;
             group_of_type[t] = lp.limit.size();
@@ -515,15 +522,15 @@ private:
     /// Most valuable per unit of cost first (free existing nodes before all): the first dive is
     /// the LP-guided greedy, and the canonical order tries good nodes early.
     void order_columns() {
-        std::vector<std::pair<double, std::size_t>> keyed;
+        Dep<std::vector<std::pair<double, std::size_t>>> keyed;
         for (std::size_t j = 0; j < columns_.size(); ++j) {
             const double v = value(columns_[j]);
             const double key = columns_[j].cost > 0 ? v / columns_[j].cost : std::numeric_limits<double>::infinity();
             keyed.emplace_back(-key, j);
         }
         std::stable_sort(keyed.begin(), keyed.end());
-        std::vector<Column> sorted;
-        std::vector<double> primal;
+        Dep<std::vector<Column>> sorted;
+        Dep<std::vector<double>> primal;
         for (const auto& [key, j] : keyed) {
             sorted.push_back(std::move(columns_[j]));
             primal.push_back(j < primal_.size() ? primal_[j] : 0.0);
@@ -546,7 +553,7 @@ private:
             if (penalty_[t] > 0) dual_bound -= penalty_[t] * static_cast<double>(p_.max_count[t] - used[t]);
         }
         const std::size_t d = p_.items.d;
-        std::vector<WideAmount> demand(d, 0), free_capacity(d, 0);
+        Dep<std::vector<WideAmount>> demand(d, 0), free_capacity(d, 0);
         for (std::size_t c = 0; c < m_; ++c) {
             for (std::size_t x = 0; x < d; ++x) demand[x] += static_cast<WideAmount>(remaining[c]) * rows_[c][x];
         }
@@ -560,7 +567,7 @@ private:
     /// Primal heuristic: the LP's columns rounded down, the rest covered greedily (most dual value
     /// covered per unit of cost); becomes the incumbent when cheaper.
     void round_lp() {
-        std::vector<std::size_t> choice;
+        Dep<std::vector<std::size_t>> choice;
         double cost = 0;
         const auto take = [&](std::size_t j) {
             const auto& column = columns_[j];
@@ -648,7 +655,7 @@ private:
         }
         if (cannot_improve(round_up(cost + bound(remaining_, used_)))) return;
         if (seen_before(first, cost)) return;
-        std::vector<std::int64_t> take(m_);
+        Dep<std::vector<std::int64_t>> take(m_);
         for (std::size_t j = first; j < columns_.size() && complete_; ++j) {
             const auto& column = columns_[j];
             if (!has_room(column.type)) continue;
@@ -673,25 +680,25 @@ private:
     const NodeMixProblem& p_;
     BudgetTracker& tracker_;
     std::size_t m_ = 0;
-    std::vector<std::vector<std::size_t>> members_;  // item indices per class
-    std::vector<std::int64_t> demand_;               // copies per class
-    std::vector<const std::int64_t*> rows_;          // request per class
-    std::vector<Column> columns_;
-    std::vector<std::size_t> usable_;  // types that may hold items
+    Dep<std::vector<std::vector<std::size_t>>> members_;  // item indices per class
+    Dep<std::vector<std::int64_t>> demand_;               // copies per class
+    Dep<std::vector<const std::int64_t*>> rows_;          // request per class
+    Dep<std::vector<Column>> columns_;
+    Dep<std::vector<std::size_t>> usable_;  // types that may hold items
     bool exhaustive_ = true;           // columns_ lists every maximal pattern
-    std::vector<double> dual_;       // per class
-    std::vector<double> primal_;     // per column: its value in the LP's last basis
-    std::vector<double> penalty_;    // per type: what one more node of a limited type is worth to the bound
-    std::vector<std::int64_t> cap_;  // per type: the count limit of the current run (-1 = none)
-    std::vector<std::int64_t> type_counts_;
+    Dep<std::vector<double>> dual_;       // per class
+    Dep<std::vector<double>> primal_;     // per column: its value in the LP's last basis
+    Dep<std::vector<double>> penalty_;    // per type: what one more node of a limited type is worth to the bound
+    Dep<std::vector<std::int64_t>> cap_;  // per type: the count limit of the current run (-1 = none)
+    Dep<std::vector<std::int64_t>> type_counts_;
     std::uint64_t visit_limit_ = std::numeric_limits<std::uint64_t>::max();
     double unit_ = 0;
     double best_cost_ = 0;
-    std::vector<std::int64_t> remaining_;
-    std::vector<std::int64_t> used_;
+    Dep<std::vector<std::int64_t>> remaining_;
+    Dep<std::vector<std::int64_t>> used_;
     std::int64_t left_ = 0;
-    std::vector<std::size_t> choice_;
-    std::vector<std::size_t> best_choice_;
+    Dep<std::vector<std::size_t>> choice_;
+    Dep<std::vector<std::size_t>> best_choice_;
     bool complete_ = true;
     struct Reached {
         double cost = 0;
@@ -704,8 +711,8 @@ private:
             return static_cast<std::size_t>(h);
         }
     };
-    std::unordered_map<std::vector<std::int64_t>, Reached, KeyHash> memo_;
-    std::vector<std::int64_t> key_;
+    Dep<std::unordered_map<std::vector<std::int64_t>, Reached, KeyHash>> memo_;
+    Dep<std::vector<std::int64_t>> key_;
     std::uint64_t visits_ = 0;
 };
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/core/detail/deferred.hpp>
 #include <continuum/packing/detail/dense.hpp>
 #include <continuum/packing/detail/node_mix.hpp>
 #include <continuum/packing/detail/node_mix_classes.hpp>
@@ -29,7 +30,7 @@ inline constexpr std::uint64_t node_mix_first_visits = 1'000;
 /// within what `tracker` allows: raises its lower bound, lowers its cost, proves it optimal when
 /// the search ends.
 template <typename Defer = void>
-void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution& best) {
+void exact_node_mix(const continuum::detail::deferred_t<NodeMixProblem, Defer>& p, BudgetTracker& tracker, continuum::detail::deferred_t<MixSolution, Defer>& best) {
     NodeMixClassSearch<Defer> classes(p, tracker);
     if (classes.build()) {
         // Costs are multiples of the unit (or not): a bound within half a unit (a relative 1e-9)
@@ -77,34 +78,34 @@ void exact_node_mix(const NodeMixProblem& p, BudgetTracker& tracker, MixSolution
 }
 
 template <typename Defer = void>
-MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget) {
+MixSolution solve_node_mix(const continuum::detail::deferred_t<NodeMixProblem, Defer>& p, const Budget& budget) {
     BudgetTracker tracker(budget);  // the deadline counts from the start of the call
-    MixSolution best;
+    continuum::detail::deferred_t<MixSolution, Defer> best;
     best.unplaceable = p.unplaceable;
     if (p.placeable.empty()) {
         best.optimal = true;
         return best;
     }
     // Candidates: each type first (then by efficiency), pure efficiency order, and the greedy.
-    std::vector<std::vector<MixBin>> candidates;
-    std::vector<std::vector<std::size_t>> left_outs;
+    continuum::detail::deferred_t<std::vector<std::vector<MixBin>>, Defer> candidates;
+    continuum::detail::deferred_t<std::vector<std::vector<std::size_t>>, Defer> left_outs;
     const auto efficiency = types_by_efficiency<Defer>(p);
     {
-        std::vector<std::size_t> left;
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> left;
         candidates.push_back(typed_first_fit<Defer>(p, efficiency, left));
         left_outs.push_back(std::move(left));
     }
     for (const auto t : efficiency) {
-        std::vector<std::size_t> order{t};
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> order{t};
         for (const auto u : efficiency) {
             if (u != t) order.push_back(u);
         }
-        std::vector<std::size_t> left;
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> left;
         candidates.push_back(typed_first_fit<Defer>(p, order, left));
         left_outs.push_back(std::move(left));
     }
     if (p.placeable.size() <= node_mix_greedy_items) {
-        std::vector<std::size_t> left;
+        continuum::detail::deferred_t<std::vector<std::size_t>, Defer> left;
         candidates.push_back(efficiency_greedy<Defer>(p, left));
         left_outs.push_back(std::move(left));
     }
@@ -130,7 +131,7 @@ MixSolution solve_node_mix(const NodeMixProblem& p, const Budget& budget) {
     std::sort(best.unplaceable.begin(), best.unplaceable.end());
     // Lower bound over the items actually placed; existing nodes' residuals are free capacity.
     const std::size_t d = p.items.d;
-    std::vector<WideAmount> demand(d, 0), free_capacity(d, 0), must_be_new(d, 0), nothing(d, 0);
+    continuum::detail::deferred_t<std::vector<WideAmount>, Defer> demand(d, 0), free_capacity(d, 0), must_be_new(d, 0), nothing(d, 0);
     for (std::size_t t = p.new_types; t < p.types(); ++t) {
         if (std::any_of(p.capacity[t].begin(), p.capacity[t].end(), [](std::int64_t r) { return r < 0; })) continue;
         for (std::size_t k = 0; k < d; ++k) free_capacity[k] += p.capacity[t][k];

@@ -6,6 +6,8 @@
 // as the LP's and often a node stronger (node counts are integers; the LP's are not).
 #pragma once
 
+#include <continuum/core/detail/deferred.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -28,6 +30,12 @@ struct CoverInequality {
 /// Costs that are multiples of `unit` (> 0) prune at half a unit; else at a relative 1e-9.
 template <typename Defer = void>
 class TypeCountBound {
+private:
+    /// T, spelled dependent on Defer: what the members name is compiled only where the class is (see
+    /// core/detail/deferred.hpp; clang compiles non-dependent expressions of templates at once).
+    template <typename T>
+    using Dep = continuum::detail::deferred_t<T, Defer>;
+
 public:
     /// `most_nodes`: no packing needs more nodes of one type (e.g. the number of items: a node
     /// holds at least one, empty ones can be dropped), so x_t <= most_nodes keeps the bound valid.
@@ -166,16 +174,16 @@ private:
 
     const std::vector<double>& cost_;
     const std::vector<std::int64_t>& upper_;
-    std::vector<std::int64_t> limit_;  // upper_ and what dominance adds
+    Dep<std::vector<std::int64_t>> limit_;  // upper_ and what dominance adds
     const std::vector<CoverInequality>& cuts_;
-    std::vector<std::int64_t> x_;
-    std::vector<std::int64_t> best_x_;
+    Dep<std::vector<std::int64_t>> x_;
+    Dep<std::vector<std::int64_t>> best_x_;
     double unit_;
     std::size_t node_limit_;
     std::int64_t most_nodes_;
-    std::vector<std::size_t> order_;
-    std::vector<double> ratio_;
-    std::vector<double> need_;
+    Dep<std::vector<std::size_t>> order_;
+    Dep<std::vector<double>> ratio_;
+    Dep<std::vector<double>> need_;
     double best_ = 0;
     std::size_t nodes_ = 0;
     bool complete_ = true;
