@@ -14,10 +14,6 @@ struct Deferred {
 template <typename T, typename Defer>
 using deferred_t = typename Deferred<T, Defer>::type;
 
-}  // namespace continuum::detail
-
-namespace continuum::detail {
-
 /// `value`, as an expression that depends on Defer: inside a member template of a class that is not
 /// a template, `auto& self = deferred<Defer>(*this);` and `self.member_...` are compiled only when
 /// the member template is instantiated (clang instantiates the constexpr members of std::vector and
