@@ -433,22 +433,27 @@ public:
             }
         }
         const std::vector<bool> together_fitted = HoltWintersModel::refit_together(together_models, final_history);
-        for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
-            const std::size_t i = order[k];
-            if (!std::isfinite(scores_[i].owa)) break;
+        // Candidate i, fitted on the whole history (a Holt-Winters one by the refit together above),
+        // becomes a member; a candidate that cannot be fitted is skipped.
+        const auto admit = [&](std::size_t i) {
             const auto at = std::find(together.begin(), together.end(), i);
             if (at != together.end()) {
-                if (!together_fitted[static_cast<std::size_t>(at - together.begin())]) continue;
+                if (!together_fitted[static_cast<std::size_t>(at - together.begin())]) return;
             } else {
                 try {
                     refit(candidates[i], final_history);
                 } catch (const InvalidArgument&) {
-                    continue;
+                    return;
                 }
             }
             scores_[i].selected = true;
             members_.push_back(std::move(candidates[i]));
             chosen.push_back(i);
+        };
+        for (std::size_t k = 0; k < order.size() && members_.size() < best_count; ++k) {
+            const std::size_t i = order[k];
+            if (!std::isfinite(scores_[i].owa)) break;
+            admit(i);
         }
         validation_owa_ = best_owa;
         if (members_.empty()) throw InvalidArgument(continuum::detail::message("portfolio: no candidate could be fitted on {} points", n));
@@ -458,19 +463,7 @@ public:
             const std::size_t overall_members = members_.size();
             for (const std::size_t i : bucket_only) {
                 if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;  // already a fallback member of the whole horizon's choice
-                const auto at = std::find(together.begin(), together.end(), i);
-                if (at != together.end()) {
-                    if (!together_fitted[static_cast<std::size_t>(at - together.begin())]) continue;
-                } else {
-                    try {
-                        refit(candidates[i], final_history);
-                    } catch (const InvalidArgument&) {
-                        continue;
-                    }
-                }
-                scores_[i].selected = true;
-                members_.push_back(std::move(candidates[i]));
-                chosen.push_back(i);
+                admit(i);
             }
             step_groups.clear();
             for (const auto& bucket : buckets) {
