@@ -74,6 +74,21 @@ bool valid_vector_packing(const continuum::packing::ExactPacking& p, const HeldO
     return true;
 }
 
+/// solve_exact on `inst` at `nodes` nodes, checked against its known optimum: a valid packing of every
+/// item, no bound above the optimum, no packing below it, and `optimal` exactly when they meet.
+continuum::packing::ExactPacking solve_checked(const HeldOutVbp& inst, std::int64_t nodes) {
+    continuum::Budget budget;
+    budget.node_limit = nodes;
+    auto p = continuum::packing::solve_exact(inst.sizes, inst.d, inst.capacity, budget);
+    CAPTURE(nodes);
+    CHECK(valid_vector_packing(p, inst));
+    CHECK(p.unplaced.empty());
+    CHECK(p.lower_bound <= inst.opt);
+    CHECK(static_cast<std::int64_t>(p.num_bins()) >= inst.opt);
+    CHECK(p.optimal == (static_cast<std::int64_t>(p.num_bins()) == p.lower_bound));
+    return p;
+}
+
 }  // namespace
 
 TEST_CASE("vector exact: no bound above a known optimum and no packing below it on the held-out instances") {
@@ -85,15 +100,7 @@ TEST_CASE("vector exact: no bound above a known optimum and no packing below it 
         // Small node budgets: 500 nodes cut the root LP of most instances (partial Farley bounds),
         // 20,000 let the phases run; neither depends on the machine's speed.
         for (const std::int64_t nodes : {500, 20'000}) {
-            continuum::Budget budget;
-            budget.node_limit = nodes;
-            const auto p = continuum::packing::solve_exact(inst.sizes, inst.d, inst.capacity, budget);
-            CAPTURE(nodes);
-            CHECK(valid_vector_packing(p, inst));
-            CHECK(p.unplaced.empty());
-            CHECK(p.lower_bound <= inst.opt);
-            CHECK(static_cast<std::int64_t>(p.num_bins()) >= inst.opt);
-            CHECK(p.optimal == (static_cast<std::int64_t>(p.num_bins()) == p.lower_bound));
+            const auto p = solve_checked(inst, nodes);
             if (nodes == 20'000 && p.optimal) ++proved;
         }
     }
@@ -120,15 +127,7 @@ TEST_CASE("vector exact: six held-out instances reach the budget-cut and phased 
         ++found;
         CAPTURE(inst.name);
         for (const std::int64_t nodes : {500, 20'000}) {
-            continuum::Budget budget;
-            budget.node_limit = nodes;
-            const auto p = continuum::packing::solve_exact(inst.sizes, inst.d, inst.capacity, budget);
-            CAPTURE(nodes);
-            CHECK(valid_vector_packing(p, inst));
-            CHECK(p.unplaced.empty());
-            CHECK(p.lower_bound <= inst.opt);
-            CHECK(static_cast<std::int64_t>(p.num_bins()) >= inst.opt);
-            CHECK(p.optimal == (static_cast<std::int64_t>(p.num_bins()) == p.lower_bound));
+            const auto p = solve_checked(inst, nodes);
             if (nodes == 500 && !p.optimal) ++cut_short;
             if (nodes == 20'000 && p.optimal) ++proved;
         }
