@@ -381,10 +381,11 @@ public:
         }
         // Horizon buckets: each bucket of steps ahead may choose its own candidate or mean (empty = none differs).
         // Like the error correction, only with enough origins (min_walk_forward_origins): a bucket's choice rests on a few steps of each.
+        // The whole horizon's choice: the first best_count candidates.
+        const std::vector<std::size_t> overall(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size())));
         std::vector<Bucket> buckets;
         if (walk_forward_ && !options_.horizon_buckets.empty() && windows_.size() >= static_cast<std::size_t>(options_.min_walk_forward_origins)) {
-            buckets = choose_buckets(runs, std::vector<std::size_t>(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size()))),
-                                     reference_run, values);
+            buckets = choose_buckets(runs, overall, reference_run, values);
         }
         members_.clear();
         bucket_ends_.clear();
@@ -421,9 +422,7 @@ public:
         std::vector<std::size_t> bucket_only;
         for (const auto& bucket : buckets) {
             for (const std::size_t i : bucket.candidates) {
-                if (std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size())), i) ==
-                        order.begin() + static_cast<std::ptrdiff_t>(std::min(best_count, order.size())) &&
-                    std::find(bucket_only.begin(), bucket_only.end(), i) == bucket_only.end()) {
+                if (std::find(overall.begin(), overall.end(), i) == overall.end() && std::find(bucket_only.begin(), bucket_only.end(), i) == bucket_only.end()) {
                     bucket_only.push_back(i);
                     if (auto* hw = candidates[i].template target<HoltWintersModel>()) {
                         together.push_back(i);
@@ -508,16 +507,18 @@ public:
         const double weight = 1.0 / static_cast<double>(members_.size());
         const double guard = level_offset();
         const double latest = correction_.empty() || guard_errors_.empty() ? 0.0 : std::clamp(guard_errors_.back(), -correction_limit_, correction_limit_);
+        // Step i of a member's forecast f, with weight `share` in the mean (and the bounds).
+        const auto add = [&out, level](const Forecast& f, double share, std::size_t i) {
+            out.mean[i] += share * f.mean[i];
+            if (level > 0.0) {
+                out.lower[i] += share * (f.has_interval() ? f.lower[i] : f.mean[i]);
+                out.upper[i] += share * (f.has_interval() ? f.upper[i] : f.mean[i]);
+            }
+        };
         if (bucket_members_.empty()) {
             for (const auto& member : members_) {
                 const auto f = member.forecast(horizon, level);
-                for (std::size_t i = 0; i < h; ++i) {
-                    out.mean[i] += weight * f.mean[i];
-                    if (level > 0.0) {
-                        out.lower[i] += weight * (f.has_interval() ? f.lower[i] : f.mean[i]);
-                        out.upper[i] += weight * (f.has_interval() ? f.upper[i] : f.mean[i]);
-                    }
-                }
+                for (std::size_t i = 0; i < h; ++i) add(f, weight, i);
             }
         } else {
             // Horizon buckets: step i is the mean of its bucket's members (steps past the last bucket: the last bucket's).
@@ -528,13 +529,7 @@ public:
                 while (b + 1 < bucket_ends_.size() && i >= bucket_ends_[b]) ++b;
                 const auto& group = bucket_members_[b];
                 const double share = 1.0 / static_cast<double>(group.size());
-                for (const std::size_t j : group) {
-                    out.mean[i] += share * f[j].mean[i];
-                    if (level > 0.0) {
-                        out.lower[i] += share * (f[j].has_interval() ? f[j].lower[i] : f[j].mean[i]);
-                        out.upper[i] += share * (f[j].has_interval() ? f[j].upper[i] : f[j].mean[i]);
-                    }
-                }
+                for (const std::size_t j : group) add(f[j], share, i);
             }
         }
         for (std::size_t i = 0; i < h; ++i) {
