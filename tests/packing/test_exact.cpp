@@ -426,7 +426,7 @@ TEST_CASE("LDS dive with residual covers: BPP709's packing from the root LP, whi
         REQUIRE(root.ffd_bins == 68);
         REQUIRE(root.lower_bound == 67);
         Dive dive(root.cg, root.tracker, detail::lds_dive_discrepancies);
-        if (covers) dive.cover_residuals(detail::lds_cover_max_bins, detail::lds_cover_nodes);
+        if (covers) dive.cover_residuals(root.cg.type_weights(), root.cg.bin_capacity(), detail::lds_cover_max_bins, detail::lds_cover_nodes);
         const auto start = root.tracker.nodes();
         const auto outcome = dive.run(67, 40'000);
         CHECK(root.tracker.nodes() - start <= 40'000 + detail::lds_cover_nodes + 4'096);

@@ -214,7 +214,7 @@ void lds_dive(Master& master, ExactPacking& out, const Budget& budget, BudgetTra
     if (budget.time_limit) deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*budget.time_limit * share);
     master.adopt(out.bins);
     LdsDive<Master> dive(master, tracker, lds_dive_discrepancies);
-    if (covers) dive.cover_residuals(lds_cover_max_bins, lds_cover_nodes);
+    if (covers) dive.cover_residuals(master.type_weights(), master.bin_capacity(), lds_cover_max_bins, lds_cover_nodes);
     if (dive.run(out.lower_bound, nodes, deadline) == LdsDive<Master>::Outcome::found) {
         auto bins = master.incumbent();
         if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);

@@ -69,9 +69,11 @@ public:
     /// integer duals fits its gap (ReducedCostProof, with at most `max_bins` bins and `cover_nodes`
     /// cover nodes): deep in the dive the residual LP is within a few hundredths of a bin of the bins
     /// left, few bins pass, and the cover either finds the residual's packing (which the rounding
-    /// misses) or proves there is none, and the node is pruned. Item types' weights and the bin
-    /// capacity are the master's.
-    void cover_residuals(std::size_t max_bins, std::int64_t cover_nodes) {
+    /// misses) or proves there is none, and the node is pruned. Item types' `weight` and the bin
+    /// `capacity` as the master's.
+    void cover_residuals(std::vector<std::int64_t> weight, std::int64_t capacity, std::size_t max_bins, std::int64_t cover_nodes) {
+        weight_ = std::move(weight);
+        capacity_ = capacity;
         cover_max_bins_ = max_bins;
         cover_nodes_ = cover_nodes;
     }
@@ -169,7 +171,7 @@ private:
             Budget part;
             part.node_limit = cover_nodes_;
             BudgetTracker share(part);
-            continuum::detail::deferred_t<ReducedCostProof, Master> cover(master_.type_weights(), b, master_.bin_capacity(), lp.profit, lp.knapsack, tracker_, share, cover_max_bins_);
+            continuum::detail::deferred_t<ReducedCostProof, Master> cover(weight_, b, capacity_, lp.profit, lp.knapsack, tracker_, share, cover_max_bins_);
             const auto outcome = cover.run(target_ - fixed);
             if (outcome == ReducedCostProof::Outcome::found) {
                 ++covers_closed_;
@@ -233,6 +235,8 @@ private:
     std::map<std::vector<std::int64_t>, Memo> memo_;
     std::int64_t lps_ = 0;
     std::int64_t covers_closed_ = 0;
+    std::vector<std::int64_t> weight_;
+    std::int64_t capacity_ = 0;
     std::size_t cover_max_bins_ = 0;
     std::int64_t cover_nodes_ = 0;  // 0: no residual covers
     bool aborted_ = false;
