@@ -11,6 +11,8 @@
 #include <continuum/forecast.hpp>
 #include <continuum/forecast/lstm_loader.hpp>
 
+#include <fmt/format.h>
+
 #include "trace_columns.hpp"
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,7 @@ const char* const method_names[] = {"last value", "seasonal naive", "holt-winter
 struct Score {
     double mase = 0.0, smape = 0.0;
     int count = 0;
+    std::vector<double> per_origin;  // MASE at each origin, in the order evaluated (latest first): --bootstrap
 };
 
 struct Setting {
@@ -98,6 +102,7 @@ int last_value_combination = -1;  // --last-value-combination off|scored|always:
 std::optional<std::vector<int>> horizon_buckets;  // --horizon-buckets 1,3,6 | none: PortfolioOptions::horizon_buckets (session 16; none = one choice for every step)
 double bucket_margin = -1.0;  // --bucket-margin X: PortfolioOptions::bucket_margin
 int moving_median_window = -1;  // --moving-median-window K: PortfolioOptions::moving_median_window (0 = no such candidate, as before session 12)
+int bootstrap_resamples = 0;  // --bootstrap N: for each miss, a moving-block bootstrap of auto/best over the origins (session 17)
 
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
     std::vector<Row> rows;
@@ -179,6 +184,7 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                     const std::span<const double> f(forecasts[static_cast<std::size_t>(m)].data(), h);
                     auto& score = row.scores[k][static_cast<std::size_t>(m)];
                     score.mase += fc::mae(actual, f) / scale;
+                    score.per_origin.push_back(fc::mae(actual, f) / scale);
                     score.smape += fc::smape(actual, f);
                     ++score.count;
                 }
@@ -190,6 +196,57 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
 }
 
 double mean_mase(const Score& s) { return s.count ? s.mase / s.count : NAN; }
+
+/// How sure a miss is (--bootstrap): the goal compares auto's mean MASE over a trace's origins with the
+/// best of four methods' means, chosen in hindsight on the same origins. A moving-block bootstrap
+/// resamples the origins in blocks of consecutive ones (h-step errors of origins closer than h steps
+/// overlap, and errors of nearby origins are correlated: blocks of max(the origins within h steps,
+/// n^(1/3)) origins, at most n / 2) and recomputes auto's
+/// ratio to that best method (the one best on all origins, held fixed: choosing the best again in
+/// each resample would bias every ratio upwards, a minimum of noisy means being below the mean of the
+/// minimum's method); it returns {5 % quantile, 95 % quantile, share of resamples with the ratio <=
+/// 1.02}. Fixed seed: the same figures on every run.
+struct BootstrapResult {
+    double low = NAN, high = NAN, within = NAN;
+    std::size_t block = 0;  // origins per block
+};
+BootstrapResult bootstrap_miss(const std::vector<Score>& scores, std::size_t overlap, int resamples) {
+    const std::size_t n = scores[automatic].per_origin.size();
+    BootstrapResult result;
+    if (n < 2) return result;
+    const auto cube_root = static_cast<std::size_t>(std::lround(std::cbrt(static_cast<double>(n))));
+    const std::size_t block = std::clamp<std::size_t>(std::max(overlap, cube_root), 1, std::max<std::size_t>(1, n / 2));
+    std::size_t best_method = 0;
+    for (std::size_t m = 1; m < automatic; ++m) {
+        if (scores[m].per_origin.size() == n && (scores[best_method].per_origin.size() != n || mean_mase(scores[m]) < mean_mase(scores[best_method]))) best_method = m;
+    }
+    std::mt19937_64 rng(17);
+    std::uniform_int_distribution<std::size_t> start(0, n - block);
+    std::vector<double> ratios;
+    std::vector<std::size_t> picked;
+    int within = 0;
+    for (int r = 0; r < resamples; ++r) {
+        picked.clear();
+        while (picked.size() < n) {
+            const std::size_t first = start(rng);
+            for (std::size_t i = first; i < first + block && picked.size() < n; ++i) picked.push_back(i);
+        }
+        const auto mean_of = [&](const Score& s) {
+            double sum = 0.0;
+            for (std::size_t i : picked) sum += s.per_origin[i];
+            return sum / static_cast<double>(n);
+        };
+        const double ratio = mean_of(scores[automatic]) / mean_of(scores[best_method]);
+        ratios.push_back(ratio);
+        if (ratio <= 1.02) ++within;
+    }
+    std::sort(ratios.begin(), ratios.end());
+    result.low = ratios[static_cast<std::size_t>(0.05 * static_cast<double>(ratios.size() - 1))];
+    result.high = ratios[static_cast<std::size_t>(0.95 * static_cast<double>(ratios.size() - 1))];
+    result.within = static_cast<double>(within) / static_cast<double>(resamples);
+    result.block = block;
+    return result;
+}
 double mean_smape(const Score& s) { return s.count ? s.smape / s.count : NAN; }
 
 void print(const Setting& s, const std::vector<Row>& rows) {
@@ -205,6 +262,7 @@ void print(const Setting& s, const std::vector<Row>& rows) {
         TraceSet set = tuning_set;
         bool daily = false;
         double best = 0, last = 0;
+        const std::vector<Score>* scores = nullptr;
     };
     std::vector<std::vector<Ratio>> ratios(s.horizons.size());
     for (const auto& row : rows) {
@@ -226,7 +284,7 @@ void print(const Setting& s, const std::vector<Row>& rows) {
                 }
             }
             std::printf(" | %8.3f %8.3f | %6.2f / %6.2f\n", a / best, a / mean_mase(sc[last_value]), mean_smape(sc[automatic]), best_smape);
-            ratios[k].push_back({row.trace, row.set, row.daily, a / best, a / mean_mase(sc[last_value])});
+            ratios[k].push_back({row.trace, row.set, row.daily, a / best, a / mean_mase(sc[last_value]), &sc});
         }
     }
     // The goal's figures, tuning and held-out traces apart: auto/best geometric mean / worst (trace) /
@@ -265,6 +323,28 @@ void print(const Setting& s, const std::vector<Row>& rows) {
             std::printf("\n");
         }
     }
+    if (bootstrap_resamples <= 0) return;
+    // --bootstrap: how sure each miss is. A miss whose 90 % interval reaches 1.02 is not distinguishable,
+    // on these origins, from a cell within the goal; one whose interval lies above 1.02 is.
+    const std::size_t every = origin_every_minutes > 0 ? std::max<std::size_t>(1, origin_every_minutes * 60 / static_cast<std::size_t>(s.step.count())) : s.origin_every;
+    std::printf("bootstrap of the misses (%d resamples of the origins in blocks, auto against the best of four on all origins): auto/best, 90 %% interval, "
+                "share of resamples <= 1.02, origins per block\n",
+                bootstrap_resamples);
+    std::string counts;
+    for (std::size_t k = 0; k < s.horizons.size(); ++k) {
+        int sure = 0, unsure = 0;
+        for (const auto& r : ratios[k]) {
+            if (r.best <= 1.02) continue;
+            const std::size_t overlap = (static_cast<std::size_t>(s.horizons[k]) + every - 1) / every;  // origins whose h-step errors overlap
+            const auto b = bootstrap_miss(*r.scores, overlap, bootstrap_resamples);
+            const bool distinguishable = b.low > 1.02;
+            (distinguishable ? sure : unsure) += 1;
+            std::printf("  %-7s %-34s %-10s %.3f [%.3f, %.3f] %3.0f %% %3zu%s\n", s.horizon_labels[k], r.trace.c_str(), trace_set_names[r.set], r.best, b.low, b.high,
+                        100.0 * b.within, b.block, distinguishable ? "  above 1.02" : "");
+        }
+        counts += fmt::format("{}{} {} / {}", counts.empty() ? "" : ", ", s.horizon_labels[k], sure, unsure);
+    }
+    std::printf("misses with the 90 %% interval above 1.02 / reaching 1.02, per horizon: %s\n", counts.c_str());
 }
 
 }  // namespace
@@ -277,7 +357,8 @@ int main(int argc, char** argv) {
     // --lstm-seen 0 (1-minute data: do not pass the LSTM's training span as extra_seen_points, as before session 9);
     // --naive-test Z (PortfolioOptions::naive_test, 0 = off); --level-guard X, --level-guard-points K
     // (PortfolioOptions::level_guard*, 0 = off); --last-value-combination off|scored|always; --moving-median-window K
-    // (PortfolioOptions::moving_median_window, 0 = none); --horizon-buckets 1,3,6|none and --bucket-margin X (PortfolioOptions::horizon_buckets, bucket_margin); --extra-moving-average K; --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
+    // (PortfolioOptions::moving_median_window, 0 = none); --horizon-buckets 1,3,6|none and --bucket-margin X (PortfolioOptions::horizon_buckets, bucket_margin); --extra-moving-average K; --bootstrap N (per miss, a
+    // moving-block bootstrap of auto/best over the origins: 90 % interval and share within 2 %); --trace NAME (only traces whose name contains NAME); --short (no 1-day column).
     bool quick = false, tuning = false, short_only = false;
     std::string only, trace_filter;
     for (int i = 1; i < argc; ++i) {
@@ -299,6 +380,7 @@ int main(int argc, char** argv) {
         if (a == "--extra-moving-average" && i + 1 < argc) extra_moving_average = std::stoi(argv[++i]);
         if (a == "--moving-median-window" && i + 1 < argc) moving_median_window = std::stoi(argv[++i]);
         if (a == "--bucket-margin" && i + 1 < argc) bucket_margin = std::stod(argv[++i]);
+        if (a == "--bootstrap" && i + 1 < argc) bootstrap_resamples = std::stoi(argv[++i]);
         if (a == "--horizon-buckets" && i + 1 < argc) {
             horizon_buckets.emplace();
             const std::string v = argv[++i];
