@@ -26,11 +26,11 @@ def test_stubs_match_the_built_extension(tmp_path):
 
 
 # stubtest's mypy run (never incremental) follows every import of the package, including the
-# `import torch` inside continuum._lstm_export.export_torch: with PyTorch installed (CI) that is 602
-# torch and 541 SymPy modules of 1,445, and 35 s of the 39 s of CPU mypy took. No stub and no
-# signature names a torch type, so mypy skips torch (an Any module, as where PyTorch is not installed,
-# where the import would otherwise be a mypy error): the same stubs and modules are compared
-# (docs/CONTRIBUTING.md, session 17).
+# `import torch` inside continuum._lstm_export.export_torch: with PyTorch installed (CI) that was 602
+# torch and 541 SymPy modules of 1,445 (181 without them), and stubtest took 34-38 s of CPU instead of
+# 5-6. No stub and no signature names a torch type, so mypy skips torch (an Any module; where PyTorch
+# is not installed, the import would otherwise be a mypy error): the same stubs and modules are
+# compared (docs/CONTRIBUTING.md, session 17).
 MYPY_CONFIG = """[mypy]
 
 [mypy-torch,torch.*]
