@@ -70,17 +70,18 @@ else
   # unit: 13.7 s of CPU at -O1, 5.4 s at -O0, g++ -O1 6.6 s); -gline-tables-only: file and line in
   # the sanitizers' stack traces without full debug information (-g: 17.8 s at -O1). Packing's tests
   # at -O1: their node budgets run for minutes at -O0 under ASan (docs/CONTRIBUTING.md). The held-out
-  # Hard28 and Waescher sets at their full node budgets (test_exact.cpp) and the 93 held-out vector
-  # instances (test_vector_exact.cpp) run from test_packing_unsanitized, and federation's random-offer
+  # Hard28 and Waescher sets at their full node budgets (test_exact.cpp), the 93 held-out vector
+  # instances (test_vector_exact.cpp), the exact solver's cache-size check at 60,000 nodes
+  # (test_basis_inverse.cpp) run from test_packing_unsanitized, and federation's random-offer
   # ranking check from test_federation_unsanitized (clang -O1 without the sanitizers,
   # CONTINUUM_TEST_UNSANITIZED): under ASan they were most of the tests' run (Hard28 about 15 minutes
   # of wall time at load 8); the same code runs under the sanitizers in their areas' other cases (the
-  # small-budget Hard28 set, BPP645 at 60,000 nodes, six of the held-out vector instances, the
-  # catalogue's other cases, ...).
+  # small-budget Hard28 set, BPP645 at 3,000 nodes under three cache sizes, six of the held-out vector
+  # instances, the catalogue's other cases, ...).
   configure build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_CXX_FLAGS="-O0 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
     -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DCONTINUUM_TEST_AREA_OPTIMIZATION=packing=-O1 \
-    "-DCONTINUUM_TEST_UNSANITIZED=packing/test_exact.cpp=held-out?Hard28?set?*;packing/test_exact.cpp=held-out?Waescher?set?*;packing/test_vector_exact.cpp=vector?exact:?no?bound*;federation/test_catalogue.cpp=offer?catalogue:?ranking?is?bit-identical*" \
+    "-DCONTINUUM_TEST_UNSANITIZED=packing/test_exact.cpp=held-out?Hard28?set?*;packing/test_exact.cpp=held-out?Waescher?set?*;packing/test_vector_exact.cpp=vector?exact:?no?bound*;packing/test_basis_inverse.cpp=exact:?a?node?budget?gives?the?same*;federation/test_catalogue.cpp=offer?catalogue:?ranking?is?bit-identical*" \
     -DCONTINUUM_BUILD_TESTS=ON -DCONTINUUM_BUILD_EXAMPLES=ON \
     -DCONTINUUM_BUILD_PYTHON=OFF -DCONTINUUM_BUILD_BENCHMARKS=OFF -DCONTINUUM_HEADER_CHECK=OFF "${cpp_args[@]}"
   configure build "${module[@]}" -DCONTINUUM_BUILD_TESTS=OFF -DCONTINUUM_BUILD_EXAMPLES=OFF \

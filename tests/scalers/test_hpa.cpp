@@ -61,7 +61,7 @@ HpaMetric external_average(std::int64_t target_milli, std::int64_t value_milli, 
 
 ScaleTargetState at(std::int64_t replicas) { return {replicas, replicas, replicas}; }
 
-Time t(std::int64_t s) { return Time{seconds(s)}; }
+Time time_at(std::int64_t s) { return Time{seconds(s)}; }
 
 }  // namespace
 
@@ -77,7 +77,7 @@ TEST_CASE("hpa docs: 50 replicas at 90% against a 75% target give 60") {
     spec.max_replicas = 100;
     spec.metrics = {cpu_utilization(75, cpu_pods(50, 900, 1000))};
     Hpa hpa(spec);
-    const auto d = hpa.decide(at(50), t(0));
+    const auto d = hpa.decide(at(50), time_at(0));
     CHECK(d.desired_replicas == 60);
     CHECK(d.scale);
     CHECK(d.scaling_limited_reason == "DesiredWithinRange");
@@ -92,14 +92,14 @@ TEST_CASE("hpa docs: 200m against 100m doubles, 50m halves") {
     spec.max_replicas = 20;
     spec.metrics = {pods_average("rps", 100, {50, 50, 50, 50})};
     Hpa hpa(spec);
-    const auto first = hpa.decide(at(4), t(0));
+    const auto first = hpa.decide(at(4), time_at(0));
     CHECK(first.desired_replicas == 4);
     CHECK(first.stabilization_reason == "ScaleDownStabilized");
-    CHECK(hpa.decide(at(4), t(300)).desired_replicas == 2);  // the seed at 0 is not After(300 - 300)
+    CHECK(hpa.decide(at(4), time_at(300)).desired_replicas == 2);  // the seed at 0 is not After(300 - 300)
     // Without the seed, both at once.
     spec.seed_recommendations = false;
     Hpa unseeded(spec);
-    CHECK(unseeded.decide(at(4), t(0)).desired_replicas == 2);
+    CHECK(unseeded.decide(at(4), time_at(0)).desired_replicas == 2);
 }
 
 TEST_CASE("hpa tolerance: 1 +- 0.1 inclusive, per direction configurable") {
@@ -230,7 +230,7 @@ TEST_CASE("hpa takes the largest proposal, a failed metric blocks only scale-dow
     spec.metrics = {cpu_utilization(50, cpu_pods(4, 75, 100)),            // 150% -> 6
                     pods_average("rps", 100, {225, 225, 225, 225})};       // 2.25 -> 9
     Hpa hpa(spec);
-    auto d = hpa.decide(at(4), t(0));
+    auto d = hpa.decide(at(4), time_at(0));
     CHECK(d.metric_replicas == 9);
     CHECK(d.desired_replicas == 8);  // default scale-up limit: max(4 x 2, 4 + 4) = 8
     CHECK(d.scaling_limited_reason == "ScaleUpLimit");
@@ -240,7 +240,7 @@ TEST_CASE("hpa takes the largest proposal, a failed metric blocks only scale-dow
     spec.metrics = {cpu_utilization(50, cpu_pods(4, 10, 100)), pods_average("rps", 100, {})};
     spec.metrics[1].available = false;
     Hpa blocked(spec);
-    d = blocked.decide(at(4), t(0));
+    d = blocked.decide(at(4), time_at(0));
     CHECK_FALSE(d.scale);
     CHECK(d.desired_replicas == 4);
     CHECK(d.scaling_active_reason == "FailedGetPodsMetric");
@@ -250,7 +250,7 @@ TEST_CASE("hpa takes the largest proposal, a failed metric blocks only scale-dow
     // ... but a scale-up proceeds.
     spec.metrics[0] = cpu_utilization(50, cpu_pods(4, 75, 100));
     Hpa partial(spec);
-    d = partial.decide(at(4), t(0));
+    d = partial.decide(at(4), time_at(0));
     CHECK(d.desired_replicas == 6);
     CHECK(d.scaling_active_reason == "ValidMetricFound");  // upstream proceeds, returning the error too
     CHECK(d.failed_metric == "rps");
@@ -263,15 +263,15 @@ TEST_CASE("hpa min/max replicas and the disabled target") {
     spec.max_replicas = 5;
     spec.metrics = {cpu_utilization(50, cpu_pods(4, 500, 100))};  // 1000% -> 40
     Hpa hpa(spec);
-    auto d = hpa.decide(at(4), t(0));
+    auto d = hpa.decide(at(4), time_at(0));
     CHECK(d.desired_replicas == 5);
     CHECK(d.scaling_limited_reason == "TooManyReplicas");
-    d = hpa.decide(at(8), t(15));
+    d = hpa.decide(at(8), time_at(15));
     CHECK(d.desired_replicas == 5);  // above max: straight to max, no metrics read
     CHECK(d.proposals.empty());
-    d = hpa.decide(at(1), t(30));
+    d = hpa.decide(at(1), time_at(30));
     CHECK(d.desired_replicas == 2);
-    d = hpa.decide(at(0), t(45));
+    d = hpa.decide(at(0), time_at(45));
     CHECK_FALSE(d.scale);
     CHECK(d.scaling_active_reason == "ScalingDisabled");
     CHECK(d.able_to_scale_reason == "SucceededGetScale");
@@ -283,28 +283,28 @@ TEST_CASE("hpa scale-down stabilisation: max over the last 300 s") {
     spec.max_replicas = 20;
     spec.metrics = {pods_average("rps", 100, std::vector<std::int64_t>(10, 100))};
     Hpa hpa(spec);
-    CHECK(hpa.decide(at(10), t(0)).desired_replicas == 10);  // at target: records 10
+    CHECK(hpa.decide(at(10), time_at(0)).desired_replicas == 10);  // at target: records 10
     spec.metrics[0] = pods_average("rps", 100, std::vector<std::int64_t>(10, 50));  // proposes 5
     for (int s = 15; s < 300; s += 15) {
-        const auto d = hpa.decide(spec.metrics, at(10), t(s));
+        const auto d = hpa.decide(spec.metrics, at(10), time_at(s));
         CHECK(d.metric_replicas == 5);
         CHECK(d.desired_replicas == 10);
         CHECK(d.able_to_scale_reason == "ScaleDownStabilized");
     }
     // At exactly 300 s the t = 0 sample is no longer After(now - 300 s).
-    const auto d = hpa.decide(spec.metrics, at(10), t(300));
+    const auto d = hpa.decide(spec.metrics, at(10), time_at(300));
     CHECK(d.desired_replicas == 5);
     CHECK(d.scale);
 
     // A spike inside the window holds the replicas up for a full window after it.
     Hpa spiky(spec);
-    spiky.decide(spec.metrics, at(5), t(0));
+    spiky.decide(spec.metrics, at(5), time_at(0));
     auto high = spec.metrics;
     high[0] = pods_average("rps", 100, std::vector<std::int64_t>(5, 160));  // proposes 8
-    CHECK(spiky.decide(high, at(5), t(15)).desired_replicas == 8);
-    CHECK(spiky.decide(spec.metrics, at(8), t(30)).desired_replicas == 8);   // 5 proposed, 8 in the window
-    CHECK(spiky.decide(spec.metrics, at(8), t(314)).desired_replicas == 8);
-    CHECK(spiky.decide(spec.metrics, at(8), t(315)).desired_replicas == 5);  // ceil(0.5 x 10 pods)
+    CHECK(spiky.decide(high, at(5), time_at(15)).desired_replicas == 8);
+    CHECK(spiky.decide(spec.metrics, at(8), time_at(30)).desired_replicas == 8);   // 5 proposed, 8 in the window
+    CHECK(spiky.decide(spec.metrics, at(8), time_at(314)).desired_replicas == 8);
+    CHECK(spiky.decide(spec.metrics, at(8), time_at(315)).desired_replicas == 5);  // ceil(0.5 x 10 pods)
 }
 
 TEST_CASE("hpa docs behaviour example: Pods 4 / Percent 10 per 60 s, 80 -> 10") {
@@ -321,10 +321,10 @@ TEST_CASE("hpa docs behaviour example: Pods 4 / Percent 10 per 60 s, 80 -> 10") 
     std::int64_t replicas = 80;
     std::int64_t now = 0;
     for (const auto next : expected) {
-        const auto d = hpa.decide({replicas, replicas, replicas}, t(now));
+        const auto d = hpa.decide({replicas, replicas, replicas}, time_at(now));
         CHECK(d.desired_replicas == next);
         // Within the same 60 s period nothing more may be removed.
-        const auto held = hpa.decide({next, next, next}, t(now + 15));
+        const auto held = hpa.decide({next, next, next}, time_at(now + 15));
         if (next != 10) {
             CHECK(held.desired_replicas == next);
             CHECK(held.scaling_limited_reason == "ScaleDownLimit");
@@ -339,10 +339,10 @@ TEST_CASE("hpa default scale-up: max(100%, 4 pods) per 15 s") {
     spec.max_replicas = 100;
     spec.metrics = {external_average(1000, 20'000)};  // wants 20
     Hpa hpa(spec);
-    CHECK(hpa.decide(at(1), t(0)).desired_replicas == 5);   // max(ceil(1 x 2), 1 + 4)
-    CHECK(hpa.decide(at(5), t(5)).desired_replicas == 5);   // period start 1 -> limit 5
-    CHECK(hpa.decide(at(5), t(15)).desired_replicas == 10); // event at 0 left the period: max(10, 9)
-    CHECK(hpa.decide(at(10), t(30)).desired_replicas == 20);
+    CHECK(hpa.decide(at(1), time_at(0)).desired_replicas == 5);   // max(ceil(1 x 2), 1 + 4)
+    CHECK(hpa.decide(at(5), time_at(5)).desired_replicas == 5);   // period start 1 -> limit 5
+    CHECK(hpa.decide(at(5), time_at(15)).desired_replicas == 10); // event at 0 left the period: max(10, 9)
+    CHECK(hpa.decide(at(10), time_at(30)).desired_replicas == 20);
 }
 
 TEST_CASE("hpa selectPolicy Min and Disabled, and the legacy path") {
@@ -355,26 +355,26 @@ TEST_CASE("hpa selectPolicy Min and Disabled, and the legacy path") {
     spec.behavior = behavior;
     spec.metrics = {external_average(1000, 10'000)};
     Hpa min_policy(spec);
-    CHECK(min_policy.decide(at(100), t(0)).desired_replicas == 95);  // Percent -> 90, Pods -> 95: Min picks 95
+    CHECK(min_policy.decide(at(100), time_at(0)).desired_replicas == 95);  // Percent -> 90, Pods -> 95: Min picks 95
 
     behavior.scale_down.select_policy = SelectPolicy::disabled;
     spec.behavior = behavior;
     Hpa disabled(spec);
-    CHECK(disabled.decide(at(100), t(0)).desired_replicas == 100);
+    CHECK(disabled.decide(at(100), time_at(0)).desired_replicas == 100);
 
     behavior = HpaBehavior{};
     behavior.scale_up.select_policy = SelectPolicy::disabled;
     spec.behavior = behavior;
     spec.metrics = {external_average(1000, 50'000)};
     Hpa no_up(spec);
-    CHECK(no_up.decide(at(3), t(0)).desired_replicas == 3);
+    CHECK(no_up.decide(at(3), time_at(0)).desired_replicas == 3);
 
     // Without spec.behavior: scale-up limited to max(2 x current, 4) per decision, no memory.
     spec.behavior.reset();
     Hpa legacy(spec);
-    CHECK(legacy.decide(at(3), t(0)).desired_replicas == 6);
-    CHECK(legacy.decide(at(6), t(1)).desired_replicas == 12);
-    CHECK(legacy.decide(at(1), t(2)).desired_replicas == 4);
+    CHECK(legacy.decide(at(3), time_at(0)).desired_replicas == 6);
+    CHECK(legacy.decide(at(6), time_at(1)).desired_replicas == 12);
+    CHECK(legacy.decide(at(1), time_at(2)).desired_replicas == 4);
 }
 
 TEST_CASE("keda activation: activation wins over scaling, scale to zero after the cooldown") {
@@ -385,27 +385,27 @@ TEST_CASE("keda activation: activation wins over scaling, scale to zero after th
     // KEDA docs: threshold 10, activationThreshold 50, 40 messages: stays at 0 although the HPA wants 4.
     spec.metrics = {external_average(10'000, 40'000, 50'000)};
     Hpa keda(spec);
-    auto d = keda.decide(at(0), t(0));
+    auto d = keda.decide(at(0), time_at(0));
     CHECK_FALSE(d.active);
     CHECK(d.desired_replicas == 0);
     CHECK_FALSE(d.scale);
     // 60 messages: active, 0 -> min replicas.
     auto metrics = spec.metrics;
     metrics[0].value = 60'000;
-    d = keda.decide(metrics, at(0), t(30));
+    d = keda.decide(metrics, at(0), time_at(30));
     CHECK(d.active);
     CHECK(d.desired_replicas == 1);
     // At 1 replica the HPA scales: ceil(60 / 10) = 6, limited to max(2, 1 + 4) = 5.
-    d = keda.decide(metrics, at(1), t(60));
+    d = keda.decide(metrics, at(1), time_at(60));
     CHECK(d.desired_replicas == 5);
     // Inactive but inside the cooldown: the HPA owns it (min 1, stabilised at 5).
     metrics[0].value = 0;
-    d = keda.decide(metrics, at(5), t(90));
+    d = keda.decide(metrics, at(5), time_at(90));
     CHECK_FALSE(d.active);
     CHECK(d.desired_replicas == 5);
-    d = keda.decide(metrics, at(5), t(360));  // last active at 60: 60 + 300 is not before 360
+    d = keda.decide(metrics, at(5), time_at(360));  // last active at 60: 60 + 300 is not before 360
     CHECK(d.desired_replicas != 0);
-    d = keda.decide(metrics, at(5), t(361));
+    d = keda.decide(metrics, at(5), time_at(361));
     CHECK(d.desired_replicas == 0);
     CHECK(d.reason.find("cooldown") != std::string::npos);
 }
@@ -456,10 +456,10 @@ TEST_CASE("hpa rejects bad specs and inputs with named errors") {
     }
     spec.metrics = {cpu_utilization(50, cpu_pods(2, 50, 100))};
     Hpa ok(spec);
-    ok.decide(at(2), t(10));
-    CHECK_THROWS_AS(ok.decide(at(2), t(5)), InvalidArgument);  // time went backwards
-    CHECK_THROWS_AS(ok.decide(at(-1), t(20)), InvalidArgument);
-    CHECK_THROWS_AS(ok.decide({}, at(2), t(20)), InvalidArgument);  // wrong number of metrics
+    ok.decide(at(2), time_at(10));
+    CHECK_THROWS_AS(ok.decide(at(2), time_at(5)), InvalidArgument);  // time went backwards
+    CHECK_THROWS_AS(ok.decide(at(-1), time_at(20)), InvalidArgument);
+    CHECK_THROWS_AS(ok.decide({}, at(2), time_at(20)), InvalidArgument);  // wrong number of metrics
 }
 
 TEST_CASE("hpa property: decisions stay within [min, max] and move towards the proposal") {
@@ -485,7 +485,7 @@ TEST_CASE("hpa property: decisions stay within [min, max] and move towards the p
             (void)pods_dist;
             auto metrics = spec.metrics;
             metrics[0].pods = pods;
-            const auto d = hpa.decide(metrics, at(replicas), t(step * 15));
+            const auto d = hpa.decide(metrics, at(replicas), time_at(step * 15));
             CHECK(d.desired_replicas >= spec.min_replicas);
             CHECK(d.desired_replicas <= spec.max_replicas);
             for (const auto& p : d.proposals) CHECK(std::isfinite(p.usage_ratio));
@@ -672,17 +672,17 @@ TEST_CASE("hpa tolerances: any finite value >= 0 (KEP-4951), per direction") {
     spec.metrics = {pods_average("rps", 100, {300, 300})};  // ratio 3
     spec.behavior->scale_up.tolerance = 2.5;                   // 1 + 2.5 >= 3: within
     Hpa wide(spec);
-    CHECK(wide.decide(at(2), t(0)).desired_replicas == 2);
+    CHECK(wide.decide(at(2), time_at(0)).desired_replicas == 2);
     spec.behavior->scale_up.tolerance = 1.5;
     wide.set_spec(spec);
-    CHECK(wide.decide(at(2), t(15)).desired_replicas == 6);
+    CHECK(wide.decide(at(2), time_at(15)).desired_replicas == 6);
     // A scale-down tolerance >= 1 never scales down.
     spec.metrics = {pods_average("rps", 100, {0, 0})};
     spec.behavior->scale_down.tolerance = 1.0;
     spec.behavior->scale_down.stabilization_window = seconds(0);
     Hpa never_down(spec);
     CHECK(metric_replicas(spec.metrics[0], at(2), Tolerances{1.0, 0.1}).replicas == 2);
-    CHECK(never_down.decide(at(2), t(0)).desired_replicas == 2);
+    CHECK(never_down.decide(at(2), time_at(0)).desired_replicas == 2);
     spec.tolerance = 3.0;  // the cluster-wide flag too
     CHECK_NOTHROW(Hpa{spec});
     for (const double bad : {-0.1, std::nan(""), HUGE_VAL}) {
@@ -706,24 +706,24 @@ TEST_CASE("hpa scale to zero: min_replicas 0 with an external metric (HPAScaleTo
     spec.behavior->scale_down.stabilization_window = seconds(0);
     Hpa hpa(spec);
     // Empty queue at 2 replicas: ratio 0 -> ceil(0 x 2) = 0, min 0 -> scale to zero.
-    auto d = hpa.decide(at(2), t(0));
+    auto d = hpa.decide(at(2), time_at(0));
     CHECK(d.desired_replicas == 0);
     CHECK(d.scaling_active_reason == "ValidMetricFound");
     // At 0 replicas the controller keeps computing (minReplicas = 0): getUsageRatioReplicaCount uses
     // ceil(ratio) without tolerance; 25 messages of 10 -> 3, within the scale-up limit max(0 x 2, 0 + 4).
     spec.metrics[0].value = 25'000;
-    d = hpa.decide(spec.metrics, at(0), t(15));
+    d = hpa.decide(spec.metrics, at(0), time_at(15));
     CHECK(d.desired_replicas == 3);
     CHECK(d.scale);
     spec.metrics[0].value = 0;
-    d = hpa.decide(spec.metrics, at(0), t(30));
+    d = hpa.decide(spec.metrics, at(0), time_at(30));
     CHECK(d.desired_replicas == 0);
     CHECK_FALSE(d.scale);
     // The legacy path's scale-up limit at 0 is max(2 x 0, 4) = 4.
     spec.behavior.reset();
     Hpa legacy(spec);
     spec.metrics[0].value = 90'000;
-    CHECK(legacy.decide(spec.metrics, at(0), t(0)).desired_replicas == 4);
+    CHECK(legacy.decide(spec.metrics, at(0), time_at(0)).desired_replicas == 4);
     // API validation: scale to zero needs an object or external metric; KEDA activation owns 0 <-> 1.
     spec.metrics.push_back(cpu_utilization(50, {}));
     CHECK_NOTHROW(Hpa{spec});
@@ -743,23 +743,23 @@ TEST_CASE("hpa seeds its history on first sight: no scale-down within the window
     spec.metrics = {pods_average("rps", 100, std::vector<std::int64_t>(10, 20))};  // proposes 2
     Hpa hpa(spec);
     for (int s = 0; s < 300; s += 15) {
-        const auto d = hpa.decide(at(10), t(s));
+        const auto d = hpa.decide(at(10), time_at(s));
         CHECK(d.desired_replicas == 10);
         CHECK(d.stabilization_reason == "ScaleDownStabilized");
     }
     CHECK(hpa.recommendations().front().replicas == 10);  // the seed
-    const auto d = hpa.decide(at(10), t(300));
+    const auto d = hpa.decide(at(10), time_at(300));
     CHECK(d.desired_replicas == 2);
     CHECK(d.able_to_scale_reason == "SucceededRescale");
     CHECK(d.stabilization_reason == "ReadyForNewScale");
     // A restarted controller (reset) seeds again with the count it finds.
     hpa.reset();
-    CHECK(hpa.decide(at(6), t(600)).desired_replicas == 6);
+    CHECK(hpa.decide(at(6), time_at(600)).desired_replicas == 6);
     // The legacy path (no behavior) seeds too.
     spec.behavior.reset();
     Hpa legacy(spec);
-    CHECK(legacy.decide(at(10), t(0)).desired_replicas == 10);
-    CHECK(legacy.decide(at(10), t(301)).desired_replicas == 2);
+    CHECK(legacy.decide(at(10), time_at(0)).desired_replicas == 10);
+    CHECK(legacy.decide(at(10), time_at(301)).desired_replicas == 2);
 }
 
 TEST_CASE("hpa history: old samples are overwritten, not dropped, and survive spec edits") {
@@ -771,23 +771,23 @@ TEST_CASE("hpa history: old samples are overwritten, not dropped, and survive sp
     spec.behavior->scale_down.select_policy = SelectPolicy::disabled;
     Hpa hpa(spec);
     const auto rps = [](int pods, std::int64_t value) { return std::vector<HpaMetric>{pods_average("rps", 100, std::vector<std::int64_t>(static_cast<std::size_t>(pods), value))}; };
-    CHECK(hpa.decide(rps(4, 200), at(4), t(0)).desired_replicas == 8);
-    hpa.decide(rps(8, 100), at(8), t(15));  // at target: 8
+    CHECK(hpa.decide(rps(4, 200), at(4), time_at(0)).desired_replicas == 8);
+    hpa.decide(rps(8, 100), at(8), time_at(15));  // at target: 8
     // At 100 s both samples are older than the 60 s window: the last old one (t = 15) is
     // overwritten, the t = 0 one stays (stabilizeRecommendationWithBehaviors).
-    auto d = hpa.decide(rps(8, 62), at(8), t(100));  // proposes 5; scale-down disabled keeps 8
+    auto d = hpa.decide(rps(8, 62), at(8), time_at(100));  // proposes 5; scale-down disabled keeps 8
     CHECK(d.stabilized_replicas == 5);
     CHECK(d.desired_replicas == 8);
     REQUIRE(hpa.recommendations().size() == 2);
     CHECK(hpa.recommendations()[0].replicas == 8);
-    CHECK(hpa.recommendations()[0].time == t(0));
+    CHECK(hpa.recommendations()[0].time == time_at(0));
     CHECK(hpa.recommendations()[1].replicas == 5);
     // Editing the HPA (wider window, scale-down enabled) keeps the history: the kept t = 0 sample is
     // inside the new 300 s window and holds the replicas at 8 (without it: 5).
     spec.behavior->scale_down.stabilization_window = seconds(300);
     spec.behavior->scale_down.select_policy = SelectPolicy::max;
     hpa.set_spec(spec);
-    d = hpa.decide(rps(8, 25), at(8), t(120));
+    d = hpa.decide(rps(8, 25), at(8), time_at(120));
     CHECK(d.metric_replicas == 2);
     CHECK(d.stabilized_replicas == 8);
     CHECK(d.desired_replicas == 8);
@@ -806,33 +806,33 @@ TEST_CASE("hpa scale events: the sticky outdated flag (storeScaleEvent, markScal
     spec.metrics = {external_average(1000, 0)};
     Hpa hpa(spec);
     const auto queue = [](std::int64_t v) { return std::vector<HpaMetric>{external_average(1000, v)}; };
-    CHECK(hpa.decide(queue(3000), at(1), t(0)).desired_replicas == 3);   // event A (+2 at 0)
-    CHECK(hpa.decide(queue(5000), at(3), t(10)).desired_replicas == 5);  // event B (+2 at 10)
-    CHECK(hpa.decide(queue(7000), at(5), t(30)).desired_replicas == 7);  // A and B outdated; C overwrites B
+    CHECK(hpa.decide(queue(3000), at(1), time_at(0)).desired_replicas == 3);   // event A (+2 at 0)
+    CHECK(hpa.decide(queue(5000), at(3), time_at(10)).desired_replicas == 5);  // event B (+2 at 10)
+    CHECK(hpa.decide(queue(7000), at(5), time_at(30)).desired_replicas == 7);  // A and B outdated; C overwrites B
     REQUIRE(hpa.scale_up_events().size() == 2);
     CHECK(hpa.scale_up_events()[0].outdated);
-    CHECK(hpa.scale_up_events()[1].time == t(30));
+    CHECK(hpa.scale_up_events()[1].time == time_at(30));
     // A 60 s period: A (t = 0) is inside it again, but its flag is sticky: D overwrites it.
     spec.behavior->scale_up.policies = {{ScalingPolicyType::pods, 100, seconds(60)}};
     hpa.set_spec(spec);
-    CHECK(hpa.decide(queue(9000), at(7), t(40)).desired_replicas == 9);
+    CHECK(hpa.decide(queue(9000), at(7), time_at(40)).desired_replicas == 9);
     REQUIRE(hpa.scale_up_events().size() == 2);
-    CHECK(hpa.scale_up_events()[0].time == t(40));
+    CHECK(hpa.scale_up_events()[0].time == time_at(40));
     CHECK_FALSE(hpa.scale_up_events()[0].outdated);
-    CHECK(hpa.scale_up_events()[1].time == t(30));
+    CHECK(hpa.scale_up_events()[1].time == time_at(30));
 }
 
 TEST_CASE("hpa reports the metric timestamp, status values and the winning metric") {
     HpaSpec spec;
     spec.max_replicas = 50;
     auto cpu = cpu_utilization(50, cpu_pods(4, 75, 100));  // 150 % -> 6
-    cpu.timestamp = t(100);
+    cpu.timestamp = time_at(100);
     auto rps = pods_average("rps", 100, {225, 225, 225, 225});  // 2.25 -> 9
-    rps.timestamp = t(101);
+    rps.timestamp = time_at(101);
     spec.metrics = {cpu, rps};
     Hpa hpa(spec);
-    const auto d = hpa.decide(at(4), t(110));
-    CHECK(d.metric_timestamp == t(101));
+    const auto d = hpa.decide(at(4), time_at(110));
+    CHECK(d.metric_timestamp == time_at(101));
     CHECK(d.proposals[0].average_utilization == 75);  // percent of request; ratio 1.5 against 50 %
     CHECK(d.proposals[0].average_value == 75);
     CHECK(d.proposals[1].average_value == 225);
