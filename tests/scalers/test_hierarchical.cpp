@@ -149,6 +149,9 @@ TEST_CASE("hierarchical: one strict cycle with hand-packed nodes") {
     // The exact planner proves 3 optimal.
     auto config = no_filter();
     config.node_planner = NodePlanner::exact;
+    // A node budget without the per-tick deadline: under ASan on a loaded machine the 10 ms default
+    // can pass before the solver proves anything, and the test would read the load, not the planner.
+    config.exact_budget = continuum::Budget{};
     HierarchicalScaler<LastValue> exact(selector, LastValue{}, config);
     const auto e = exact.decide(snapshot, t(0));
     CHECK(e.pools[0].required_nodes == 3);
@@ -537,6 +540,7 @@ TEST_CASE("hierarchical: the provisioning-phase scale-up packs the old pool with
     const auto scaled_web = [&](NodePlanner planner) {
         auto config = no_filter();
         config.node_planner = planner;
+        config.exact_budget = continuum::Budget{};  // no deadline: the answer must not depend on the machine's load
         HierarchicalScaler<LastValue> scaler(selector, LastValue{}, config);
         const auto d = scaler.decide(s, t(0));
         CHECK(d.migration == MigrationPhase::provisioning);
