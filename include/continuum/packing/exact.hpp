@@ -590,7 +590,8 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         const auto proof_step = [&] {
             proof_done = true;
             if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
-                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, later, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
+                // (Of what the root LP left only on the LDS dive's path, whose shares `later` plans for.)
+                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, lds ? later : budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
             }
             return out.optimal;
         };
