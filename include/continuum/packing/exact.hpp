@@ -544,17 +544,19 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // when that is less, so that they keep their proportions: the dive comes last and took what the
         // others left (BPP419: the root LP and the first search window used 42,000 nodes, the dive got
         // 60,000 of its nominal 90,000 and needs 72,000).
-        const Budget later = [&] {
+        const double scale = [&] {
             const double planned = low_cost_cover_share + lds_probe_share + reduced_cost_promising_share + lds_dive_share;
             double left = static_cast<double>(budget.node_limit - std::min(budget.node_limit, tracker.nodes())) / static_cast<double>(budget.node_limit);
             if (budget.time_limit && budget.time_limit->count() > 0) {
                 const auto spent = std::chrono::steady_clock::now() - started;
                 left = std::min(left, std::max(0.0, 1.0 - std::chrono::duration<double>(spent) / std::chrono::duration<double>(*budget.time_limit)));
             }
-            return scaled_budget(budget, std::max(0.01, std::min(1.0, left / planned)));
+            return std::max(0.01, std::min(1.0, left / planned));
         }();
+        const Budget later = scaled_budget(budget, scale);
         if (items.d == 1 && leaves_dive_floor(budget, lds_dive_share) && !tracker.exhausted()) {
-            search_share -= low_cost_cover(cg, capacity[0], out, later, tracker, low_cost_cover_share, optimal_basis);
+            // (It returns the share of `later` it used: of the whole budget, that times the scale.)
+            search_share -= scale * low_cost_cover(cg, capacity[0], out, later, tracker, low_cost_cover_share, optimal_basis);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
