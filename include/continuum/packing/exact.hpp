@@ -72,6 +72,12 @@ inline void finish(ExactPacking& out) {
     out.gap = n > 0 ? static_cast<double>(n - out.lower_bound) / static_cast<double>(n) : 0.0;
 }
 
+/// `budget` with its node limit (at least 1) and time limit scaled by `scale` (in (0, 1]): the budget a
+/// pipeline step's shares are taken of when the steps before it left less than they were meant to.
+inline Budget scaled_budget(const Budget& budget, double scale) {
+    return scale >= 1 ? budget : budget_share(budget, scale);
+}
+
 /// Bin completion under a waste budget (1-D): looks for a packing into `out.lower_bound` bins
 /// with the given share of the budget (nodes and time); a complete failed run raises the lower bound by one
 /// and the search continues with the next target.
@@ -533,8 +539,24 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // step used more than 8 %).
         double search_share = 0.1;
         std::optional<typename ColumnGeneration<Real>::Basis> optimal_basis;  // the root LP's, once solved to its optimum
+        // Session 17: the shares of the steps after the root LP (the low-cost cover, the LDS probe, the
+        // proof at its larger share, the LDS dive: 0.91 of the budget) are taken of what the root LP left
+        // when that is less, so that they keep their proportions: the dive comes last and took what the
+        // others left (BPP419: the root LP and the first search window used 42,000 nodes, the dive got
+        // 60,000 of its nominal 90,000 and needs 72,000).
+        const double scale = [&] {
+            const double planned = low_cost_cover_share + lds_probe_share + reduced_cost_promising_share + lds_dive_share;
+            double left = static_cast<double>(budget.node_limit - std::min(budget.node_limit, tracker.nodes())) / static_cast<double>(budget.node_limit);
+            if (budget.time_limit && budget.time_limit->count() > 0) {
+                const auto spent = std::chrono::steady_clock::now() - started;
+                left = std::min(left, std::max(0.0, 1.0 - std::chrono::duration<double>(spent) / std::chrono::duration<double>(*budget.time_limit)));
+            }
+            return std::max(0.01, std::min(1.0, left / planned));
+        }();
+        const Budget later = scaled_budget(budget, scale);
         if (items.d == 1 && leaves_dive_floor(budget, lds_dive_share) && !tracker.exhausted()) {
-            search_share -= low_cost_cover(cg, capacity[0], out, budget, tracker, low_cost_cover_share, optimal_basis);
+            // (It returns the share of `later` it used: of the whole budget, that times the scale.)
+            search_share -= scale * low_cost_cover(cg, capacity[0], out, later, tracker, low_cost_cover_share, optimal_basis);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
@@ -570,20 +592,21 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         const auto proof_step = [&] {
             proof_done = true;
             if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
-                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
+                // (Of what the root LP left only on the LDS dive's path, whose shares `later` plans for.)
+                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, lds ? later : budget, tracker, reduced_cost_share, optimal_basis)) / static_cast<double>(budget.node_limit);
             }
             return out.optimal;
         };
         if (lds && static_cast<std::int64_t>(out.bins.size()) == out.lower_bound + 1 && !tracker.exhausted()) {
             // A short LDS dive first: on IRUP instances it often finds the packing within a few hundred
             // nodes (Scholl 1 N3C3W4_F: 600), where the proof before it would spend its whole share.
-            lds_dive(cg, out, budget, tracker, lds_probe_share, false);
+            lds_dive(cg, out, later, tracker, lds_probe_share, false);
             if (out.optimal || proof_step()) {
                 out.nodes = tracker.nodes();
                 return out;
             }
         }
-        if (lds && !tracker.exhausted()) lds_dive(cg, out, budget, tracker, lds_dive_share, true);
+        if (lds && !tracker.exhausted()) lds_dive(cg, out, later, tracker, lds_dive_share, true);
         ColumnGenerationResult result;
         if (!lds) {
             // The LP dive; in 1-D on a share of the budget, so that the LP-bounded bin completion
