@@ -259,7 +259,21 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
     BudgetTracker unlimited(Budget{});
     continuum::detail::deferred_t<ReducedCostProof, Master> proof(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, unlimited, reduced_cost_max_patterns);
-    if (const auto early = proof.prepare(target)) {
+    // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
+    // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
+    const auto keep_going = [&] { return tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); };
+    auto early = proof.prepare(target);
+    bool filtered = false;
+    if (early && *early == ReducedCostProof::Outcome::unknown && proof.too_many() && !tracker.exhausted()) {
+        // Too many bins under the first duals (over 2,000,000 on BPP175): the further vectors filter the
+        // enumeration itself (336 bins pass all 65 on BPP175), on the larger share.
+        share = reduced_cost_promising_share;
+        nodes = budget_share(budget, share).node_limit;
+        add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going);
+        filtered = true;
+        early = proof.prepare(target);
+    }
+    if (early) {
         if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
         finish(out);
         return tracker.nodes() - start;
@@ -269,9 +283,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
         share = reduced_cost_promising_share;
         nodes = budget_share(budget, share).node_limit;
     }
-    // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
-    // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
-    add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, [&] { return tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); });
+    if (!filtered) add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going);
     Budget part;
     part.node_limit = std::max<std::int64_t>(1, nodes - (tracker.nodes() - start));
     if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share - (std::chrono::steady_clock::now() - started));
