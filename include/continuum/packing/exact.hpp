@@ -237,6 +237,10 @@ inline constexpr int reduced_cost_extra_duals = 64;
 inline constexpr std::size_t reduced_cost_few_patterns = 2'000;
 inline constexpr double reduced_cost_promising_share = 0.25;
 
+/// When more than reduced_cost_max_patterns bins pass under the first duals, the enumeration is redone
+/// under this many further vectors, and given up when still beyond the cap.
+inline constexpr int reduced_cost_filter_first = 8;
+
 /// Runs ReducedCostProof (detail/reduced_cost_proof.hpp) for one bin fewer than `out.bins` when that
 /// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
 /// exact cover on `share` of the budget (also bounded by `tracker`).
@@ -259,19 +263,24 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
     BudgetTracker unlimited(Budget{});
     continuum::detail::deferred_t<ReducedCostProof, Master> proof(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, unlimited, reduced_cost_max_patterns);
+    proof.remember_failures(true);
     // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
     // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
     const auto keep_going = [&] { return tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); };
     auto early = proof.prepare(target);
-    bool filtered = false;
+    std::vector<char> tried(demand.size(), 0);  // the types whose one-more-item LP was solved
     if (early && *early == ReducedCostProof::Outcome::unknown && proof.too_many() && !tracker.exhausted()) {
         // Too many bins under the first duals (over 2,000,000 on BPP175): the further vectors filter the
-        // enumeration itself (336 bins pass all 65 on BPP175), on the larger share.
-        share = reduced_cost_promising_share;
-        nodes = budget_share(budget, share).node_limit;
-        add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going);
-        filtered = true;
+        // enumeration itself: a few first (types spread evenly), then the rest (within half the step's
+        // share) when under the cap by then; the cover only when few pass.
+        add_one_more_item_duals(scratch, proof, reduced_cost_filter_first, [&] { return tracker.nodes() - start < nodes / 4 && !tracker.exhausted(); }, &tried);
         early = proof.prepare(target);
+        if (early && *early == ReducedCostProof::Outcome::unknown) return tracker.nodes() - start;
+        if (!early && proof.patterns() > reduced_cost_few_patterns) {
+            add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going, &tried);
+            early = proof.prepare(target);
+            if (!early && proof.patterns() > reduced_cost_few_patterns) return tracker.nodes() - start;
+        }
     }
     if (early) {
         if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
@@ -283,7 +292,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
         share = reduced_cost_promising_share;
         nodes = budget_share(budget, share).node_limit;
     }
-    if (!filtered) add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going);
+    add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going, &tried);
     Budget part;
     part.node_limit = std::max<std::int64_t>(1, nodes - (tracker.nodes() - start));
     if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share - (std::chrono::steady_clock::now() - started));

@@ -39,8 +39,8 @@ public:
           max_patterns_(max_patterns) {}
 
     /// Whether the cover remembers the states (bins left, residual demand) it proved infeasible whatever
-    /// the bans, and prunes them when met again (on by default; the memo holds at most 500,000 states,
-    /// and is off when a type's demand reaches 65,536).
+    /// the bans, and prunes them when met again (off by default; the memo holds at most 500,000 states,
+    /// and is not used when a type's demand reaches 65,536).
     void remember_failures(bool on) { remember_ = on; }
 
     /// Counts the search's nodes on `share` from now on (instead of the one given at construction).
@@ -466,7 +466,7 @@ private:
     std::int64_t hit_depth_ = no_hit;       // the least ban depth a ban mattered at, in the current subtree
     static constexpr std::size_t max_nogoods = 500'000;
     std::unordered_set<std::string> nogoods_;
-    bool remember_ = true;  // remember_failures()
+    bool remember_ = false;  // remember_failures()
     bool memo_on_ = false;
     std::int64_t memo_hits_ = 0;
     std::vector<std::size_t> chosen_;
@@ -481,16 +481,21 @@ using ReducedCostProof = BasicReducedCostProof<>;
 /// ColumnGeneration solved to its optimum) so that every one starts from the same state, and from its
 /// optimal basis (ColumnGeneration::warm_start: a few dual simplex pivots, about 150 nodes per LP on
 /// Hard28 where the homogeneous start took 2,000); before each, `keep_going()` may stop the loop (a
-/// budget).
+/// budget). With `tried` (one flag per type), the types flagged are skipped and those solved flagged,
+/// so that a later call adds only new ones.
 template <typename Master, typename KeepGoing>
-void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going) {
+void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going, std::vector<char>* tried = nullptr) {
     const auto& demand = master.type_demands();
     count = std::min(count, static_cast<int>(demand.size()));  // each type at most once
-    for (int e = 0; e < count && keep_going(); ++e) {
+    for (int e = 0; e < count; ++e) {
+        const auto type = static_cast<std::size_t>(e) * demand.size() / static_cast<std::size_t>(count);
+        if (tried != nullptr && (*tried)[type] != 0) continue;
+        if (!keep_going()) break;
+        if (tried != nullptr) (*tried)[type] = 1;
         auto copy = master;
         if (const auto& basis = master.last_optimal_basis()) copy.warm_start(*basis);
         auto more = demand;
-        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(count)];
+        ++more[type];
         auto other = copy.residual_lp(more);
         if (other.knapsack > 0) proof.add_duals(std::move(other.profit), other.knapsack);
     }
