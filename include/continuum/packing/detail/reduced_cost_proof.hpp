@@ -94,9 +94,9 @@ public:
         const Wide gap = static_cast<Wide>(bins) * knapsack_ - pb;
         if (gap < 0 || static_cast<Wide>(bins) * capacity_ < load) return Outcome::infeasible;  // Farley, L1
         if (gap >= knapsack_) return Outcome::unknown;  // the Farley bound is below `bins`: no filter
+        gap_ = gap;
         if (!extra_gaps(bins)) return Outcome::infeasible;
         if (!enumerate(gap)) return Outcome::unknown;
-        gap_ = gap;
         load_of_demand_ = load;
         prepared_ = bins;
         return std::nullopt;
