@@ -239,9 +239,12 @@ inline constexpr double reduced_cost_promising_share = 0.25;
 
 /// When more than reduced_cost_max_patterns bins pass under the first duals, the enumeration is redone
 /// under this many further vectors (within an eighth of the step's share), and given up unless at most
-/// reduced_cost_few_patterns pass. From BPP175's root (non-IRUP) 1 leaves over 20,000 bins, 2 leave
-/// 509, 3 477, 8 485; on the IRUP instances that get here each LP costs 400-1,400 nodes.
+/// reduced_cost_filtered_patterns pass (then the step goes on with the larger share). From BPP175's
+/// root (non-IRUP) 1 leaves over 20,000 bins, 2 leave 509, 3 477, 8 485; on the IRUP instances that get
+/// here each LP costs 400-1,400 nodes. 1,000 and not reduced_cost_few_patterns: with 2,000 the
+/// generated G161_0357 (IRUP, 1,993 bins pass) spent the larger share and lost the LDS dive's packing.
 inline constexpr int reduced_cost_filter_first = 3;
+inline constexpr std::size_t reduced_cost_filtered_patterns = 1'000;
 
 /// Runs ReducedCostProof (detail/reduced_cost_proof.hpp) for one bin fewer than `out.bins` when that
 /// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
@@ -277,7 +280,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
         // on as below (the rest of the vectors, as filters of the cover), else it gives up.
         add_one_more_item_duals(scratch, proof, reduced_cost_filter_first, [&] { return tracker.nodes() - start < nodes / 8 && !tracker.exhausted(); }, &tried);
         early = proof.prepare(target);
-        if (early ? *early == ReducedCostProof::Outcome::unknown : proof.patterns() > reduced_cost_few_patterns) return tracker.nodes() - start;
+        if (early ? *early == ReducedCostProof::Outcome::unknown : proof.patterns() > reduced_cost_filtered_patterns) return tracker.nodes() - start;
     }
     if (early) {
         if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
