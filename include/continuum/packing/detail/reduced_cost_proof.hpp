@@ -2,8 +2,9 @@
 // al.'s route enumeration). Under integer duals p ≥ 0 whose exact knapsack optimum is K, the bins of
 // any packing into m bins have reduced costs K − p·a that sum to exactly G = m·K − p·b, so each of them
 // has K − p·a ≤ G. When the LP's value is within a small fraction of m, few bins pass: they are
-// enumerated, and an exact cover of the demand by m of them is searched for. None proves that m bins
-// do not suffice (what non-IRUP instances need); one is a packing into m bins.
+// enumerated (further dual vectors added before prune the enumeration too), and an exact cover of the
+// demand by m of them is searched for (optionally remembering the states it proved infeasible). None
+// proves that m bins do not suffice (what non-IRUP instances need); one is a packing into m bins.
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -48,6 +49,7 @@ public:
 
     /// Further integer duals (≥ 0, one per type) with the exact knapsack maximum over bins within a
     /// demand ≥ `demand`: each is a filter and a budget of its own (any dual-feasible vector is valid).
+    /// Added before prepare(), they also prune the enumeration (a bin is listed only when it passes all).
     void add_duals(std::vector<std::int64_t> profit, std::int64_t knapsack) {
         extra_profit_.push_back(std::move(profit));
         extra_knapsack_.push_back(knapsack);
@@ -328,6 +330,10 @@ private:
     /// Exact cover of residual_ by `left` enumerated bins whose reduced costs sum to at most `budget`
     /// (and wastes to at most left × capacity − load). Branches on the type with the fewest usable
     /// bins; the k-th child bans the bins its elder siblings took (each multiset of bins once).
+    /// With the memo (remember_failures), a state that failed with no inherited ban mattering below it
+    /// (hit_depth_: the least depth of a ban that excluded a bin otherwise usable) is recorded and
+    /// pruned when met again: its budgets are left·K − p·residual under every vector, and its waste
+    /// left·c − load, functions of (left, residual) alone.
     bool cover(std::int64_t left, Wide budget) {
         if (load_ == 0) return true;
         if (!count()) {
@@ -351,7 +357,7 @@ private:
         const auto depth = static_cast<std::int64_t>(chosen_.size());
         const auto outer_hit = hit_depth_;
         hit_depth_ = no_hit;
-        const bool found = branch(left, budget, waste);
+        const bool found = expand(left, budget, waste);
         if (!found && complete_ && hit_depth_ >= depth && memo && nogoods_.size() < max_nogoods) nogoods_.insert(std::move(key));
         hit_depth_ = std::min(outer_hit, hit_depth_);
         return found;
@@ -368,7 +374,8 @@ private:
         return key;
     }
 
-    bool branch(std::int64_t left, Wide budget, std::int64_t waste) {
+    /// The node below the memo: the branching type and its children.
+    bool expand(std::int64_t left, Wide budget, std::int64_t waste) {
         ++stamp_;
         std::size_t branch = weight_.size();
         std::size_t fewest = patterns_.size() + 1;
