@@ -296,6 +296,7 @@ private:
     /// tested last, the one that excluded q last time first: budgets only shrink down the tree, so it
     /// usually excludes q again.
     [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) {
+        if (banned_[q] && !memo_on_) return false;  // without the memo, whether a ban mattered is not needed
         if (reduced_[q] > budget || waste_[q] > waste) return false;
         for (const auto& [j, c] : patterns_[q]) {
             if (c > residual_[j]) return false;
