@@ -40,8 +40,8 @@ public:
           max_patterns_(max_patterns) {}
 
     /// Whether the cover remembers the states (bins left, residual demand) it proved infeasible whatever
-    /// the bans, and prunes them when met again (off by default; the memo holds at most 500,000 states,
-    /// and is not used when a type's demand reaches 65,536).
+    /// the bans, and prunes them when met again (off by default; the memo's keys take at most 32 MiB,
+    /// and it is not used when a type's demand reaches 65,536).
     void remember_failures(bool on) { remember_ = on; }
 
     /// Counts the search's nodes on `share` from now on (instead of the one given at construction).
@@ -71,6 +71,7 @@ public:
         ban_depth_.assign(patterns_.size(), 0);
         hit_depth_ = no_hit;
         nogoods_.clear();
+        nogood_bytes_ = 0;
         memo_hits_ = 0;
         bool small = true;
         for (const auto d : demand_) small = small && d < 65'536;
@@ -359,7 +360,10 @@ private:
         const auto outer_hit = hit_depth_;
         hit_depth_ = no_hit;
         const bool found = expand(left, budget, waste);
-        if (!found && complete_ && hit_depth_ >= depth && memo && nogoods_.size() < max_nogoods) nogoods_.insert(std::move(key));
+        if (!found && complete_ && hit_depth_ >= depth && memo && nogood_bytes_ + key.size() <= max_nogood_bytes) {
+            nogood_bytes_ += key.size();
+            nogoods_.insert(std::move(key));
+        }
         hit_depth_ = std::min(outer_hit, hit_depth_);
         return found;
     }
@@ -472,7 +476,8 @@ private:
     std::vector<std::int64_t> ban_depth_;  // per banned bin, the depth (bins chosen) of the node that banned it
     static constexpr std::int64_t no_hit = std::numeric_limits<std::int64_t>::max();
     std::int64_t hit_depth_ = no_hit;       // the least ban depth a ban mattered at, in the current subtree
-    static constexpr std::size_t max_nogoods = 500'000;
+    static constexpr std::size_t max_nogood_bytes = std::size_t{32} << 20;  // keys' bytes (about 100,000 states of 160 types)
+    std::size_t nogood_bytes_ = 0;
     std::unordered_set<std::string> nogoods_;
     bool remember_ = false;  // remember_failures()
     bool memo_on_ = false;
