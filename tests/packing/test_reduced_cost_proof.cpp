@@ -35,11 +35,32 @@ struct ReducedCostRun {
     std::int64_t cover_nodes;
     std::vector<std::vector<std::int64_t>> loads;  // item sizes per bin when found
     std::vector<std::int64_t> weight, demand;
+    bool too_many = false;             // the enumeration under the first duals gave up at its cap
+    std::size_t first_patterns = 0;    // bins passing the enumeration (before the vectors added after it)
+    std::int64_t memo_hits = 0;
+};
+
+/// How reduced_cost_run runs the proof: `extra` further dual vectors (the LPs with one more item of a
+/// type), added before the enumeration (`before`: they prune it) or after it (as filters of the cover),
+/// and whether the cover remembers its failed states.
+struct ProofOptions {
+    int extra = 0;
+    bool before = false;
+    bool remember = false;
+    bool cover = true;  // false: the enumeration only (outcome unknown unless it answers)
 };
 
 /// The root LP of a BPPLIB instance solved to its optimum (as solve_exact's step does), then the
 /// proof for `target` bins, with `extra` further dual vectors (the LPs with one more item of a type).
+ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, const ProofOptions& options);
+
 ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, int extra = 0) {
+    ProofOptions options;
+    options.extra = extra;
+    return reduced_cost_run(file, target, options);
+}
+
+ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, const ProofOptions& options) {
     const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
     const std::int64_t capacity[1] = {instance.capacity};
     const auto items = continuum::packing::detail::dense_view(instance.sizes, 1, capacity);
@@ -54,8 +75,17 @@ ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, in
     REQUIRE(lp.knapsack > 0);
     CHECK(lp.lower_bound == target);  // the LP's Farley bound is the target: the proof is the step above it
     ReducedCostProof proof(cg.type_weights(), cg.type_demands(), instance.capacity, lp.profit, lp.knapsack, tracker, share, 20'000);
-    continuum::packing::detail::add_one_more_item_duals(cg, proof, extra, [] { return true; });
-    ReducedCostRun run{proof.run(target), proof.patterns(), proof.cover_nodes(), {}, cg.type_weights(), cg.type_demands()};
+    proof.remember_failures(options.remember);
+    if (options.before) continuum::packing::detail::add_one_more_item_duals(cg, proof, options.extra, [] { return true; });
+    const auto early = proof.prepare(target);
+    ReducedCostRun run{ReducedCostProof::Outcome::unknown, proof.patterns(), 0, {}, cg.type_weights(), cg.type_demands()};
+    run.too_many = proof.too_many();
+    run.first_patterns = proof.patterns();
+    if (!options.before) continuum::packing::detail::add_one_more_item_duals(cg, proof, options.extra, [] { return true; });
+    run.outcome = early ? *early : options.cover ? proof.run(target) : ReducedCostProof::Outcome::unknown;
+    run.patterns = proof.patterns();
+    run.cover_nodes = proof.cover_nodes();
+    run.memo_hits = proof.memo_hits();
     if (run.outcome == ReducedCostProof::Outcome::found) run.loads = reduced_cost_loads(proof.packing(), run.weight);
     return run;
 }
@@ -154,4 +184,85 @@ TEST_CASE("Reduced-cost proof finds the packing into the LP bound on an IRUP ins
     std::sort(sizes.begin(), sizes.end());
     std::sort(packed.begin(), packed.end());
     CHECK(packed == sizes);
+}
+
+TEST_CASE("Reduced-cost proof: further duals added before the enumeration prune it") {
+    // Sizes 6 ×3 and 4 ×3, capacity 10, duals p = (1, 1), K = 2, 3 bins: G = 0 passes {6, 4} and {4, 4}.
+    // With at most one bin enumerated, that gives up (too_many); a vector p' = (2, 1), K' = 3 (G' = 0)
+    // added first excludes {4, 4} during the enumeration, which then keeps {6, 4} alone within the cap.
+    Budget budget;
+    budget.node_limit = 10'000;
+    BudgetTracker tracker(budget), share(budget);
+    ReducedCostProof capped({6, 4}, {3, 3}, 10, {1, 1}, 2, tracker, share, 1);
+    CHECK(capped.prepare(3) == ReducedCostProof::Outcome::unknown);
+    CHECK(capped.too_many());
+    ReducedCostProof filtered({6, 4}, {3, 3}, 10, {1, 1}, 2, tracker, share, 1);
+    filtered.add_duals({2, 1}, 3);
+    CHECK_FALSE(filtered.prepare(3).has_value());
+    CHECK_FALSE(filtered.too_many());
+    CHECK(filtered.patterns() == 1);
+    REQUIRE(filtered.run(3) == ReducedCostProof::Outcome::found);
+    for (const auto& p : filtered.packing()) CHECK(p == ReducedCostProof::Pattern{1, 1});
+    // A further vector whose own Farley bound exceeds the bins answers before any enumeration: sizes
+    // 6 ×3 and 3 ×4 into 3 bins pass L1 (30) and p = (1, 1), K = 3 (G = 2), but p' = (2, 1) has K' = 3
+    // ({6, 3} or {3, 3, 3}) and p'·b = 10 > 3·3.
+    ReducedCostProof loose({6, 3}, {3, 4}, 10, {1, 1}, 3, tracker, share, 100);
+    CHECK_FALSE(loose.prepare(3).has_value());
+    ReducedCostProof farley({6, 3}, {3, 4}, 10, {1, 1}, 3, tracker, share, 100);
+    farley.add_duals({2, 1}, 3);
+    CHECK(farley.prepare(3) == ReducedCostProof::Outcome::infeasible);
+    CHECK(farley.patterns() == 0);
+}
+
+TEST_CASE("Reduced-cost proof: remembering failed states prunes, with the same answers") {
+    // TEST0065 (non-IRUP, 15 bins infeasible): 270 cover nodes without the memo, 229 with it (13 states
+    // met again); TEST0014 (IRUP): the same packing into 23 bins either way (the memo prunes only
+    // subtrees without a cover, so the depth-first search meets the same first cover).
+    ProofOptions plain, remember;
+    remember.remember = true;
+    const auto without = reduced_cost_run("waescher/TEST0065.txt", 15, plain);
+    const auto with = reduced_cost_run("waescher/TEST0065.txt", 15, remember);
+    CHECK(without.outcome == ReducedCostProof::Outcome::infeasible);
+    CHECK(with.outcome == ReducedCostProof::Outcome::infeasible);
+    CHECK(without.memo_hits == 0);
+    CHECK(with.memo_hits > 0);
+    CHECK(with.cover_nodes < without.cover_nodes);
+    const auto found_without = reduced_cost_run("waescher/TEST0014.txt", 23, plain);
+    const auto found_with = reduced_cost_run("waescher/TEST0014.txt", 23, remember);
+    REQUIRE(found_without.outcome == ReducedCostProof::Outcome::found);
+    REQUIRE(found_with.outcome == ReducedCostProof::Outcome::found);
+    CHECK(found_with.loads == found_without.loads);
+    CHECK(found_with.cover_nodes < found_without.cover_nodes);
+}
+
+TEST_CASE("Reduced-cost proof proves BPP175 and BPP359 (optimum = LP bound + 1) with filtered enumeration and memo") {
+    // BPP175 (optimum 84): under the root LP's optimal duals over 20,000 bins pass (over 2,000,000), so
+    // the enumeration gives up; with 8 further vectors (types spread evenly) pruning it, under 2,000
+    // pass, and with 64 and the memo the cover proves 83 bins infeasible (about 4,000 cover nodes;
+    // without the memo 70,000). BPP359 (optimum 76): 64 vectors after the enumeration and the memo prove
+    // 75 infeasible in about 14,000 cover nodes (without the memo over 350,000).
+    const auto first = reduced_cost_run("hard28/BPP175.txt", 83, 0);
+    CHECK(first.outcome == ReducedCostProof::Outcome::unknown);
+    CHECK(first.too_many);
+    ProofOptions few;
+    few.extra = 8;
+    few.before = true;
+    few.cover = false;
+    const auto eight = reduced_cost_run("hard28/BPP175.txt", 83, few);
+    CHECK_FALSE(eight.too_many);
+    CHECK(eight.first_patterns < 2'000);
+    ProofOptions all;
+    all.extra = 64;
+    all.before = true;
+    all.remember = true;
+    const auto proved = reduced_cost_run("hard28/BPP175.txt", 83, all);
+    CHECK(proved.outcome == ReducedCostProof::Outcome::infeasible);
+    CHECK(proved.patterns <= eight.first_patterns);
+    CHECK(proved.memo_hits > 0);
+    ProofOptions after;
+    after.extra = 64;
+    after.remember = true;
+    const auto bpp359 = reduced_cost_run("hard28/BPP359.txt", 75, after);
+    CHECK(bpp359.outcome == ReducedCostProof::Outcome::infeasible);
+    CHECK(bpp359.cover_nodes < 100'000);
 }

@@ -243,6 +243,15 @@ inline constexpr int reduced_cost_extra_duals = 64;
 inline constexpr std::size_t reduced_cost_few_patterns = 2'000;
 inline constexpr double reduced_cost_promising_share = 0.25;
 
+/// When more than reduced_cost_max_patterns bins pass under the first duals, the enumeration is redone
+/// under this many further vectors (within an eighth of the step's share), and given up unless at most
+/// reduced_cost_filtered_patterns pass (then the step goes on with the larger share). From BPP175's
+/// root (non-IRUP) 1 leaves over 20,000 bins, 2 leave 509, 3 477, 8 485; on the IRUP instances that get
+/// here each LP costs 400-1,400 nodes. 1,000 and not reduced_cost_few_patterns: with 2,000 the
+/// generated G161_0357 (IRUP, 1,993 bins pass) spent the larger share and lost the LDS dive's packing.
+inline constexpr int reduced_cost_filter_first = 3;
+inline constexpr std::size_t reduced_cost_filtered_patterns = 1'000;
+
 /// Runs ReducedCostProof (detail/reduced_cost_proof.hpp) for one bin fewer than `out.bins` when that
 /// is the proved bound: the master's LP to its optimum (its integer duals), then the enumeration and
 /// exact cover on `share` of the budget (also bounded by `tracker`).
@@ -265,7 +274,21 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     if (lp.knapsack == 0 || tracker.exhausted()) return tracker.nodes() - start;
     BudgetTracker unlimited(Budget{});
     continuum::detail::deferred_t<ReducedCostProof, Master> proof(master.type_weights(), demand, capacity, std::move(lp.profit), lp.knapsack, tracker, unlimited, reduced_cost_max_patterns);
-    if (const auto early = proof.prepare(target)) {
+    proof.remember_failures(true);
+    // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
+    // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
+    const auto keep_going = [&] { return tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); };
+    auto early = proof.prepare(target);
+    std::vector<char> tried(demand.size(), 0);  // the types whose one-more-item LP was solved
+    if (early && *early == ReducedCostProof::Outcome::unknown && proof.too_many() && !tracker.exhausted()) {
+        // Too many bins under the first duals (over 2,000,000 on BPP175): the further vectors filter the
+        // enumeration itself. A few first (types spread evenly); when few bins pass them, the step goes
+        // on as below (the rest of the vectors, as filters of the cover), else it gives up.
+        add_one_more_item_duals(scratch, proof, reduced_cost_filter_first, [&] { return tracker.nodes() - start < nodes / 8 && !tracker.exhausted(); }, &tried);
+        early = proof.prepare(target);
+        if (early ? *early == ReducedCostProof::Outcome::unknown : proof.patterns() > reduced_cost_filtered_patterns) return tracker.nodes() - start;
+    }
+    if (early) {
         if (*early == ReducedCostProof::Outcome::infeasible) out.lower_bound = std::max(out.lower_bound, target + 1);
         finish(out);
         return tracker.nodes() - start;
@@ -275,9 +298,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
         share = reduced_cost_promising_share;
         nodes = budget_share(budget, share).node_limit;
     }
-    // The LP is degenerate: its optimal duals are a face, and one vertex passes bins another excludes.
-    // Other dual vectors, each a valid filter and budget: the LPs with one more item of a type.
-    add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, [&] { return tracker.nodes() - start < nodes / 2 && !tracker.exhausted(); });
+    add_one_more_item_duals(scratch, proof, reduced_cost_extra_duals, keep_going, &tried);
     Budget part;
     part.node_limit = std::max<std::int64_t>(1, nodes - (tracker.nodes() - start));
     if (budget.time_limit) part.time_limit = std::chrono::duration_cast<Duration>(*budget.time_limit * share - (std::chrono::steady_clock::now() - started));

@@ -2,8 +2,9 @@
 // al.'s route enumeration). Under integer duals p ≥ 0 whose exact knapsack optimum is K, the bins of
 // any packing into m bins have reduced costs K − p·a that sum to exactly G = m·K − p·b, so each of them
 // has K − p·a ≤ G. When the LP's value is within a small fraction of m, few bins pass: they are
-// enumerated, and an exact cover of the demand by m of them is searched for. None proves that m bins
-// do not suffice (what non-IRUP instances need); one is a packing into m bins.
+// enumerated (further dual vectors added before prune the enumeration too), and an exact cover of the
+// demand by m of them is searched for (optionally remembering the states it proved infeasible). None
+// proves that m bins do not suffice (what non-IRUP instances need); one is a packing into m bins.
 #pragma once
 
 #include <continuum/core/budget.hpp>
@@ -12,7 +13,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <numeric>
+#include <string>
+#include <unordered_set>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -34,11 +39,17 @@ public:
         : weight_(std::move(weight)), demand_(std::move(demand)), profit_(std::move(profit)), capacity_(capacity), knapsack_(knapsack), tracker_(tracker), share_(&share),
           max_patterns_(max_patterns) {}
 
+    /// Whether the cover remembers the states (bins left, residual demand) it proved infeasible whatever
+    /// the bans, and prunes them when met again (off by default; the memo's keys take at most 32 MiB,
+    /// and it is not used when a type's demand reaches 65,536).
+    void remember_failures(bool on) { remember_ = on; }
+
     /// Counts the search's nodes on `share` from now on (instead of the one given at construction).
     void share(BudgetTracker& share) { share_ = &share; }
 
     /// Further integer duals (≥ 0, one per type) with the exact knapsack maximum over bins within a
     /// demand ≥ `demand`: each is a filter and a budget of its own (any dual-feasible vector is valid).
+    /// Added before prepare(), they also prune the enumeration (a bin is listed only when it passes all).
     void add_duals(std::vector<std::int64_t> profit, std::int64_t knapsack) {
         extra_profit_.push_back(std::move(profit));
         extra_knapsack_.push_back(knapsack);
@@ -52,23 +63,19 @@ public:
             if (early) return *early;
         }
         prepared_ = 0;
-        extra_budget_.clear();
-        extra_rows_.clear();
-        for (std::size_t r = 0; r < extra_profit_.size(); ++r) {
-            Wide total = 0;
-            for (std::size_t j = 0; j < demand_.size(); ++j) total += static_cast<Wide>(extra_profit_[r][j]) * demand_[j];
-            const Wide extra_gap = static_cast<Wide>(bins) * extra_knapsack_[r] - total;
-            if (extra_gap < 0) return Outcome::infeasible;
-            // A budget beyond 2^62 filters nothing a bin could use up: dropped (always valid), so that
-            // the budgets and the reduced costs within them are 64-bit integers.
-            if (extra_gap > (Wide{1} << 62)) continue;
-            extra_rows_.push_back(r);
-            extra_budget_.push_back(static_cast<std::int64_t>(extra_gap));
-        }
+        if (!extra_gaps(bins)) return Outcome::infeasible;
         filter();
         residual_ = demand_;
         load_ = load_of_demand_;
         banned_.assign(patterns_.size(), 0);
+        ban_depth_.assign(patterns_.size(), 0);
+        hit_depth_ = no_hit;
+        nogoods_.clear();
+        nogood_bytes_ = 0;
+        memo_hits_ = 0;
+        bool small = true;
+        for (const auto d : demand_) small = small && d < 65'536;
+        memo_on_ = small && remember_;
         chosen_.clear();
         complete_ = true;
         const bool found = cover(bins, gap_);
@@ -90,8 +97,9 @@ public:
         const Wide gap = static_cast<Wide>(bins) * knapsack_ - pb;
         if (gap < 0 || static_cast<Wide>(bins) * capacity_ < load) return Outcome::infeasible;  // Farley, L1
         if (gap >= knapsack_) return Outcome::unknown;  // the Farley bound is below `bins`: no filter
-        if (!enumerate(gap)) return Outcome::unknown;
         gap_ = gap;
+        if (!extra_gaps(bins)) return Outcome::infeasible;
+        if (!enumerate(gap)) return Outcome::unknown;
         load_of_demand_ = load;
         prepared_ = bins;
         return std::nullopt;
@@ -106,6 +114,10 @@ public:
     /// Bins enumerated (reduced cost within the gap) and exact-cover nodes of the last run.
     [[nodiscard]] std::size_t patterns() const { return patterns_.size(); }
     [[nodiscard]] std::int64_t cover_nodes() const { return cover_nodes_; }
+    [[nodiscard]] std::int64_t memo_hits() const { return memo_hits_; }
+    /// Whether the last enumeration gave up because more than `max_patterns` bins passed (further
+    /// duals added before the next prepare() filter the enumeration itself).
+    [[nodiscard]] bool too_many() const { return too_many_; }
     /// After prepare(): the enumerated bins, their reduced costs K − p·a and the gap G they share
     /// (low_cost_cover.hpp searches them for a packing).
     [[nodiscard]] const std::vector<SparsePattern>& enumerated() const { return patterns_; }
@@ -119,6 +131,25 @@ private:
         const bool a = tracker_.count();
         const bool b = share_->count();
         return a && b;
+    }
+
+    /// The further vectors' gaps G' = m·K' − p'·b for m = `bins` (extra_rows_, extra_budget_); false when
+    /// one is negative (their Farley bound exceeds `bins`).
+    bool extra_gaps(std::int64_t bins) {
+        extra_budget_.clear();
+        extra_rows_.clear();
+        for (std::size_t r = 0; r < extra_profit_.size(); ++r) {
+            Wide total = 0;
+            for (std::size_t j = 0; j < demand_.size(); ++j) total += static_cast<Wide>(extra_profit_[r][j]) * demand_[j];
+            const Wide extra_gap = static_cast<Wide>(bins) * extra_knapsack_[r] - total;
+            if (extra_gap < 0) return false;
+            // A budget beyond 2^62 filters nothing a bin could use up: dropped (always valid), so that
+            // the budgets and the reduced costs within them are 64-bit integers.
+            if (extra_gap > (Wide{1} << 62)) continue;
+            extra_rows_.push_back(r);
+            extra_budget_.push_back(static_cast<std::int64_t>(extra_gap));
+        }
+        return true;
     }
 
     /// Every bin a (a ≤ demand, weight within capacity) with K − p·a ≤ gap, by a depth-first search
@@ -139,9 +170,27 @@ private:
             best_[k] = r == order_.size() || static_cast<Wide>(profit_[j]) * weight_[r] > static_cast<Wide>(profit_[r]) * weight_[j] ? j : r;
         }
         need_ = static_cast<Wide>(knapsack_) - gap;
+        // The further vectors (extra_gaps) prune the same search: a bin must reach K' − G' under each,
+        // and the suffix bound under each is monotone like the first one's.
+        const std::size_t rows = extra_rows_.size(), types = order_.size();
+        extra_need_.assign(rows, 0);
+        extra_now_.assign(rows, 0);
+        extra_best_.assign(rows * (types + 1), types);
+        extra_last_ = 0;
+        for (std::size_t e = 0; e < rows; ++e) {
+            const auto& p = extra_profit_[extra_rows_[e]];
+            extra_need_[e] = static_cast<Wide>(extra_knapsack_[extra_rows_[e]]) - extra_budget_[e];
+            std::size_t* best = &extra_best_[e * (types + 1)];
+            for (std::size_t k = types; k-- > 0;) {
+                const auto j = order_[k];
+                const auto r = best[k + 1];
+                best[k] = r == types || static_cast<Wide>(p[j]) * weight_[r] > static_cast<Wide>(p[r]) * weight_[j] ? j : r;
+            }
+        }
         copies_.assign(weight_.size(), 0);
         steps_ = 0;
         overflow_ = false;
+        too_many_ = false;
         descend(0, capacity_, 0);
         containing_.assign(weight_.size(), {});
         for (std::size_t q = 0; q < patterns_.size(); ++q) {
@@ -156,9 +205,10 @@ private:
             overflow_ = true;
             return;
         }
-        if (profit >= need_) {
+        if (profit >= need_ && extras_reached()) {
             if (patterns_.size() >= max_patterns_) {
                 overflow_ = true;
+                too_many_ = true;
                 return;
             }
             SparsePattern sparse;
@@ -172,12 +222,38 @@ private:
         for (std::size_t t = k; t < order_.size(); ++t) {
             const auto r = best_[t];
             if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
+            if (!extras_reachable(t, room)) return;
             const auto j = order_[t];
             if (weight_[j] > room || copies_[j] >= demand_[j]) continue;
             ++copies_[j];
+            for (std::size_t e = 0; e < extra_now_.size(); ++e) extra_now_[e] += extra_profit_[extra_rows_[e]][j];
             descend(copies_[j] < demand_[j] ? t : t + 1, room - weight_[j], profit + profit_[j]);
+            for (std::size_t e = 0; e < extra_now_.size(); ++e) extra_now_[e] -= extra_profit_[extra_rows_[e]][j];
             --copies_[j];
         }
+    }
+
+    /// Whether the bin being built reaches K' − G' under every further vector.
+    [[nodiscard]] bool extras_reached() const {
+        for (std::size_t e = 0; e < extra_now_.size(); ++e) {
+            if (extra_now_[e] < extra_need_[e]) return false;
+        }
+        return true;
+    }
+    /// Whether, with `room` left and the types from order_[t] on, it still can under every one (the one
+    /// that failed last is tested first).
+    [[nodiscard]] bool extras_reachable(std::size_t t, std::int64_t room) {
+        const std::size_t rows = extra_now_.size(), types = order_.size();
+        for (std::size_t i = 0; i < rows; ++i) {
+            const std::size_t e = i == 0 ? extra_last_ : (i <= extra_last_ ? i - 1 : i);
+            if (e >= rows) continue;
+            const auto r = extra_best_[e * (types + 1) + t];
+            if (r == types || extra_now_[e] * weight_[r] + static_cast<Wide>(room) * extra_profit_[extra_rows_[e]][r] < extra_need_[e] * weight_[r]) {
+                extra_last_ = e;
+                return false;
+            }
+        }
+        return true;
     }
 
     /// Drops the bins another dual vector's gap excludes, and keeps their reduced costs under each.
@@ -221,20 +297,26 @@ private:
     /// tested last, the one that excluded q last time first: budgets only shrink down the tree, so it
     /// usually excludes q again.
     [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) {
-        if (banned_[q] || reduced_[q] > budget || waste_[q] > waste) return false;
+        if (banned_[q] && !memo_on_) return false;  // without the memo, whether a ban mattered is not needed
+        if (reduced_[q] > budget || waste_[q] > waste) return false;
         for (const auto& [j, c] : patterns_[q]) {
             if (c > residual_[j]) return false;
         }
         const std::size_t rows = extra_budget_.size();
-        if (rows == 0) return true;
-        const std::int64_t* costs = &extra_reduced_[q * rows];
-        const std::size_t last = excluded_by_[q];
-        if (costs[last] > extra_budget_[last]) return false;
-        for (std::size_t r = 0; r < rows; ++r) {
-            if (costs[r] > extra_budget_[r]) {
-                excluded_by_[q] = static_cast<std::uint32_t>(r);
-                return false;
+        if (rows != 0) {
+            const std::int64_t* costs = &extra_reduced_[q * rows];
+            const std::size_t last = excluded_by_[q];
+            if (costs[last] > extra_budget_[last]) return false;
+            for (std::size_t r = 0; r < rows; ++r) {
+                if (costs[r] > extra_budget_[r]) {
+                    excluded_by_[q] = static_cast<std::uint32_t>(r);
+                    return false;
+                }
             }
+        }
+        if (banned_[q]) {  // usable but for its ban: the subtree's failure depends on the ban
+            hit_depth_ = std::min(hit_depth_, ban_depth_[q]);
+            return false;
         }
         return true;
     }
@@ -250,6 +332,10 @@ private:
     /// Exact cover of residual_ by `left` enumerated bins whose reduced costs sum to at most `budget`
     /// (and wastes to at most left × capacity − load). Branches on the type with the fewest usable
     /// bins; the k-th child bans the bins its elder siblings took (each multiset of bins once).
+    /// With the memo (remember_failures), a state that failed with no inherited ban mattering below it
+    /// (hit_depth_: the least depth of a ban that excluded a bin otherwise usable) is recorded and
+    /// pruned when met again: its budgets are left·K − p·residual under every vector, and its waste
+    /// left·c − load, functions of (left, residual) alone.
     bool cover(std::int64_t left, Wide budget) {
         if (load_ == 0) return true;
         if (!count()) {
@@ -259,6 +345,42 @@ private:
         ++cover_nodes_;
         const std::int64_t waste = left * capacity_ - load_;
         if (left <= 0 || waste < 0) return false;
+        // A state proved infeasible whatever the bans: the budgets and the waste are functions of
+        // (left, residual), so the same state elsewhere in the tree fails too.
+        const bool memo = memo_on_;
+        std::string key;
+        if (memo) {
+            key = state_key(left);
+            if (nogoods_.count(key) != 0) {
+                ++memo_hits_;
+                return false;
+            }
+        }
+        const auto depth = static_cast<std::int64_t>(chosen_.size());
+        const auto outer_hit = hit_depth_;
+        hit_depth_ = no_hit;
+        const bool found = expand(left, budget, waste);
+        if (!found && complete_ && hit_depth_ >= depth && memo && nogood_bytes_ + key.size() <= max_nogood_bytes) {
+            nogood_bytes_ += key.size();
+            nogoods_.insert(std::move(key));
+        }
+        hit_depth_ = std::min(outer_hit, hit_depth_);
+        return found;
+    }
+
+    /// (left, residual) as bytes (left, then 16 bits per type).
+    [[nodiscard]] std::string state_key(std::int64_t left) const {
+        std::string key(sizeof(left) + 2 * residual_.size(), '\0');
+        std::memcpy(key.data(), &left, sizeof(left));
+        for (std::size_t j = 0; j < residual_.size(); ++j) {
+            const auto v = static_cast<std::uint16_t>(residual_[j]);
+            std::memcpy(key.data() + sizeof(left) + 2 * j, &v, 2);
+        }
+        return key;
+    }
+
+    /// The node below the memo: the branching type and its children.
+    bool expand(std::int64_t left, Wide budget, std::int64_t waste) {
         ++stamp_;
         std::size_t branch = weight_.size();
         std::size_t fewest = patterns_.size() + 1;
@@ -299,6 +421,7 @@ private:
             take(q, 1);
             if (!complete_) break;
             ++banned_[q];
+            ban_depth_[q] = static_cast<std::int64_t>(chosen_.size());
             tried.push_back(q);
         }
         for (const auto q : tried) --banned_[q];
@@ -326,6 +449,7 @@ private:
     Wide need_ = 0;
     std::int64_t steps_ = 0;
     bool overflow_ = false;
+    bool too_many_ = false;  // the enumeration gave up at max_patterns
     std::vector<SparsePattern> patterns_;
     std::vector<Wide> reduced_;
     std::vector<std::int64_t> waste_;
@@ -337,6 +461,9 @@ private:
     std::vector<std::int64_t> extra_knapsack_;
     std::vector<std::size_t> extra_rows_;                 // the further vectors in use (budget within 2^62)
     std::vector<std::int64_t> extra_budget_, extra_reduced_;
+    std::vector<Wide> extra_need_, extra_now_;  // enumeration: K' − G' and p'·a so far, per vector in use
+    std::vector<std::size_t> extra_best_;        // per vector in use, best_ under its profits
+    std::size_t extra_last_ = 0;
     std::vector<std::int64_t> seen_;       // per bin, the node (stamp_) usable_now_ was computed at
     std::vector<char> usable_now_;
     std::int64_t stamp_ = 0;
@@ -346,6 +473,15 @@ private:
     std::vector<std::int64_t> residual_;
     std::int64_t load_ = 0;
     std::vector<int> banned_;
+    std::vector<std::int64_t> ban_depth_;  // per banned bin, the depth (bins chosen) of the node that banned it
+    static constexpr std::int64_t no_hit = std::numeric_limits<std::int64_t>::max();
+    std::int64_t hit_depth_ = no_hit;       // the least ban depth a ban mattered at, in the current subtree
+    static constexpr std::size_t max_nogood_bytes = std::size_t{32} << 20;  // keys' bytes (about 100,000 states of 160 types)
+    std::size_t nogood_bytes_ = 0;
+    std::unordered_set<std::string> nogoods_;
+    bool remember_ = false;  // remember_failures()
+    bool memo_on_ = false;
+    std::int64_t memo_hits_ = 0;
     std::vector<std::size_t> chosen_;
     std::int64_t cover_nodes_ = 0;
     std::int64_t checks_ = 0;
@@ -358,16 +494,21 @@ using ReducedCostProof = BasicReducedCostProof<>;
 /// ColumnGeneration solved to its optimum) so that every one starts from the same state, and from its
 /// optimal basis (ColumnGeneration::warm_start: a few dual simplex pivots, about 150 nodes per LP on
 /// Hard28 where the homogeneous start took 2,000); before each, `keep_going()` may stop the loop (a
-/// budget).
+/// budget). With `tried` (one flag per type), the types flagged are skipped and those solved flagged,
+/// so that a later call adds only new ones.
 template <typename Master, typename KeepGoing>
-void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going) {
+void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going, std::vector<char>* tried = nullptr) {
     const auto& demand = master.type_demands();
     count = std::min(count, static_cast<int>(demand.size()));  // each type at most once
-    for (int e = 0; e < count && keep_going(); ++e) {
+    for (int e = 0; e < count; ++e) {
+        const auto type = static_cast<std::size_t>(e) * demand.size() / static_cast<std::size_t>(count);
+        if (tried != nullptr && (*tried)[type] != 0) continue;
+        if (!keep_going()) break;
+        if (tried != nullptr) (*tried)[type] = 1;
         auto copy = master;
         if (const auto& basis = master.last_optimal_basis()) copy.warm_start(*basis);
         auto more = demand;
-        ++more[static_cast<std::size_t>(e) * more.size() / static_cast<std::size_t>(count)];
+        ++more[type];
         auto other = copy.residual_lp(more);
         if (other.knapsack > 0) proof.add_duals(std::move(other.profit), other.knapsack);
     }
