@@ -62,9 +62,8 @@ enum Method { last_value, seasonal_naive, holt_winters, lstm, automatic, method_
 const char* const method_names[] = {"last value", "seasonal naive", "holt-winters", "lstm", "auto"};
 
 struct Score {
-    double mase = 0.0, smape = 0.0;
-    int count = 0;
-    std::vector<double> per_origin;  // MASE at each origin, in the order evaluated (latest first): --bootstrap
+    std::vector<double> mase;  // at each origin, in the order evaluated (latest first; --bootstrap resamples them)
+    double smape = 0.0;        // summed over the origins
 };
 
 struct Setting {
@@ -104,10 +103,15 @@ double bucket_margin = -1.0;  // --bucket-margin X: PortfolioOptions::bucket_mar
 int moving_median_window = -1;  // --moving-median-window K: PortfolioOptions::moving_median_window (0 = no such candidate, as before session 12)
 int bootstrap_resamples = 0;  // --bootstrap N: for each miss, a moving-block bootstrap of auto/best over the origins (session 17)
 
+/// Points between two origins: the setting's (6 h), or --origin-every's.
+std::size_t origin_spacing(const Setting& s) {
+    return origin_every_minutes > 0 ? std::max<std::size_t>(1, origin_every_minutes * 60 / static_cast<std::size_t>(s.step.count())) : s.origin_every;
+}
+
 std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, const std::optional<fc::Lstm<float>>& lstm_model, bool quick) {
     std::vector<Row> rows;
     const auto day = static_cast<std::size_t>(s.day);
-    const std::size_t every = origin_every_minutes > 0 ? std::max<std::size_t>(1, origin_every_minutes * 60 / static_cast<std::size_t>(s.step.count())) : s.origin_every;
+    const std::size_t every = origin_spacing(s);
     const int max_h = *std::max_element(s.horizons.begin(), s.horizons.end());
     for (const auto& t : traces) {
         const std::size_t n = t.y.size();
@@ -183,10 +187,8 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
                     if (forecasts[static_cast<std::size_t>(m)].empty()) continue;
                     const std::span<const double> f(forecasts[static_cast<std::size_t>(m)].data(), h);
                     auto& score = row.scores[k][static_cast<std::size_t>(m)];
-                    score.mase += fc::mae(actual, f) / scale;
-                    score.per_origin.push_back(fc::mae(actual, f) / scale);
+                    score.mase.push_back(fc::mae(actual, f) / scale);
                     score.smape += fc::smape(actual, f);
-                    ++score.count;
                 }
             }
         }
@@ -195,7 +197,11 @@ std::vector<Row> evaluate(const Setting& s, const std::vector<Trace>& traces, co
     return rows;
 }
 
-double mean_mase(const Score& s) { return s.count ? s.mase / s.count : NAN; }
+double mean_mase(const Score& s) {
+    double sum = 0.0;
+    for (const double v : s.mase) sum += v;
+    return s.mase.empty() ? NAN : sum / static_cast<double>(s.mase.size());
+}
 
 /// How sure a miss is (--bootstrap): the goal compares auto's mean MASE over a trace's origins with the
 /// best of four methods' means, chosen in hindsight on the same origins. A moving-block bootstrap
@@ -211,14 +217,14 @@ struct BootstrapResult {
     std::size_t block = 0;  // origins per block
 };
 BootstrapResult bootstrap_miss(const std::vector<Score>& scores, std::size_t overlap, int resamples) {
-    const std::size_t n = scores[automatic].per_origin.size();
+    const std::size_t n = scores[automatic].mase.size();
     BootstrapResult result;
     if (n < 2) return result;
     const auto cube_root = static_cast<std::size_t>(std::lround(std::cbrt(static_cast<double>(n))));
     const std::size_t block = std::clamp<std::size_t>(std::max(overlap, cube_root), 1, std::max<std::size_t>(1, n / 2));
     std::size_t best_method = 0;
     for (std::size_t m = 1; m < automatic; ++m) {
-        if (scores[m].per_origin.size() == n && (scores[best_method].per_origin.size() != n || mean_mase(scores[m]) < mean_mase(scores[best_method]))) best_method = m;
+        if (scores[m].mase.size() == n && (scores[best_method].mase.size() != n || mean_mase(scores[m]) < mean_mase(scores[best_method]))) best_method = m;
     }
     std::mt19937_64 rng(17);
     std::uniform_int_distribution<std::size_t> start(0, n - block);
@@ -233,7 +239,7 @@ BootstrapResult bootstrap_miss(const std::vector<Score>& scores, std::size_t ove
         }
         const auto mean_of = [&](const Score& s) {
             double sum = 0.0;
-            for (std::size_t i : picked) sum += s.per_origin[i];
+            for (std::size_t i : picked) sum += s.mase[i];
             return sum / static_cast<double>(n);
         };
         const double ratio = mean_of(scores[automatic]) / mean_of(scores[best_method]);
@@ -247,7 +253,7 @@ BootstrapResult bootstrap_miss(const std::vector<Score>& scores, std::size_t ove
     result.block = block;
     return result;
 }
-double mean_smape(const Score& s) { return s.count ? s.smape / s.count : NAN; }
+double mean_smape(const Score& s) { return s.mase.empty() ? NAN : s.smape / static_cast<double>(s.mase.size()); }
 
 void print(const Setting& s, const std::vector<Row>& rows) {
     std::printf("\n%s\n", s.title);
@@ -270,14 +276,14 @@ void print(const Setting& s, const std::vector<Row>& rows) {
             const auto& sc = row.scores[k];
             double best = INFINITY, best_smape = INFINITY;
             for (int m = 0; m < automatic; ++m) {
-                if (sc[static_cast<std::size_t>(m)].count == 0) continue;
+                if (sc[static_cast<std::size_t>(m)].mase.empty()) continue;
                 best = std::min(best, mean_mase(sc[static_cast<std::size_t>(m)]));
                 best_smape = std::min(best_smape, mean_smape(sc[static_cast<std::size_t>(m)]));
             }
             const double a = mean_mase(sc[automatic]);
             std::printf("%-34s %-7s |", (row.trace + (row.daily ? " *" : "") + trace_set_marks[row.set]).c_str(), s.horizon_labels[k]);
             for (int m = 0; m < method_count; ++m) {
-                if (sc[static_cast<std::size_t>(m)].count == 0) {
+                if (sc[static_cast<std::size_t>(m)].mase.empty()) {
                     std::printf(" %14s", "-");
                 } else {
                     std::printf(" %14.3f", mean_mase(sc[static_cast<std::size_t>(m)]));
@@ -326,7 +332,7 @@ void print(const Setting& s, const std::vector<Row>& rows) {
     if (bootstrap_resamples <= 0) return;
     // --bootstrap: how sure each miss is. A miss whose 90 % interval reaches 1.02 is not distinguishable,
     // on these origins, from a cell within the goal; one whose interval lies above 1.02 is.
-    const std::size_t every = origin_every_minutes > 0 ? std::max<std::size_t>(1, origin_every_minutes * 60 / static_cast<std::size_t>(s.step.count())) : s.origin_every;
+    const std::size_t every = origin_spacing(s);
     std::printf("bootstrap of the misses (%d resamples of the origins in blocks, auto against the best of four on all origins): auto/best, 90 %% interval, "
                 "share of resamples <= 1.02, origins per block\n",
                 bootstrap_resamples);
