@@ -10,6 +10,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_capacity {
 using namespace continuum;
 using namespace continuum::capacity;
 
@@ -29,7 +32,7 @@ ActivationObjective to_objective(const py::handle& value) {
 
 }  // namespace
 
-void bind_capacity(py::module_& root) {
+void bind(py::module_& root) {
     py::module_ m = root.def_submodule("capacity", "Shortfall, node counts, waiting (paused) worker-node pools (seed 001).");
 
     m.def("shortfall", &shortfall, py::arg("required"), py::arg("available"),
@@ -82,3 +85,6 @@ beyond. When the whole pool cannot cover the shortfall, plan.covers is False and
 says how much is left.)pbdoc");
     m.attr("exact_activation_kinds") = exact_activation_kinds;
 }
+}  // namespace continuum_bind_capacity
+
+void bind_capacity(py::module_& m) { continuum_bind_capacity::bind(m); }

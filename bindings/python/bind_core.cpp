@@ -12,6 +12,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_core {
 using namespace continuum;
 
 namespace {
@@ -26,7 +29,7 @@ PyObject* make_exception(py::module_& m, const char* name, PyObject* base, const
 
 }  // namespace
 
-void bind_core(py::module_& m) {
+void bind(py::module_& m) {
     m.attr("__version__") = continuum::version_string;
 
     // Exceptions: continuum.Error <- InvalidArgument (also ValueError) <- ParseError; Infeasible.
@@ -202,3 +205,6 @@ through names that say so: r.canonical("cpu") == 2000, r.to_dict(canonical=True)
     m.def("positive_part", [](const python::ResourcesLike& resources) { return positive_part(python::to_resources(resources, "resources")); },
           py::arg("resources"), "resources with every negative amount replaced by 0.");
 }
+}  // namespace continuum_bind_core
+
+void bind_core(py::module_& m) { continuum_bind_core::bind(m); }

@@ -23,6 +23,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_federation {
 using namespace continuum;
 using namespace continuum::federation;
 
@@ -144,7 +147,7 @@ AnyOptionFilter to_priority_filter(const py::object& value) {
 
 }  // namespace
 
-void bind_federation(py::module_& root) {
+void bind(py::module_& root) {
     auto m = root.def_submodule("federation", "Offers, cost models, the Federation Recommender, Cluster Autoscaler expanders, the federated cluster scaler.");
 
     // --- selectors ---------------------------------------------------------------------------
@@ -781,3 +784,6 @@ Autoscaler's rules. Times are seconds (float) since an epoch of your choice; dur
     }
 #endif
 }
+}  // namespace continuum_bind_federation
+
+void bind_federation(py::module_& m) { continuum_bind_federation::bind(m); }

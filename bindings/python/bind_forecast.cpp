@@ -29,6 +29,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_forecast {
 using namespace continuum;
 using namespace continuum::forecast;
 
@@ -154,7 +157,7 @@ LastValueCombination last_value_combination_from(const std::string& name) {
 }
 }  // namespace
 
-void bind_forecast(py::module_& m) {
+void bind(py::module_& m) {
     auto forecast = m.def_submodule("forecast", "Demand forecasters (continuum::forecast).");
 
     // ---- baselines ----------------------------------------------------------------------------
@@ -516,3 +519,6 @@ void bind_forecast(py::module_& m) {
         py::arg("y_train"), py::arg("y"), py::arg("f"), py::arg("f_reference"), py::arg("m") = 1,
         "Overall weighted average (M4) of sMAPE and MASE relative to the reference forecast.");
 }
+}  // namespace continuum_bind_forecast
+
+void bind_forecast(py::module_& m) { continuum_bind_forecast::bind(m); }

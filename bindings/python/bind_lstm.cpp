@@ -16,6 +16,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_lstm {
 using continuum::InvalidArgument;
 using continuum::forecast::Lstm;
 
@@ -48,7 +51,7 @@ py::object outputs_to_python(const std::vector<double>& out, std::size_t rows, s
 
 }  // namespace
 
-void bind_lstm(py::module_& m) {
+void bind(py::module_& m) {
     auto forecast = m.def_submodule("forecast", "Demand forecasters (continuum::forecast).");
 
     py::class_<Model>(forecast, "Lstm",
@@ -142,3 +145,6 @@ void bind_lstm(py::module_& m) {
         [](const Model& self) { return py::make_tuple(continuum::serialization::dump(self.parameters()), self.source()); });
 #endif
 }
+}  // namespace continuum_bind_lstm
+
+void bind_lstm(py::module_& m) { continuum_bind_lstm::bind(m); }

@@ -13,6 +13,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_packing {
 using namespace continuum;
 using namespace continuum::packing;
 
@@ -166,7 +169,7 @@ void bind_once(py::module_& m, const char* name, Define define) {
 
 }  // namespace
 
-void bind_packing(py::module_& root) {
+void bind(py::module_& root) {
     auto m = root.def_submodule("packing", "Bin packing: FF/BF/FFD/BFD (1-D and vector), bounds, an exact solver, node types with cost, consolidation.");
     m.attr("unlimited") = unlimited;
 
@@ -465,3 +468,6 @@ desired replicas (rounded up). Neither: ready pods never below the desired count
         py::arg("nodes"), py::arg("node_limit") = Budget{}.node_limit, py::arg("time_limit_ms") = py::none(),
         "Which nodes can be emptied (maximum saved cost) and the pod moves; unmovable pods pin their node.");
 }
+}  // namespace continuum_bind_packing
+
+void bind_packing(py::module_& m) { continuum_bind_packing::bind(m); }

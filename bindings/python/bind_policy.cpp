@@ -15,10 +15,13 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_policy {
 using namespace continuum;
 using namespace continuum::policy;
 
-void bind_policy(py::module_& root) {
+void bind(py::module_& root) {
     py::module_ m = root.def_submodule("policy", "Strategic policies, the utility U(S | P) and policy selection (seed 004, MAS-H²).");
 
     py::class_<UtilityWeights> utility_weights(m, "UtilityWeights", "Weights of U(S|P) = w_performance*perf - w_cost*cost + w_resilience*res.");
@@ -193,3 +196,6 @@ then time windows, then (when enabled) maximum utility, else the default policy.
             }));
     }
 }
+}  // namespace continuum_bind_policy
+
+void bind_policy(py::module_& m) { continuum_bind_policy::bind(m); }

@@ -25,6 +25,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_quota {
 using namespace continuum;
 using namespace continuum::quota;
 
@@ -194,7 +197,7 @@ std::vector<std::pair<std::string, py::object>> proactive_arguments(const Proact
             {"decrease_hold", py::cast(to_seconds(c.decrease_hold))}, {"objective", py::str(objective_name(c.objective))}, {"node_limit", py::cast(c.budget.node_limit)}};
 }
 
-void bind_quota(py::module_& root) {
+void bind(py::module_& root) {
     py::module_ m = root.def_submodule("quota", "Quota levels; reactive, proactive and hybrid quota scaling (seed 001).");
 
     py::enum_<SnapOutcome>(m, "SnapOutcome", "Where a value fell when snapped to quota levels.")
@@ -539,3 +542,6 @@ failed_requests}; capacity: the cluster's allocatable capacity shared by the nam
     }
 #endif
 }
+}  // namespace continuum_bind_quota
+
+void bind_quota(py::module_& m) { continuum_bind_quota::bind(m); }

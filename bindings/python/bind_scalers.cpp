@@ -21,6 +21,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_scalers {
 using namespace continuum;
 using namespace continuum::scalers;
 
@@ -123,7 +126,7 @@ std::vector<std::optional<std::int64_t>> milli_list(const py::object& values, co
 
 }  // namespace
 
-void bind_scalers(py::module_& root) {
+void bind(py::module_& root) {
     py::module_ m = root.def_submodule("scalers", "The Kubernetes HPA reference and the MAS-H² hierarchical scaler (seed 004).");
 
     // ---------------- HPA ----------------
@@ -619,3 +622,6 @@ node_planner: "ffd" or "exact". Times in seconds.)pbdoc")
     }
 #endif
 }
+}  // namespace continuum_bind_scalers
+
+void bind_scalers(py::module_& m) { continuum_bind_scalers::bind(m); }

@@ -23,6 +23,9 @@
 #include <vector>
 
 namespace py = pybind11;
+// A namespace of its own per bind_<area>.cpp: its using-directives and file-local helpers stay out of
+// the other files of a unity unit (CONTINUUM_PYTHON_UNITY), whichever files it is grouped with.
+namespace continuum_bind_sim {
 using namespace continuum;
 using namespace continuum::sim;
 
@@ -542,7 +545,7 @@ the control period); deployments: the managed deployments' names (replicas_from 
 
 }  // namespace
 
-void bind_sim(py::module_& m) {
+void bind(py::module_& m) {
     auto sim = m.def_submodule("sim", "Trace-driven simulator, workload shapes, metrics and the seed papers' experiments replayed.");
 
     py::class_<LoadProfile>(sim, "LoadProfile", "A value over simulated time: k6 stages (linear ramps) or samples held per step.")
@@ -750,3 +753,6 @@ void bind_sim(py::module_& m) {
         "history (-1 = the trace's tail); cores_per_percent: demand in cores per % of cluster CPU; static_headroom: the static\n"
         "quota is the history's peak times this.");
 }
+}  // namespace continuum_bind_sim
+
+void bind_sim(py::module_& m) { continuum_bind_sim::bind(m); }
