@@ -362,7 +362,7 @@ private:
             x -= step * u;
             x(leave) = step;
             const RowVector pivot_row = binv.row(leave) / u(leave);
-            binv.noalias() -= u * pivot_row;  // rank-1 update (column-major friendly)
+            rank_one_update(binv, u, pivot_row);  // binv -= u·pivot_row, column by column
             binv.row(leave) = pivot_row;
             y += reduced * pivot_row.transpose();
             basis[static_cast<std::size_t>(leave)] = entering;
