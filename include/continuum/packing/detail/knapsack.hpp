@@ -16,6 +16,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace continuum::packing::detail {
 
 struct KnapsackResult {
@@ -121,7 +125,21 @@ private:
                 double* __restrict new_row = dp_new_.data();
                 char* __restrict taken = taken_.data() + s * (cap + 1);
                 std::copy(old_row, old_row + w, new_row);
-                for (std::size_t c = w; c <= cap; ++c) {
+                std::size_t c = w;
+#if defined(__SSE2__)
+                // Two cells at a time (SSE2 is part of x86-64): max(candidate, old) is candidate
+                // exactly when candidate > old, as below.
+                const __m128d p2 = _mm_set1_pd(p);
+                for (; c + 1 <= cap; c += 2) {
+                    const __m128d old_pair = _mm_loadu_pd(old_row + c);
+                    const __m128d candidate = _mm_add_pd(_mm_loadu_pd(old_row + c - w), p2);
+                    const int better = _mm_movemask_pd(_mm_cmpgt_pd(candidate, old_pair));
+                    _mm_storeu_pd(new_row + c, _mm_max_pd(candidate, old_pair));
+                    taken[c] = static_cast<char>(better & 1);
+                    taken[c + 1] = static_cast<char>(better >> 1);
+                }
+#endif
+                for (; c <= cap; ++c) {
                     const double candidate = old_row[c - w] + p;
                     const bool better = candidate > old_row[c];
                     new_row[c] = better ? candidate : old_row[c];
