@@ -165,3 +165,24 @@ TEST_CASE("few-items knapsack: automatic choice, and its work counted on the bud
     for (std::size_t j = 0; j < counts.size(); ++j) weight += counts[j] * in.weight[j];
     CHECK(weight <= in.capacity);
 }
+
+TEST_CASE("knapsack DP: profits past 2^52 (not exact in doubles) take the integer table, with the same optimum") {
+    // The DP keeps its table in doubles only while every sum of profits is below 2^52; profits of
+    // 2^52 and more, with small offsets a double cannot hold, must give the brute-force optimum too.
+    std::mt19937_64 rng(11);
+    int profitable = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const auto in = random_instance(rng, std::int64_t{1} << 52);
+        CAPTURE(trial);
+        const auto best = brute_force(in).first;
+        Budget budget;
+        BudgetTracker tracker(budget);
+        Knapsack knapsack(in.weight, 1, {in.capacity});
+        const auto r = knapsack.solve(in.profit, in.demand, 1'000'000, tracker, KnapsackMethod::dynamic_programming);
+        CHECK(r.exact);
+        CHECK(r.value == best);
+        check_counts(in, r);
+        profitable += best > 0 ? 1 : 0;
+    }
+    CHECK(profitable > 150);
+}
