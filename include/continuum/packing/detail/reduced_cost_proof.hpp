@@ -222,9 +222,13 @@ private:
             reduced_.push_back(static_cast<Wide>(knapsack_) - profit);
             waste_.push_back(room);
         }
+        std::size_t passed = std::numeric_limits<std::size_t>::max();  // the last type whose bound held at this node (same profit and room)
         for (std::size_t t = k; t < order_.size(); ++t) {
             const auto r = best_[t];
-            if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
+            if (r != passed) {  // best_ is constant over long runs of t: the same r passes again
+                if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
+                passed = r;
+            }
             if (!extras_reachable(t, room)) return;
             const auto j = order_[t];
             if (weight_[j] > room || copies_[j] >= demand_[j]) continue;
