@@ -18,7 +18,8 @@
 namespace continuum::packing::detail {
 
 /// Replaces `a` (square) by its inverse; returns false, leaving `a` unspecified, when a pivot is 0
-/// (singular, or not finite). O(n³) with n² element-wise updates per pivot.
+/// (singular, or not finite). O(n³) at worst; each pivot's element-wise updates run over the
+/// non-zeros of its column and row only.
 template <typename Matrix>
 bool invert_in_place(Matrix& a) {
     using Index = Eigen::Index;

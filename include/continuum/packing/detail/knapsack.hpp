@@ -110,8 +110,8 @@ private:
         }
         taken_.assign(splits.size() * (cap + 1), 0);
         // Every value in the table is a sum of split profits, so below 2^53 the table can be kept in
-        // doubles, exactly: the same values and the same comparisons, in a loop the compiler
-        // vectorises (SSE2 has no 64-bit integer compare). Two rows, so each split reads the
+        // doubles, exactly: the same values and the same comparisons, two cells at a time with SSE2
+        // (which has no 64-bit integer compare) and no branch. Two rows, so each split reads the
         // previous row only (what the in-place downward loop below reads too).
         double most = 0;
         for (const auto& split : splits) most += static_cast<double>(split.copies) * static_cast<double>(profit[split.type]);
