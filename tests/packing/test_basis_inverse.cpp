@@ -11,8 +11,10 @@
 
 #include <array>
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,98 @@ TEST_CASE("basis inverse: hand-computed inverses, pivoting, and a singular basis
     InverseMatrix nan = InverseMatrix::Identity(2, 2);
     nan(0, 0) = std::numeric_limits<double>::quiet_NaN();
     CHECK_FALSE(invert_in_place(nan));
+}
+
+namespace {
+// The elimination as it was before it skipped zero factors: every entry of the outer product
+// updated (Eigen's dense a -= column·row). The sparse one must give the same values.
+bool invert_dense_reference(InverseMatrix& a) {
+    const Eigen::Index n = a.rows();
+    std::vector<Eigen::Index> swapped_with(static_cast<std::size_t>(n));
+    Eigen::VectorXd column(n);
+    Eigen::RowVectorXd row(n);
+    for (Eigen::Index k = 0; k < n; ++k) {
+        Eigen::Index pivot_row = k;
+        double largest = std::abs(a(k, k));
+        for (Eigen::Index i = k + 1; i < n; ++i) {
+            if (std::abs(a(i, k)) > largest) {
+                largest = std::abs(a(i, k));
+                pivot_row = i;
+            }
+        }
+        if (!(largest > 0)) return false;
+        swapped_with[static_cast<std::size_t>(k)] = pivot_row;
+        if (pivot_row != k) a.row(k).swap(a.row(pivot_row));
+        const double pivot = a(k, k);
+        column = a.col(k);
+        column(k) = 0;
+        a.col(k).setZero();
+        a(k, k) = 1;
+        a.row(k) /= pivot;
+        row = a.row(k);
+        a.noalias() -= column * row;
+    }
+    for (Eigen::Index k = n - 1; k >= 0; --k) {
+        const Eigen::Index other = swapped_with[static_cast<std::size_t>(k)];
+        if (other != k) a.col(k).swap(a.col(other));
+    }
+    return true;
+}
+
+// A basis of the column generation's shape: n rows, columns of 1-4 item types with 1-3 copies
+// (some surplus columns, -1 on the diagonal), lower triangular with a full diagonal: non-singular.
+InverseMatrix random_basis(std::mt19937_64& rng, Eigen::Index n) {
+    InverseMatrix b = InverseMatrix::Zero(n, n);
+    std::uniform_int_distribution<Eigen::Index> row(0, n - 1);
+    std::uniform_int_distribution<int> copies(1, 3), types(0, 3), surplus(0, 9);
+    for (Eigen::Index c = 0; c < n; ++c) {
+        if (surplus(rng) == 0) {
+            b(c, c) = -1;
+            continue;
+        }
+        b(c, c) = copies(rng);
+        for (int t = types(rng); t > 0; --t) {
+            const Eigen::Index r = row(rng);
+            if (r > c) b(r, c) = copies(rng);  // below the diagonal: non-singular (rows still swap when larger)
+        }
+    }
+    return b;
+}
+}  // namespace
+
+TEST_CASE("basis inverse: skipping zero factors gives the dense elimination's and the dense rank-1 update's values") {
+    using continuum::packing::detail::invert_in_place;
+    using continuum::packing::detail::rank_one_update;
+    std::mt19937_64 rng(19);
+    int inverted = 0, with_zeros = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        CAPTURE(trial);
+        const auto n = static_cast<Eigen::Index>(5 + trial * 3);
+        const InverseMatrix b = random_basis(rng, n);
+        InverseMatrix sparse = b, dense = b;
+        const bool ok = invert_in_place(sparse);
+        REQUIRE(ok == invert_dense_reference(dense));
+        if (!ok) continue;
+        ++inverted;
+        CHECK(sparse == dense);  // the same values (== does not tell +0 from -0, which only differ in sign)
+        CHECK((sparse * b - InverseMatrix::Identity(n, n)).cwiseAbs().maxCoeff() < 1e-9);
+        // A simplex pivot: u = B^-1 a for a pattern column a, the pivot row of the leaving row r.
+        Eigen::VectorXd a = Eigen::VectorXd::Zero(n);
+        a(trial % n) = 2;
+        a((trial * 7 + 1) % n) = 1;
+        const Eigen::VectorXd u = sparse * a;
+        Eigen::Index leave = 0;
+        u.cwiseAbs().maxCoeff(&leave);
+        REQUIRE(u(leave) != 0);
+        const Eigen::RowVectorXd pivot_row = sparse.row(leave) / u(leave);
+        with_zeros += (pivot_row.array() == 0).any() ? 1 : 0;
+        InverseMatrix updated = sparse, reference = sparse;
+        rank_one_update(updated, u, pivot_row);
+        reference.noalias() -= u * pivot_row;
+        CHECK(updated == reference);
+    }
+    CHECK(inverted == 40);
+    CHECK(with_zeros > 20);  // the skipped columns are exercised
 }
 
 namespace {

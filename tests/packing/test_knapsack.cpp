@@ -165,3 +165,47 @@ TEST_CASE("few-items knapsack: automatic choice, and its work counted on the bud
     for (std::size_t j = 0; j < counts.size(); ++j) weight += counts[j] * in.weight[j];
     CHECK(weight <= in.capacity);
 }
+
+TEST_CASE("knapsack DP: profits past 2^52 (not exact in doubles) take the integer table, with the same optimum") {
+    // The DP keeps its table in doubles only while every sum of profits is below 2^52; profits of
+    // 2^52 and more, with small offsets a double cannot hold, must give the brute-force optimum too.
+    std::mt19937_64 rng(11);
+    int profitable = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const auto in = random_instance(rng, std::int64_t{1} << 52);
+        CAPTURE(trial);
+        const auto best = brute_force(in).first;
+        Budget budget;
+        BudgetTracker tracker(budget);
+        Knapsack knapsack(in.weight, 1, {in.capacity});
+        const auto r = knapsack.solve(in.profit, in.demand, 1'000'000, tracker, KnapsackMethod::dynamic_programming);
+        CHECK(r.exact);
+        CHECK(r.value == best);
+        check_counts(in, r);
+        profitable += best > 0 ? 1 : 0;
+    }
+    CHECK(profitable > 150);
+}
+
+TEST_CASE("knapsack DP: capacities of a few hundred cells, odd and even, against brute force") {
+    std::mt19937_64 rng(23);
+    const auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    for (int trial = 0; trial < 200; ++trial) {
+        Instance in;
+        in.capacity = pick(120, 400);  // odd and even (the SSE2 pairs and the last cell)
+        const auto m = static_cast<std::size_t>(pick(1, 8));
+        for (std::size_t j = 0; j < m; ++j) {
+            in.weight.push_back(pick(1, in.capacity / 2));  // odd and even split weights
+            in.demand.push_back(pick(0, 3));
+            in.profit.push_back(pick(0, 1 << 24));
+        }
+        CAPTURE(trial);
+        Budget budget;
+        BudgetTracker tracker(budget);
+        Knapsack knapsack(in.weight, 1, {in.capacity});
+        const auto r = knapsack.solve(in.profit, in.demand, 1'000'000, tracker, KnapsackMethod::dynamic_programming);
+        CHECK(r.exact);
+        CHECK(r.value == brute_force(in).first);
+        check_counts(in, r);
+    }
+}

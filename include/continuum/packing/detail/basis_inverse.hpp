@@ -18,7 +18,8 @@
 namespace continuum::packing::detail {
 
 /// Replaces `a` (square) by its inverse; returns false, leaving `a` unspecified, when a pivot is 0
-/// (singular, or not finite). O(n³) with n² element-wise updates per pivot.
+/// (singular, or not finite). O(n³) at worst; each pivot's element-wise updates run over the
+/// non-zeros of its column and row only.
 template <typename Matrix>
 bool invert_in_place(Matrix& a) {
     using Index = Eigen::Index;
@@ -27,6 +28,8 @@ bool invert_in_place(Matrix& a) {
     std::vector<Index> swapped_with(static_cast<std::size_t>(n));
     Eigen::Matrix<Scalar, Eigen::Dynamic, 1> column(n);
     Eigen::Matrix<Scalar, 1, Eigen::Dynamic> row(n);
+    std::vector<Index> nonzero_rows;
+    nonzero_rows.reserve(static_cast<std::size_t>(n));
     for (Index k = 0; k < n; ++k) {
         // Partial pivoting: the largest |a(i, k)| among the rows not yet pivoted, the first on ties.
         Index pivot_row = k;
@@ -49,7 +52,18 @@ bool invert_in_place(Matrix& a) {
         a(k, k) = 1;
         a.row(k) /= pivot;
         row = a.row(k);
-        a.noalias() -= column * row;  // an outer product: each entry a(i, j) - column(i)·row(j)
+        // An outer product: each entry a(i, j) - column(i)·row(j), over the non-zeros of column and
+        // row only (a basis matrix stays sparse under elimination: about 20 of 130 entries on
+        // Hard28); an entry with a zero factor would only subtract ±0.
+        nonzero_rows.clear();
+        for (Index i = 0; i < n; ++i) {
+            if (column(i) != 0) nonzero_rows.push_back(i);
+        }
+        for (Index j = 0; j < n; ++j) {
+            const Scalar r = row(j);
+            if (r == 0) continue;
+            for (const Index i : nonzero_rows) a(i, j) -= column(i) * r;
+        }
     }
     // The row swaps of the elimination are column swaps of the inverse, undone in reverse order.
     for (Index k = n - 1; k >= 0; --k) {
@@ -57,6 +71,19 @@ bool invert_in_place(Matrix& a) {
         if (other != k) a.col(k).swap(a.col(other));
     }
     return true;
+}
+
+/// a -= u·row (each entry a(i, j) - u(i)·row(j), the simplex's rank-1 update of a basis inverse),
+/// skipping the columns where row(j) is 0: those entries would only subtract ±0. Column by column,
+/// so each column's update is one vectorised axpy, in the same element-wise arithmetic as Eigen's
+/// outer product.
+template <typename Matrix, typename Column, typename Row>
+void rank_one_update(Matrix& a, const Column& u, const Row& row) {
+    for (Eigen::Index j = 0; j < a.cols(); ++j) {
+        const auto r = row(j);
+        if (r == 0) continue;
+        a.col(j) -= r * u;
+    }
 }
 
 }  // namespace continuum::packing::detail

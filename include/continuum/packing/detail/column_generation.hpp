@@ -324,6 +324,22 @@ private:
             return a;
         };
         const auto cost = [](std::int64_t id) { return id < 0 ? 0.0 : 1.0; };
+        // The pool's columns over the active rows (row, copies trimmed to b), flat, in each
+        // pattern's order: the pricing loops below read them every iteration, and the sums keep
+        // the order of the pattern's entries (the same floating-point result as reading pool_).
+        std::vector<std::size_t> flat_start{0};
+        std::vector<Eigen::Index> flat_row;
+        std::vector<double> flat_copies;
+        const auto flatten = [&] {
+            for (std::size_t id = flat_start.size() - 1; id < pool_.size(); ++id) {
+                for (const auto& [j, c] : pool_[id]) {
+                    if (row_of[j] < 0) continue;
+                    flat_row.push_back(row_of[j]);
+                    flat_copies.push_back(static_cast<double>(std::min(c, b[j])));
+                }
+                flat_start.push_back(flat_row.size());
+            }
+        };
         auto pricing = knapsack();
         std::vector<std::int64_t> profit(b.size(), 0);
         // Refactorise (O(m³)) after twice as many pivots as the basis has rows, at least 64: the
@@ -362,7 +378,7 @@ private:
             x -= step * u;
             x(leave) = step;
             const RowVector pivot_row = binv.row(leave) / u(leave);
-            binv.noalias() -= u * pivot_row;  // rank-1 update (column-major friendly)
+            rank_one_update(binv, u, pivot_row);  // binv -= u·pivot_row, column by column
             binv.row(leave) = pivot_row;
             y += reduced * pivot_row.transpose();
             basis[static_cast<std::size_t>(leave)] = entering;
@@ -419,14 +435,14 @@ private:
                 for (Eigen::Index r = 0; r < m; ++r) {
                     if (!surplus_in_basis[static_cast<std::size_t>(r)]) consider(-1 - r, -rho(r), y(r));
                 }
+                flatten();
                 for (std::size_t id = 0; id < pool_.size(); ++id) {
                     if (in_basis[id]) continue;
                     double alpha = 0, value = 0;
-                    for (const auto& [j, c] : pool_[id]) {
-                        if (row_of[j] < 0) continue;
-                        const double copies = static_cast<double>(std::min(c, b[j]));
-                        alpha += copies * rho(row_of[j]);
-                        value += copies * y(row_of[j]);
+                    for (std::size_t k = flat_start[id]; k < flat_start[id + 1]; ++k) {
+                        const double copies = flat_copies[k];
+                        alpha += copies * rho(flat_row[k]);
+                        value += copies * y(flat_row[k]);
                     }
                     consider(static_cast<std::int64_t>(id), alpha, 1.0 - value);
                 }
@@ -465,11 +481,10 @@ private:
                     found = true;
                 }
             }
+            flatten();
             const auto price_column = [&](std::size_t id) {
                 double value = 0;
-                for (const auto& [j, c] : pool_[id]) {
-                    if (row_of[j] >= 0) value += static_cast<double>(std::min(c, b[j])) * y(row_of[j]);
-                }
+                for (std::size_t k = flat_start[id]; k < flat_start[id + 1]; ++k) value += flat_copies[k] * y(flat_row[k]);
                 if (1.0 - value < best_reduced - 1e-7) {
                     best_reduced = 1.0 - value;
                     entering = static_cast<std::int64_t>(id);

@@ -16,6 +16,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace continuum::packing::detail {
 
 struct KnapsackResult {
@@ -104,8 +108,58 @@ private:
                 left -= take;
             }
         }
-        value_.assign(cap + 1, 0);
         taken_.assign(splits.size() * (cap + 1), 0);
+        // Every value in the table is a sum of split profits, so below 2^53 the table can be kept in
+        // doubles, exactly: the same values and the same comparisons, two cells at a time with SSE2
+        // (which has no 64-bit integer compare) and no branch. Two rows, so each split reads the
+        // previous row only (what the in-place downward loop below reads too).
+        double most = 0;
+        for (const auto& split : splits) most += static_cast<double>(split.copies) * static_cast<double>(profit[split.type]);
+        if (most < 4503599627370496.0) {  // 2^52: a margin for the rounding of `most` itself
+            dp_old_.assign(cap + 1, 0.0);
+            dp_new_.resize(cap + 1);
+            for (std::size_t s = 0; s < splits.size(); ++s) {
+                const auto w = static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
+                const auto p = static_cast<double>(splits[s].copies * profit[splits[s].type]);
+                const double* __restrict old_row = dp_old_.data();
+                double* __restrict new_row = dp_new_.data();
+                char* __restrict taken = taken_.data() + s * (cap + 1);
+                std::copy(old_row, old_row + w, new_row);
+                std::size_t c = w;
+#if defined(__SSE2__)
+                // Two cells at a time (SSE2 is part of x86-64): max(candidate, old) is candidate
+                // exactly when candidate > old, as below.
+                const __m128d p2 = _mm_set1_pd(p);
+                for (; c + 1 <= cap; c += 2) {
+                    const __m128d old_pair = _mm_loadu_pd(old_row + c);
+                    const __m128d candidate = _mm_add_pd(_mm_loadu_pd(old_row + c - w), p2);
+                    const int better = _mm_movemask_pd(_mm_cmpgt_pd(candidate, old_pair));
+                    _mm_storeu_pd(new_row + c, _mm_max_pd(candidate, old_pair));
+                    taken[c] = static_cast<char>(better & 1);
+                    taken[c + 1] = static_cast<char>(better >> 1);
+                }
+#endif
+                for (; c <= cap; ++c) {
+                    const double candidate = old_row[c - w] + p;
+                    const bool better = candidate > old_row[c];
+                    new_row[c] = better ? candidate : old_row[c];
+                    taken[c] = static_cast<char>(better);
+                }
+                dp_old_.swap(dp_new_);
+            }
+            KnapsackResult out;
+            out.counts.assign(m, 0);
+            out.value = static_cast<std::int64_t>(dp_old_[cap]);
+            std::size_t c = cap;
+            for (std::size_t s = splits.size(); s-- > 0;) {
+                if (taken_[s * (cap + 1) + c]) {
+                    out.counts[splits[s].type] += splits[s].copies;
+                    c -= static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
+                }
+            }
+            return out;
+        }
+        value_.assign(cap + 1, 0);
         for (std::size_t s = 0; s < splits.size(); ++s) {
             const auto w = static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
             const std::int64_t p = splits[s].copies * profit[splits[s].type];
@@ -278,6 +332,7 @@ private:
     std::vector<std::int64_t> capacity_;
     std::vector<std::int64_t> value_;
     std::vector<char> taken_;
+    std::vector<double> dp_old_, dp_new_;  // the table in doubles (exact below 2^53), two rows
     std::vector<std::size_t> order_;
     std::vector<std::vector<std::size_t>> dim_order_;
     std::vector<std::size_t> position_;

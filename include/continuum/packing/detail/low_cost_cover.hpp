@@ -55,6 +55,9 @@ public:
             load_ = 0;
             for (std::size_t j = 0; j < demand_.size(); ++j) load_ += weight_[j] * demand_[j];
             banned_.assign(bins_.size(), 0);
+            seen_.assign(bins_.size(), 0);
+            usable_now_.assign(bins_.size(), 0);
+            stamp_ = 0;
             chosen_.clear();
             nodes_left_ = static_cast<std::int64_t>(cap);
             mix_ = restart == 0 ? 0.0 : noise;
@@ -98,14 +101,23 @@ private:
         if (!count()) return false;
         const std::int64_t waste = left * capacity_ - load_;
         if (left <= 0 || waste < 0) return false;
-        // The type with the fewest usable bins (fail first).
+        // The type with the fewest usable bins (fail first). Whether a bin is usable is a function of
+        // the node, so it is computed once per node (stamp_), not once per type it holds; and a type's
+        // list stops growing once it cannot be the fewest (the checks are counted as before).
+        ++stamp_;
         std::size_t branch = weight_.size();
         std::vector<std::size_t> options, best;
         for (std::size_t j = 0; j < weight_.size(); ++j) {
             if (residual_[j] == 0) continue;
             options.clear();
+            const bool first = branch == weight_.size();
             for (const auto q : containing_[j]) {
-                if (usable(q, budget, waste)) options.push_back(q);
+                if (!first && options.size() >= best.size()) break;
+                if (seen_[q] != stamp_) {
+                    seen_[q] = stamp_;
+                    usable_now_[q] = usable(q, budget, waste) ? 1 : 0;
+                }
+                if (usable_now_[q] != 0) options.push_back(q);
             }
             checks_ += static_cast<std::int64_t>(containing_[j].size());
             if (checks_ >= 4096) {
@@ -160,6 +172,9 @@ private:
     std::vector<std::int64_t> residual_;
     std::int64_t load_ = 0;
     std::vector<int> banned_;
+    std::vector<std::int64_t> seen_;  // per bin, the node (stamp_) usable_now_ was computed at
+    std::vector<char> usable_now_;
+    std::int64_t stamp_ = 0;
     std::vector<std::size_t> chosen_;
     std::int64_t nodes_left_ = 0, checks_ = 0;
     bool stopped_ = false;

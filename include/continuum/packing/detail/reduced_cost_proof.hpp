@@ -188,6 +188,7 @@ private:
             }
         }
         copies_.assign(weight_.size(), 0);
+        path_.clear();
         steps_ = 0;
         overflow_ = false;
         too_many_ = false;
@@ -211,24 +212,32 @@ private:
                 too_many_ = true;
                 return;
             }
+            // The types with copies, in order_: the path's positions are non-decreasing, so each
+            // type's run of positions on path_ is one entry (instead of a scan over every type).
             SparsePattern sparse;
-            for (std::size_t t = 0; t < order_.size(); ++t) {
-                if (copies_[order_[t]] > 0) sparse.emplace_back(order_[t], copies_[order_[t]]);
+            for (std::size_t i = 0; i < path_.size(); ++i) {
+                if (i == 0 || path_[i] != path_[i - 1]) sparse.emplace_back(order_[path_[i]], copies_[order_[path_[i]]]);
             }
             patterns_.push_back(std::move(sparse));
             reduced_.push_back(static_cast<Wide>(knapsack_) - profit);
             waste_.push_back(room);
         }
+        std::size_t passed = std::numeric_limits<std::size_t>::max();  // the last type whose bound held at this node (same profit and room)
         for (std::size_t t = k; t < order_.size(); ++t) {
             const auto r = best_[t];
-            if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
+            if (r != passed) {  // best_ is constant over long runs of t: the same r passes again
+                if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
+                passed = r;
+            }
             if (!extras_reachable(t, room)) return;
             const auto j = order_[t];
             if (weight_[j] > room || copies_[j] >= demand_[j]) continue;
             ++copies_[j];
+            path_.push_back(t);
             for (std::size_t e = 0; e < extra_now_.size(); ++e) extra_now_[e] += extra_profit_[extra_rows_[e]][j];
             descend(copies_[j] < demand_[j] ? t : t + 1, room - weight_[j], profit + profit_[j]);
             for (std::size_t e = 0; e < extra_now_.size(); ++e) extra_now_[e] -= extra_profit_[extra_rows_[e]][j];
+            path_.pop_back();
             --copies_[j];
         }
     }
@@ -347,11 +356,12 @@ private:
         if (left <= 0 || waste < 0) return false;
         // A state proved infeasible whatever the bans: the budgets and the waste are functions of
         // (left, residual), so the same state elsewhere in the tree fails too.
+        // The key is built in one reused buffer (no allocation per node), and again after expand()
+        // (which leaves the state as it found it when it fails) for the few states recorded.
         const bool memo = memo_on_;
-        std::string key;
         if (memo) {
-            key = state_key(left);
-            if (nogoods_.count(key) != 0) {
+            state_key(left, key_);
+            if (nogoods_.count(key_) != 0) {
                 ++memo_hits_;
                 return false;
             }
@@ -360,24 +370,25 @@ private:
         const auto outer_hit = hit_depth_;
         hit_depth_ = no_hit;
         const bool found = expand(left, budget, waste);
-        if (!found && complete_ && hit_depth_ >= depth && memo && nogood_bytes_ + key.size() <= max_nogood_bytes) {
-            nogood_bytes_ += key.size();
-            nogoods_.insert(std::move(key));
+        if (!found && complete_ && hit_depth_ >= depth && memo && nogood_bytes_ + key_bytes() <= max_nogood_bytes) {
+            state_key(left, key_);
+            nogood_bytes_ += key_.size();
+            nogoods_.insert(key_);
         }
         hit_depth_ = std::min(outer_hit, hit_depth_);
         return found;
     }
 
     /// (left, residual) as bytes (left, then 16 bits per type).
-    [[nodiscard]] std::string state_key(std::int64_t left) const {
-        std::string key(sizeof(left) + 2 * residual_.size(), '\0');
+    void state_key(std::int64_t left, std::string& key) const {
+        key.resize(key_bytes());
         std::memcpy(key.data(), &left, sizeof(left));
         for (std::size_t j = 0; j < residual_.size(); ++j) {
             const auto v = static_cast<std::uint16_t>(residual_[j]);
             std::memcpy(key.data() + sizeof(left) + 2 * j, &v, 2);
         }
-        return key;
     }
+    [[nodiscard]] std::size_t key_bytes() const { return sizeof(std::int64_t) + 2 * residual_.size(); }
 
     /// The node below the memo: the branching type and its children.
     bool expand(std::int64_t left, Wide budget, std::int64_t waste) {
@@ -446,6 +457,7 @@ private:
     // Enumeration.
     std::vector<std::size_t> order_, best_;
     std::vector<std::int64_t> copies_;
+    std::vector<std::size_t> path_;  // positions in order_ of the items in the bin being built, in order
     Wide need_ = 0;
     std::int64_t steps_ = 0;
     bool overflow_ = false;
@@ -479,6 +491,7 @@ private:
     static constexpr std::size_t max_nogood_bytes = std::size_t{32} << 20;  // keys' bytes (about 100,000 states of 160 types)
     std::size_t nogood_bytes_ = 0;
     std::unordered_set<std::string> nogoods_;
+    std::string key_;  // state_key()'s buffer
     bool remember_ = false;  // remember_failures()
     bool memo_on_ = false;
     std::int64_t memo_hits_ = 0;
