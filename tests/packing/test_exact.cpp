@@ -410,7 +410,7 @@ TEST_CASE("held-out Hard28 set (data/bpp) proved at the known optima within a no
     // BPP175 and BPP359 (bound one below: the proof) also since session 17 (the further duals prune the
     // proof's enumeration, and its cover remembers the states it proved infeasible).
     // BPP40 (one bin above: the packing found by the multi-dual cover after the proof, 135,785 nodes of
-    // the 200,000; at 120,000 to 1,000,000 nodes it is proved too) since session 19
+    // the 200,000; at 120,000 to 1,000,000 nodes it is proved too) since session 18
     // (detail/multi_dual_cover.hpp), which also finds BPP419's packing before the dive now. All 28.
     check_held_out("hard28",
                    {"BPP13", "BPP14", "BPP40", "BPP47", "BPP60", "BPP119", "BPP144", "BPP175", "BPP178", "BPP181", "BPP195", "BPP359", "BPP360", "BPP419", "BPP485", "BPP531", "BPP561",

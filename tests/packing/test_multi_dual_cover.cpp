@@ -91,7 +91,7 @@ TEST_CASE("Multi-dual cover: a spent budget answers unknown") {
 
 TEST_CASE("Multi-dual cover: BPP40's packing into 59 bins from the root LP and 64 further dual vectors") {
     // BPP40 (Hard28, IRUP: optimum 59 = the root LP's bound) is the instance solve_exact left one bin
-    // above until session 19. From the root LP (as solve_exact runs it) solved to its optimum, the bins
+    // above until session 18. From the root LP (as solve_exact runs it) solved to its optimum, the bins
     // within its gap (678) and the 64 one-more-item LPs' duals (the reduced-cost proof's), 502 bins pass
     // all 65 vectors; the most-constraining-first cover finds a packing into 59 bins in 11,444 cover
     // nodes (13,668 counted), where the proof's order needs 358,000.

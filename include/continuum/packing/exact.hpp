@@ -331,7 +331,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     return tracker.nodes() - start;
 }
 
-/// The multi-dual cover (detail/multi_dual_cover.hpp, session 19), after a proof whose cover ran out of
+/// The multi-dual cover (detail/multi_dual_cover.hpp, session 18), after a proof whose cover ran out of
 /// budget among at most reduced_cost_few_patterns bins: its share of the budget (of what the root LP
 /// left, as the LDS dive's after it). Not tuned: the first value tried. On data/bpp at 200,000 nodes it
 /// runs on BPP40 (packing found in 13,843 nodes of its 36,402), BPP419 (found in 30,830 of 34,654; the
@@ -659,7 +659,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
                 MultiDualCoverInput unfinished;
                 proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, lds ? later : budget, tracker, reduced_cost_share, optimal_basis, lds ? &unfinished : nullptr)) / static_cast<double>(budget.node_limit);
                 // On the LDS dive's path, when the proof's cover ran out among few bins: the same cover,
-                // most constraining bin first, for a packing (session 19: BPP40), before the dive.
+                // most constraining bin first, for a packing (session 18: BPP40), before the dive.
                 if (!out.optimal && !unfinished.duals.empty() && !tracker.exhausted()) multi_dual_cover(cg, capacity[0], out, later, tracker, multi_dual_cover_share, std::move(unfinished));
             }
             return out.optimal;

@@ -1,4 +1,4 @@
-// Internal: a search (1-D; issue 20, session 19) for a packing into m bins among the bins that several
+// Internal: a search (1-D; issue 20, session 18) for a packing into m bins among the bins that several
 // dual vectors allow. For integer duals p ≥ 0 whose exact knapsack optimum over the bins is K, every bin
 // of a packing into m bins has K − p·a ≤ G = m·K − p·b, and the bins' reduced costs sum to G
 // (reduced_cost_proof.hpp). Each of several dual-feasible vectors (the root LP's and those of the LPs
