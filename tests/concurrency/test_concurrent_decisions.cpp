@@ -18,6 +18,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <atomic>
 #include <cmath>
 #include <functional>
@@ -128,7 +130,7 @@ TEST_CASE("concurrency: forecast() (const) on one fitted Holt-Winters model and 
 
 #if CONTINUUM_HAVE_NLOHMANN_JSON
 TEST_CASE("concurrency: Lstm forecast() (const) and predict() with one workspace per thread on a shared model") {
-    auto lstm = forecast::load_lstm<float>(std::string(CONTINUUM_TEST_FIXTURES) + "/lstm/h8_l1_f1_f32.safetensors");
+    auto lstm = forecast::load_lstm<float>(continuum_test::fixtures_dir() + "/lstm/h8_l1_f1_f32.safetensors");
     const std::vector<double> history(lstm.window() + 5, 42.0);
     lstm.fit(SeriesView(history, lstm.parameters().step.count() > 0 ? lstm.parameters().step : Duration(std::chrono::minutes(1))));
     const auto& model = lstm;

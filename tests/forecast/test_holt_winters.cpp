@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -37,7 +39,7 @@ struct Case {
 };
 
 std::vector<Case> read_fixture(const std::string& file) {
-    std::ifstream in(std::string(CONTINUUM_TEST_FIXTURES) + "/forecast/" + file);
+    std::ifstream in(continuum_test::fixtures_dir() + "/forecast/" + file);
     REQUIRE(in.good());
     std::vector<Case> cases;
     std::string line;

@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -326,7 +328,7 @@ struct Fixture {
 };
 
 Fixture fixture(const std::string& name) {
-    const std::string dir = std::string(CONTINUUM_TEST_FIXTURES) + "/lstm/";
+    const std::string dir = continuum_test::fixtures_dir() + "/lstm/";
     std::ifstream in(dir + name + ".json");
     REQUIRE(in.good());
     Fixture f{name, nlohmann::json::parse(in), "", 0.0};

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -18,7 +20,7 @@ namespace fc = continuum::forecast;
 
 namespace {
 std::vector<double> hourly_trace(const std::string& file) {
-    std::ifstream in(std::string(CONTINUUM_TEST_FIXTURES) + "/forecast/traces/" + file);
+    std::ifstream in(continuum_test::fixtures_dir() + "/forecast/traces/" + file);
     REQUIRE(in.good());
     std::string line;
     std::getline(in, line);

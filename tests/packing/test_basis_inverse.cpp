@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <Eigen/Core>
 
 #include <array>
@@ -158,7 +160,7 @@ void check_same_packing_whatever_cache_sizes(std::int64_t node_limit) {
     // nodes was proved on a machine that reports 32 KiB / 1 MiB / 32 MiB caches and left one bin
     // above on one that reports 48 KiB / 2 MiB / 300 MiB. Eigen::setCpuCacheSizes sets what Eigen
     // reads (process-wide; restored at the end).
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/hard28/BPP645.txt");
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/hard28/BPP645.txt");
     const std::ptrdiff_t l1 = Eigen::l1CacheSize(), l2 = Eigen::l2CacheSize(), l3 = Eigen::l3CacheSize();
     continuum::Budget budget;
     budget.node_limit = node_limit;

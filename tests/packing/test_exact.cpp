@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -113,7 +115,7 @@ TEST_CASE("exact on vector items") {
 }
 
 TEST_CASE("BPPLIB instances: FFD, BFD and L2 match optima.csv, exact proves the optimum within a node budget") {
-    const std::string dir = std::string(CONTINUUM_TEST_FIXTURES) + "/packing/bpp/";
+    const std::string dir = continuum_test::fixtures_dir() + "/packing/bpp/";
     std::ifstream csv(dir + "optima.csv");
     REQUIRE(csv.good());
     std::string line;
@@ -307,7 +309,7 @@ TEST_CASE("exact: few items per bin (Scholl 2 N3W1B3R1) is closed by the local s
     // About three items per bin: FFD and MBS' give 67 bins, L2 = 66 is the optimum (BPPLIB), so
     // only a better packing proves it. Before the local search this took 60,247 nodes (LP diving);
     // the search finds it in a fraction of that (12,480 nodes on the 200,000 budget).
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_TEST_FIXTURES) + "/packing/bpp/N3W1B3R1.txt");
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(continuum_test::fixtures_dir() + "/packing/bpp/N3W1B3R1.txt");
     REQUIRE(first_fit_decreasing(sizes, capacity).num_bins() == 67);
     Budget budget;
     budget.node_limit = 200'000;
@@ -336,7 +338,7 @@ struct HeldOutInstance {
 };
 
 std::vector<HeldOutInstance> held_out_instances(const std::string& set) {
-    const std::string dir = std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/";
+    const std::string dir = continuum_test::source_dir() + "/data/bpp/";
     std::ifstream csv(dir + "optima.csv");
     REQUIRE(csv.good());
     std::string line;
@@ -423,7 +425,7 @@ TEST_CASE("LDS dive with residual covers: BPP709's packing from the root LP, whi
     // into ⌈LP⌉ = 67 bins within 40,000 nodes (nor 150,000); with the exact cover of each node's residual
     // among the bins within its reduced-cost gap (at most 5,000 bins, 2,000 cover nodes) it finds one in
     // about 25,000.
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/hard28/BPP709.txt");
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/hard28/BPP709.txt");
     using Dive = detail::LdsDive<detail::ColumnGeneration<double>>;
     for (const bool covers : {false, true}) {
         CAPTURE(covers);
@@ -474,7 +476,7 @@ TEST_CASE("column generation warm start: the one-more-item LPs from the optimal 
     // Session 15: the reduced-cost proof's further dual vectors come from the LPs of the demand with one
     // more item of a type, each started from the root's optimal basis (dual simplex pivots, then the
     // primal simplex with pricing) instead of the homogeneous patterns.
-    const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/hard28/BPP14.txt");
+    const auto instance = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/hard28/BPP14.txt");
     const std::int64_t capacity[1] = {instance.capacity};
     const auto items = detail::dense_view(instance.sizes, 1, capacity);
     const auto placeable = detail::decreasing_order(instance.sizes);

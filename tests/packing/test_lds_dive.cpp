@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -47,7 +49,7 @@ TEST_CASE("LDS dive: finds perfect packings (random triplets) that first fit dec
 }
 
 TEST_CASE("LDS dive: Waescher TEST0014 reaches its optimum L1 = 23 (FFD 24) within its allowance") {
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/waescher/TEST0014.txt");
     LdsRoot root(sizes, capacity, 10'000'000);
     REQUIRE(root.ffd_bins == 24);
     REQUIRE(root.lower_bound == 23);

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -50,7 +52,7 @@ struct PreferRecorder {
 
 TEST_CASE("LDS dive warm start: each residual LP gets its parent's solution first, and none is solved twice") {
     using Warm = LdsDive<PreferRecorder>;
-    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
+    const auto [sizes, capacity] = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/waescher/TEST0014.txt");
     continuum::packing::testing::LdsRoot root(sizes, capacity, 10'000'000);
     REQUIRE(root.ffd_bins == 24);
     REQUIRE(root.lower_bound == 23);

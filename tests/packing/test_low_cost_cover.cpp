@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -68,7 +70,7 @@ struct RootCover {
     std::optional<LowCostCover> cover;
 
     RootCover(const std::string& file, std::int64_t target)
-        : instance(continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file)), root(instance.sizes, instance.capacity, 200'000) {
+        : instance(continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/" + file)), root(instance.sizes, instance.capacity, 200'000) {
         REQUIRE(root.lower_bound == target);
         auto scratch = root.cg;
         scratch.set_to_optimality(true);

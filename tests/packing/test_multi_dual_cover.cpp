@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -95,7 +97,7 @@ TEST_CASE("Multi-dual cover: BPP40's packing into 59 bins from the root LP and 6
     // within its gap (678) and the 64 one-more-item LPs' duals (the reduced-cost proof's), 502 bins pass
     // all 65 vectors; the most-constraining-first cover finds a packing into 59 bins in 11,444 cover
     // nodes (13,668 counted), where the proof's order needs 358,000.
-    const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/hard28/BPP40.txt");
+    const auto instance = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/hard28/BPP40.txt");
     continuum::packing::testing::LdsRoot root(instance.sizes, instance.capacity, 10'000'000);
     REQUIRE(root.lower_bound == 59);
     REQUIRE(root.ffd_bins == 60);

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -61,7 +63,7 @@ ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, in
 }
 
 ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, const ProofOptions& options) {
-    const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
+    const auto instance = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/" + file);
     const std::int64_t capacity[1] = {instance.capacity};
     const auto items = continuum::packing::detail::dense_view(instance.sizes, 1, capacity);
     const auto placeable = continuum::packing::detail::decreasing_order(instance.sizes);
@@ -173,7 +175,7 @@ TEST_CASE("Reduced-cost proof finds the packing into the LP bound on an IRUP ins
     const auto run = reduced_cost_run("waescher/TEST0014.txt", 23);
     REQUIRE(run.outcome == ReducedCostProof::Outcome::found);
     REQUIRE(run.loads.size() == 23);
-    const auto instance = continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/waescher/TEST0014.txt");
+    const auto instance = continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/waescher/TEST0014.txt");
     // Same multiset of sizes, every bin within capacity.
     std::vector<std::int64_t> packed;
     for (const auto& bin : run.loads) {

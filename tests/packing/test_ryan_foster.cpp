@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -18,7 +20,7 @@ namespace {
 using RyanFoster = RyanFosterSearch<double>;
 
 continuum::packing::testing::BppInstance ryan_foster_instance(const std::string& file) {
-    return continuum::packing::testing::read_bpp_instance(std::string(CONTINUUM_SOURCE_DIR) + "/data/bpp/" + file);
+    return continuum::packing::testing::read_bpp_instance(continuum_test::source_dir() + "/data/bpp/" + file);
 }
 }  // namespace
 

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -23,7 +25,7 @@ struct HeldOutVbp {
 };
 
 std::vector<HeldOutVbp> held_out_vbp_with_optimum() {
-    const std::string dir = std::string(CONTINUUM_SOURCE_DIR) + "/data/vbp_heldout/";
+    const std::string dir = continuum_test::source_dir() + "/data/vbp_heldout/";
     std::ifstream summary(dir + "heldout_summary_known.tsv");
     REQUIRE(summary.good());
     std::string line;

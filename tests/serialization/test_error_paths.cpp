@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <cmath>
 #include <concepts>
 #include <set>
@@ -95,7 +97,7 @@ TEST_CASE("error paths: every forecaster document names the field") {
     options.season_lengths = {12};
     options.origins = 2;
     check_error_paths(fitted_state(fc::Portfolio(options)), {"guard_scale", "guard_errors", "error_correction", "error_correction_limit", "bucket_ends", "bucket_members"});  // the level guard, the error correction and the horizon buckets came after version 1
-    const auto lstm = fc::load_lstm<double>(std::string(CONTINUUM_TEST_FIXTURES) + "/lstm/h16_l2_f1_f64.safetensors");
+    const auto lstm = fc::load_lstm<double>(continuum_test::fixtures_dir() + "/lstm/h16_l2_f1_f64.safetensors");
     check_error_paths(fitted_state(lstm), {});
     check_error_paths(lstm.parameters(), {});
     auto fitted = lstm;

@@ -15,6 +15,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <cmath>
 #include <random>
 #include <string>
@@ -166,7 +168,7 @@ TEST_CASE("forecaster state: restore_forecaster takes a bare model state") {
 }
 
 TEST_CASE("forecaster state: an LSTM (weights and scaling in a document, window in the state) continues bit-identically") {
-    const auto model = fc::load_lstm<double>(std::string(CONTINUUM_TEST_FIXTURES) + "/lstm/h16_l2_f1_f64.safetensors");
+    const auto model = fc::load_lstm<double>(continuum_test::fixtures_dir() + "/lstm/h16_l2_f1_f64.safetensors");
     const auto parameters_text = serialization::dump(model.parameters());
     const auto parameters = serialization::parse<fc::LstmParameters<double>>(parameters_text);
     CHECK(serialization::dump(parameters) == parameters_text);

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -19,7 +21,7 @@ namespace fc = continuum::forecast;
 
 namespace {
 
-fc::Lstm<double> member_lstm() { return fc::load_lstm<double>(std::string(CONTINUUM_TEST_FIXTURES) + "/lstm/h16_l2_f1_f64.safetensors"); }
+fc::Lstm<double> member_lstm() { return fc::load_lstm<double>(continuum_test::fixtures_dir() + "/lstm/h16_l2_f1_f64.safetensors"); }
 
 std::vector<double> member_series(std::size_t n, double phase) {
     std::vector<double> y;

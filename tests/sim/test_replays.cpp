@@ -11,6 +11,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 using namespace continuum;
 using namespace continuum::sim;
 using namespace std::chrono_literals;
@@ -132,7 +134,7 @@ TEST_CASE("seed 004: the Heartbeat's learned cycle keeps the peaks cooler than a
 
 TEST_CASE("alibaba trace: autoscaled quotas never fail and cost less than the static quota") {
     replay::AlibabaParameters p;
-    p.trace_path = std::string(CONTINUUM_SOURCE_DIR) + "/data/traces/alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv";
+    p.trace_path = continuum_test::source_dir() + "/data/traces/alibaba2018/machine_usage_days_1_to_8_grouped_30_seconds.csv";
     p.minutes = 180;
     const auto report = replay::replay_alibaba(p);
     REQUIRE(report.rows.size() == 3);

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_paths.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -267,9 +269,8 @@ TEST_CASE("keda: too little history is a FitFailed naming the model and the coun
     }
 }
 
-#ifdef CONTINUUM_SOURCE_DIR
 TEST_CASE("keda: lstm:PATH loads the safetensors file and forecasts as the library does") {
-    const std::string path = std::string(CONTINUUM_SOURCE_DIR) + "/models/alibaba2018_cpu_lstm.safetensors";
+    const std::string path = continuum_test::source_dir() + "/models/alibaba2018_cpu_lstm.safetensors";
     const auto config = ScalerConfig::parse(metadata({{"model", "lstm:" + path}, {"seasons", ""}}), "http://prom:9090");
     ScaledObjectModel model(config);
     FakePrometheus prometheus;
@@ -281,4 +282,3 @@ TEST_CASE("keda: lstm:PATH loads the safetensors file and forecasts as the libra
     const auto message = error_of([] { ScaledObjectModel(ScalerConfig::parse(metadata({{"model", "lstm:/nonexistent/model.safetensors"}}), "x")); });
     CHECK_MESSAGE(message.find("/nonexistent/model.safetensors") != std::string::npos, message);
 }
-#endif
