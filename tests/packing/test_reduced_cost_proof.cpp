@@ -1,4 +1,5 @@
 #include <continuum/packing/detail/column_generation.hpp>
+#include <continuum/packing/detail/multi_dual_cover.hpp>
 #include <continuum/packing/detail/reduced_cost_proof.hpp>
 #include <continuum/packing/exact.hpp>
 
@@ -78,12 +79,16 @@ ReducedCostRun reduced_cost_run(const std::string& file, std::int64_t target, co
     CHECK(lp.lower_bound == target);  // the LP's Farley bound is the target: the proof is the step above it
     ReducedCostProof proof(cg.type_weights(), cg.type_demands(), instance.capacity, lp.profit, lp.knapsack, tracker, share, 20'000);
     proof.remember_failures(options.remember);
-    if (options.before) continuum::packing::detail::add_one_more_item_duals(cg, proof, options.extra, [] { return true; });
+    // Further dual vectors (the LPs with one more item of a type), before or after the enumeration.
+    const auto add_extra_duals = [&] {
+        for (auto& d : continuum::packing::detail::one_more_item_duals(cg, options.extra, [] { return true; })) proof.add_duals(std::move(d.profit), d.knapsack);
+    };
+    if (options.before) add_extra_duals();
     const auto early = proof.prepare(target);
     ReducedCostRun run{ReducedCostProof::Outcome::unknown, proof.patterns(), 0, {}, cg.type_weights(), cg.type_demands()};
     run.too_many = proof.too_many();
     run.first_patterns = proof.patterns();
-    if (!options.before) continuum::packing::detail::add_one_more_item_duals(cg, proof, options.extra, [] { return true; });
+    if (!options.before) add_extra_duals();
     run.outcome = early ? *early : options.cover ? proof.run(target) : ReducedCostProof::Outcome::unknown;
     run.patterns = proof.patterns();
     run.cover_nodes = proof.cover_nodes();

@@ -73,6 +73,15 @@ inline void finish(ExactPacking& out) {
     out.gap = n > 0 ? static_cast<double>(n - out.lower_bound) / static_cast<double>(n) : 0.0;
 }
 
+/// A packing found by a cover of whole bins (the reduced-cost proof, the multi-dual and low-cost covers):
+/// its bins recorded in the master's pool, and the master's incumbent taken when it has fewer bins.
+template <typename Master, typename Patterns>
+void adopt_packing(Master& master, const Patterns& packing, ExactPacking& out) {
+    master.record_patterns(packing);
+    auto bins = master.incumbent();
+    if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
+}
+
 /// `budget` with its node limit (at least 1) and time limit scaled by `scale` (in (0, 1]): the budget a
 /// pipeline step's shares are taken of when the steps before it left less than they were meant to.
 inline Budget scaled_budget(const Budget& budget, double scale) {
@@ -316,9 +325,7 @@ std::int64_t reduced_cost_proof(Master& master, std::int64_t capacity, ExactPack
     proof.share(inner);
     const auto outcome = proof.run(target);
     if (outcome == ReducedCostProof::Outcome::found) {
-        master.record_patterns(proof.packing());
-        auto bins = master.incumbent();
-        if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
+        adopt_packing(master, proof.packing(), out);
     } else if (outcome == ReducedCostProof::Outcome::infeasible) {
         out.lower_bound = std::max(out.lower_bound, target + 1);
     } else if (unfinished != nullptr && promising) {
@@ -350,9 +357,7 @@ void multi_dual_cover(Master& master, std::int64_t capacity, ExactPacking& out, 
     continuum::detail::deferred_t<MultiDualCover, Master> cover(master.type_weights(), master.type_demands(), capacity, std::move(input.bins), std::move(input.duals), tracker, inner);
     const auto outcome = cover.run(target);
     if (outcome == MultiDualCover::Outcome::found) {
-        master.record_patterns(cover.packing());
-        auto bins = master.incumbent();
-        if (!bins.empty() && bins.size() < out.bins.size()) out.bins = std::move(bins);
+        adopt_packing(master, cover.packing(), out);
     } else if (outcome == MultiDualCover::Outcome::infeasible) {
         out.lower_bound = std::max(out.lower_bound, target + 1);
     }
@@ -414,9 +419,7 @@ double low_cost_cover(Master& master, std::int64_t capacity, ExactPacking& out, 
     continuum::detail::deferred_t<LowCostCover, Master> cover(master.type_weights(), demand, capacity, bins.enumerated(), bins.reduced_costs(), bins.gap(), tracker, inner);
     const auto outcome = cover.run(target, low_cost_cover_first_cap, low_cost_cover_noise, 1);
     if (outcome == LowCostCover::Outcome::found) {
-        master.record_patterns(cover.packing());
-        auto packing = master.incumbent();
-        if (!packing.empty() && packing.size() < out.bins.size()) out.bins = std::move(packing);
+        adopt_packing(master, cover.packing(), out);
     } else if (outcome == LowCostCover::Outcome::infeasible) {
         out.lower_bound = std::max(out.lower_bound, target + 1);  // its first run saw the whole tree
     }

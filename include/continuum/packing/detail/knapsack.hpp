@@ -109,6 +109,20 @@ private:
             }
         }
         taken_.assign(splits.size() * (cap + 1), 0);
+        // The optimum `value` and its counts, read back from the splits taken (either table below).
+        const auto result = [&](std::int64_t value) {
+            KnapsackResult out;
+            out.counts.assign(m, 0);
+            out.value = value;
+            std::size_t c = cap;
+            for (std::size_t s = splits.size(); s-- > 0;) {
+                if (taken_[s * (cap + 1) + c]) {
+                    out.counts[splits[s].type] += splits[s].copies;
+                    c -= static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
+                }
+            }
+            return out;
+        };
         // Every value in the table is a sum of split profits, so below 2^53 the table can be kept in
         // doubles, exactly: the same values and the same comparisons, two cells at a time with SSE2
         // (which has no 64-bit integer compare) and no branch. Two rows, so each split reads the
@@ -147,17 +161,7 @@ private:
                 }
                 dp_old_.swap(dp_new_);
             }
-            KnapsackResult out;
-            out.counts.assign(m, 0);
-            out.value = static_cast<std::int64_t>(dp_old_[cap]);
-            std::size_t c = cap;
-            for (std::size_t s = splits.size(); s-- > 0;) {
-                if (taken_[s * (cap + 1) + c]) {
-                    out.counts[splits[s].type] += splits[s].copies;
-                    c -= static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
-                }
-            }
-            return out;
+            return result(static_cast<std::int64_t>(dp_old_[cap]));
         }
         value_.assign(cap + 1, 0);
         for (std::size_t s = 0; s < splits.size(); ++s) {
@@ -172,17 +176,7 @@ private:
                 if (c == w) break;
             }
         }
-        KnapsackResult out;
-        out.counts.assign(m, 0);
-        out.value = value_[cap];
-        std::size_t c = cap;
-        for (std::size_t s = splits.size(); s-- > 0;) {
-            if (taken_[s * (cap + 1) + c]) {
-                out.counts[splits[s].type] += splits[s].copies;
-                c -= static_cast<std::size_t>(splits[s].copies * weight_[splits[s].type]);
-            }
-        }
-        return out;
+        return result(value_[cap]);
     }
 
     KnapsackResult branch_and_bound(const std::vector<std::int64_t>& profit, const std::vector<std::int64_t>& demand, std::int64_t node_limit) {

@@ -502,29 +502,4 @@ private:
 };
 using ReducedCostProof = BasicReducedCostProof<>;
 
-/// Further dual vectors for `proof` (ReducedCostProof::add_duals): the LPs of `master`'s demand with one
-/// more item of one type, for `count` types spread evenly, each solved on its own copy of `master` (a
-/// ColumnGeneration solved to its optimum) so that every one starts from the same state, and from its
-/// optimal basis (ColumnGeneration::warm_start: a few dual simplex pivots, about 150 nodes per LP on
-/// Hard28 where the homogeneous start took 2,000); before each, `keep_going()` may stop the loop (a
-/// budget). With `tried` (one flag per type), the types flagged are skipped and those solved flagged,
-/// so that a later call adds only new ones.
-template <typename Master, typename KeepGoing>
-void add_one_more_item_duals(const Master& master, ReducedCostProof& proof, int count, KeepGoing keep_going, std::vector<char>* tried = nullptr) {
-    const auto& demand = master.type_demands();
-    count = std::min(count, static_cast<int>(demand.size()));  // each type at most once
-    for (int e = 0; e < count; ++e) {
-        const auto type = static_cast<std::size_t>(e) * demand.size() / static_cast<std::size_t>(count);
-        if (tried != nullptr && (*tried)[type] != 0) continue;
-        if (!keep_going()) break;
-        if (tried != nullptr) (*tried)[type] = 1;
-        auto copy = master;
-        if (const auto& basis = master.last_optimal_basis()) copy.warm_start(*basis);
-        auto more = demand;
-        ++more[type];
-        auto other = copy.residual_lp(more);
-        if (other.knapsack > 0) proof.add_duals(std::move(other.profit), other.knapsack);
-    }
-}
-
 }  // namespace continuum::packing::detail
