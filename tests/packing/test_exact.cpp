@@ -385,6 +385,65 @@ void check_held_out(const std::string& set, const std::vector<std::string>& prov
 }
 }  // namespace
 
+TEST_CASE("deadline planning (1-D): the steps' shares are nodes of 200,000 per second, the windows' at most 1,000,000 per second") {
+    using continuum::Duration;
+    Budget deadline;
+    deadline.time_limit = Duration(1000);
+    const auto plan = detail::planning_budget(deadline);
+    CHECK(plan.node_limit == 200'000);
+    CHECK_FALSE(plan.time_limit.has_value());  // the deadline bounds the call as a whole, not each step
+    Budget short_deadline;
+    short_deadline.time_limit = Duration(10);
+    CHECK(detail::planning_budget(short_deadline).node_limit == 2'000);
+    Budget zero;
+    zero.time_limit = Duration(0);
+    CHECK(detail::planning_budget(zero).node_limit == 1);
+    Budget both;  // a node limit below the deadline's plan wins
+    both.node_limit = 50'000;
+    both.time_limit = Duration(1000);
+    CHECK(detail::planning_budget(both).node_limit == 50'000);
+    Budget nodes_only;
+    nodes_only.node_limit = 123'456;
+    CHECK(detail::planning_budget(nodes_only).node_limit == 123'456);
+    CHECK_FALSE(detail::planning_budget(nodes_only).time_limit.has_value());
+
+    // A 10 % window of a 1 s deadline: 100 ms, and 100,000 nodes in 1-D (1,000,000 from the node limit
+    // alone, which vectors keep).
+    const auto window = detail::window_budget(deadline, 0.1, 1);
+    CHECK(window.node_limit == 100'000);
+    REQUIRE(window.time_limit.has_value());
+    CHECK(window.time_limit->count() == 100);
+    CHECK(detail::window_budget(deadline, 0.1, 3).node_limit == 1'000'000);
+    // 30 ms: never fewer nodes than the window's share of 200,000, so its 3 ms bind as before.
+    Budget thirty;
+    thirty.time_limit = Duration(30);
+    CHECK(detail::window_budget(thirty, 0.1, 1).node_limit == 20'000);
+    CHECK(detail::window_budget(thirty, 0.1, 1).time_limit->count() == 3);
+    CHECK(detail::window_budget(both, 0.1, 1).node_limit == 5'000);  // the node limit's share is smaller
+    CHECK(detail::window_budget(nodes_only, 0.1, 1).node_limit == 12'345);
+}
+
+TEST_CASE("a deadline that does not bind changes nothing: the same packing, bound and nodes as the node limit alone") {
+    // With a node limit the plan is that limit, so a far deadline adds only a clock: the answer of a
+    // call that runs the root LP, the low-cost cover and the proof (Waescher TEST0022) is the node
+    // budget's, node for node.
+    const auto rows = held_out_instances("waescher");
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.name == "TEST0022"; });
+    REQUIRE(row != rows.end());
+    Budget nodes;
+    nodes.node_limit = 200'000;
+    Budget far = nodes;
+    far.time_limit = continuum::Duration(600'000);
+    const auto a = solve_exact(row->sizes, row->capacity, nodes);
+    const auto b = solve_exact(row->sizes, row->capacity, far);
+    check_valid(b, row->sizes, row->capacity);
+    CHECK(a.optimal);
+    CHECK(static_cast<std::int64_t>(a.num_bins()) == row->opt);
+    CHECK(b.bins == a.bins);
+    CHECK(b.lower_bound == a.lower_bound);
+    CHECK(b.nodes == a.nodes);
+}
+
 TEST_CASE("held-out Waescher set (data/bpp) proved at the known optima within a node budget") {
     // TEST0065 (opt = L1 + 1, proved by the LP-bounded bin completion) was open at this budget before
     // it; TEST0022 (opt = ⌈LP⌉ + 1) before the Ryan–Foster branch-and-price; TEST0014 (one bin above

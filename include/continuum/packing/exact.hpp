@@ -129,12 +129,51 @@ void complete_bins(const DenseItems& items, std::int64_t capacity, const std::ve
     }
 }
 
+/// 1-D under a deadline: a neighbourhood search window's node limit, per second of the deadline and per
+/// unit of the window's share (so 100,000 nodes for a 10 % window of a 1 s deadline). The windows'
+/// nodes (one scanned bin) are ~50x cheaper than the LP steps' (Hard28: ~4.5 million a second against
+/// ~70,000 to 400,000; Scholl 3: ~1.5 million), so a window limited by its share of the time alone
+/// took what node budgets give the proof and the dive: 100 ms of 1 s (450,000 nodes on BPP359, where
+/// 200,000 nodes give it 20,000 and prove the instance in 0.47 s), and the proof then ran out 20 ms short
+/// (session 19). 10^6 keeps the windows that close Scholl 3 HARD2 and HARD9 (50,000-70,000 nodes each,
+/// more than a 200,000-node budget's windows get).
+inline constexpr double window_nodes_per_second = 1e6;
+/// ... but never fewer than the window's share of this many (the node budget the 1-D shares were tuned
+/// at): on short deadlines the windows keep their share of the time (Scholl 2 at 30 ms: 10 instances
+/// that a window closes within its 3 ms needed more than 3,000 nodes).
+inline constexpr double window_nodes_floor = 200'000;
+
+/// The budget of one neighbourhood search window: `share` of `budget` (nodes and time), and in 1-D with
+/// a deadline at most the share of window_nodes_per_second nodes per second of it (or of
+/// window_nodes_floor, when more).
+inline Budget window_budget(const Budget& budget, double share, std::size_t dimensions) {
+    Budget part = budget_share(budget, share);
+    if (dimensions == 1 && budget.time_limit) {
+        const double cap = std::max(window_nodes_per_second * std::chrono::duration<double>(*budget.time_limit).count(), window_nodes_floor) * share;
+        part.node_limit = std::clamp<std::int64_t>(static_cast<std::int64_t>(cap), 1, part.node_limit);
+    }
+    return part;
+}
+
+/// 1-D under a deadline: the node budget the steps' shares are planned in, per second of the deadline.
+inline constexpr double planned_nodes_per_second = 200'000;
+
+/// The budget the 1-D steps' shares are taken of: `budget` itself without a deadline; with one, nodes
+/// only: planned_nodes_per_second per second of it (at most the node limit), the deadline then
+/// bounding the call as a whole.
+inline Budget planning_budget(const Budget& budget) {
+    if (!budget.time_limit) return budget;
+    Budget plan;
+    const double nodes = planned_nodes_per_second * std::chrono::duration<double>(*budget.time_limit).count();
+    plan.node_limit = std::clamp<std::int64_t>(static_cast<std::int64_t>(nodes), 1, budget.node_limit);
+    return plan;
+}
+
 /// Consistent neighbourhood search (1-D or vector) from `out.bins` towards `out.lower_bound` bins: windows
-/// of `share` of the budget (nodes and time, also bounded by `tracker`), a new window after each
-/// bin saved, at most `windows`. True when it improved.
+/// of `part` (window_budget; also bounded by `tracker`), a new window after each bin saved, at most
+/// `windows`. True when it improved.
 template <typename Search>
-bool local_search(Search& search, ExactPacking& out, const Budget& budget, BudgetTracker& tracker, double share, int windows) {
-    const Budget part = budget_share(budget, share);
+bool local_search(Search& search, ExactPacking& out, const Budget& part, BudgetTracker& tracker, int windows) {
     bool improved = false;
     for (int window = 0; window < windows && !out.optimal && !tracker.exhausted(); ++window) {
         BudgetTracker inner(part);
@@ -483,6 +522,8 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
     budget.validate();
     const auto started = budget.time_limit ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};  // read only for a deadline
     BudgetTracker tracker(budget);
+    const Budget plan = items.d == 1 ? planning_budget(budget) : budget;  // what the 1-D steps' shares are taken of
+    std::int64_t unplanned_nodes = 0;  // the windows' nodes beyond their share of `plan`
     ExactPacking out;
     // Upper bounds: the best of the first fit / best fit decreasing variants.
     VectorPacking best;
@@ -542,7 +583,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         for (const auto i : placeable) total += items.sizes[i];
         __extension__ using Wide = __int128;
         const bool tight = static_cast<Wide>(out.lower_bound) * capacity[0] == total;
-        if (tight) complete_bins<Real>(items, capacity[0], placeable, out, budget, tracker, 0.9, 300, 5000);
+        if (tight) complete_bins<Real>(items, capacity[0], placeable, out, plan, tracker, 0.9, 300, 5000);
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
@@ -567,7 +608,9 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         }
         if (!out.optimal && !tracker.exhausted()) {
             // Vectors: a shorter first window (the root LP is dearer there, and the L2 bound weaker).
-            if (items.d == 1 ? local_search(cns, out, budget, tracker, 0.1, 6) : local_search(vns, out, budget, tracker, 0.04, 6)) cg.adopt(out.bins);
+            const auto before = tracker.nodes();
+            if (items.d == 1 ? local_search(cns, out, window_budget(budget, 0.1, 1), tracker, 6) : local_search(vns, out, window_budget(budget, 0.04, items.d), tracker, 6)) cg.adopt(out.bins);
+            if (items.d == 1) unplanned_nodes += std::max<std::int64_t>(0, tracker.nodes() - before - budget_share(plan, 0.1).node_limit);
         }
         if (out.optimal) {
             out.nodes = tracker.nodes();
@@ -583,7 +626,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             // Vectors whose root LP ran out of its share: the neighbourhood search gets its own
             // share, then the LP resumes (from its column pool, so faster) with what is left.
             phase.begin(vector_search_share, tracker);
-            const bool improved = local_search(vns, out, budget, phase.tracker(), 1.0, std::numeric_limits<int>::max());
+            const bool improved = local_search(vns, out, window_budget(budget, 1.0, items.d), phase.tracker(), std::numeric_limits<int>::max());
             phase.end(tracker);
             if (improved) cg.adopt(out.bins);
             if (!out.optimal && !tracker.exhausted()) {
@@ -612,14 +655,15 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // 60,000 of its nominal 90,000 and needs 72,000).
         const double scale = [&] {
             const double planned = low_cost_cover_share + lds_probe_share + reduced_cost_promising_share + lds_dive_share;
-            double left = static_cast<double>(budget.node_limit - std::min(budget.node_limit, tracker.nodes())) / static_cast<double>(budget.node_limit);
+            const auto spent_nodes = tracker.nodes() - unplanned_nodes;
+            double left = static_cast<double>(plan.node_limit - std::min(plan.node_limit, spent_nodes)) / static_cast<double>(plan.node_limit);
             if (budget.time_limit && budget.time_limit->count() > 0) {
                 const auto spent = std::chrono::steady_clock::now() - started;
                 left = std::min(left, std::max(0.0, 1.0 - std::chrono::duration<double>(spent) / std::chrono::duration<double>(*budget.time_limit)));
             }
             return std::max(0.01, std::min(1.0, left / planned));
         }();
-        const Budget later = scaled_budget(budget, scale);
+        const Budget later = scaled_budget(plan, scale);
         if (items.d == 1 && leaves_dive_floor(budget, lds_dive_share) && !tracker.exhausted()) {
             // (It returns the share of `later` it used: of the whole budget, that times the scale.)
             search_share -= scale * low_cost_cover(cg, capacity[0], out, later, tracker, low_cost_cover_share, optimal_basis);
@@ -631,7 +675,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // Consistent neighbourhood search towards the LP bound on a share of the budget (not on less
         // than 2 % of it).
         if (!tracker.exhausted() && search_share >= 0.02) {
-            if (items.d == 1 ? local_search(cns, out, budget, tracker, search_share, 4) : local_search(vns, out, budget, tracker, search_share, 4)) cg.adopt(out.bins);
+            if (items.d == 1 ? local_search(cns, out, window_budget(budget, search_share, 1), tracker, 4) : local_search(vns, out, window_budget(budget, search_share, items.d), tracker, 4)) cg.adopt(out.bins);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
@@ -660,7 +704,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             if (items.d == 1 && leaves_dive_floor(budget, reduced_cost_share) && !tracker.exhausted()) {
                 // (Of what the root LP left only on the LDS dive's path, whose shares `later` plans for.)
                 MultiDualCoverInput unfinished;
-                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, lds ? later : budget, tracker, reduced_cost_share, optimal_basis, lds ? &unfinished : nullptr)) / static_cast<double>(budget.node_limit);
+                proof_share = static_cast<double>(reduced_cost_proof(cg, capacity[0], out, lds ? later : plan, tracker, reduced_cost_share, optimal_basis, lds ? &unfinished : nullptr)) / static_cast<double>(plan.node_limit);
                 // On the LDS dive's path, when the proof's cover ran out among few bins: the same cover,
                 // most constraining bin first, for a packing (session 18: BPP40), before the dive.
                 if (!out.optimal && !unfinished.duals.empty() && !tracker.exhausted()) multi_dual_cover(cg, capacity[0], out, later, tracker, multi_dual_cover_share, std::move(unfinished));
@@ -684,7 +728,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
             auto dive_nodes = std::numeric_limits<std::int64_t>::max();
             std::optional<std::chrono::steady_clock::time_point> dive_deadline;
             if (items.d == 1) {
-                dive_nodes = std::max(static_cast<std::int64_t>(static_cast<double>(budget.node_limit) * dive_share), dive_floor_nodes);
+                dive_nodes = std::max(static_cast<std::int64_t>(static_cast<double>(plan.node_limit) * dive_share), dive_floor_nodes);
                 // The deadline's share, raised to the floor's time.
                 if (budget.time_limit) dive_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(std::min(deadline, std::max(deadline * dive_share, floor))));
             }
@@ -709,7 +753,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // (60,000 nodes, where the remaining steps keep what they had).
         const bool room_for_both = leaves_dive_floor(budget, branch_and_price_share);
         if (items.d == 1 && room_for_both && placeable.size() <= branch_and_price_max_items && !tracker.exhausted()) {
-            branch_and_price<Real>(items, capacity[0], placeable, out, budget, tracker, std::max(0.01, branch_and_price_share - std::max(0.0, proof_share - reduced_cost_share)));
+            branch_and_price<Real>(items, capacity[0], placeable, out, plan, tracker, std::max(0.01, branch_and_price_share - std::max(0.0, proof_share - reduced_cost_share)));
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
@@ -720,7 +764,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // impossible (instances whose optimum is ⌈LP⌉ + 1).
         if (items.d == 1 && !tracker.exhausted()) {
             cg.adopt(out.bins);
-            close_gap(cg, capacity[0], out, budget, tracker, completion_search_share);
+            close_gap(cg, capacity[0], out, plan, tracker, completion_search_share);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;
@@ -728,7 +772,7 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         }
     }
     if (items.d == 1 && !tracker.exhausted()) {
-        complete_bins<Real>(items, capacity[0], placeable, out, budget, tracker, 0.6, 300, 1000);
+        complete_bins<Real>(items, capacity[0], placeable, out, plan, tracker, 0.6, 300, 1000);
         if (out.optimal) {
             out.nodes = tracker.nodes();
             return out;
