@@ -174,6 +174,8 @@ private:
             best_[k] = r == order_.size() || static_cast<Wide>(profit_[j]) * weight_[r] > static_cast<Wide>(profit_[r]) * weight_[j] ? j : r;
         }
         need_ = static_cast<Wide>(knapsack_) - gap;
+        order_weight_.resize(order_.size());
+        for (std::size_t t = 0; t < order_.size(); ++t) order_weight_[t] = weight_[order_[t]];
         // The further vectors (extra_gaps) prune the same search: a bin must reach K' − G' under each,
         // and the suffix bound under each is monotone like the first one's.
         const std::size_t rows = extra_rows_.size(), types = order_.size();
@@ -227,7 +229,12 @@ private:
             waste_.push_back(room);
         }
         std::size_t passed = std::numeric_limits<std::size_t>::max();  // the last type whose bound held at this node (same profit and room)
-        for (std::size_t t = k; t < order_.size(); ++t) {
+        // The types heavier than the room left come first in order_ (heaviest first) and cannot enter:
+        // the loop starts after them. Their bounds need no test: best_ and extra_best_ are suffix
+        // maxima of the profit/weight ratio, so a bound that fails at a skipped position fails at every
+        // later one too, and the loop returns at the first type that fits, with the same outcome.
+        const auto first_fit = std::partition_point(order_weight_.begin() + static_cast<std::ptrdiff_t>(k), order_weight_.end(), [room](std::int64_t w) { return w > room; });
+        for (std::size_t t = static_cast<std::size_t>(first_fit - order_weight_.begin()); t < order_.size(); ++t) {
             const auto r = best_[t];
             if (r != passed) {  // best_ is constant over long runs of t: the same r passes again
                 if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
@@ -492,6 +499,7 @@ private:
     std::size_t max_patterns_ = 0;
     // Enumeration.
     std::vector<std::size_t> order_, best_;
+    std::vector<std::int64_t> order_weight_;  // the weights in order_ (non-increasing)
     std::vector<std::int64_t> copies_;
     std::vector<std::size_t> path_;  // positions in order_ of the items in the bin being built, in order
     Wide need_ = 0;
