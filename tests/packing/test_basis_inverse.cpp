@@ -54,14 +54,20 @@ TEST_CASE("basis inverse: the rank-1 update is Eigen's outer product bit for bit
         }
         InverseMatrix expected = a;
         expected.noalias() -= u * row;
-        rank_one_update(a, u, row);
+        // The generic (Eigen) path: a Map is not the plain vector type the AVX path takes.
+        InverseMatrix generic = a;
+        rank_one_update(generic, Eigen::Map<const Eigen::VectorXd>(u.data(), n), row);
+        rank_one_update(a, u, row);  // AVX when the CPU has it
         for (Eigen::Index k = 0; k < n * n; ++k) {
             ++compared;
-            differing += a.data()[k] == expected.data()[k] ? 0 : 1;
+            differing += a.data()[k] == expected.data()[k] && generic.data()[k] == expected.data()[k] ? 0 : 1;
         }
     }
     CHECK(compared == 1 + 9 + 16 + 25 + 64 + 169 + 92 * 92 + 161 * 161);
     CHECK(differing == 0);
+#ifdef CONTINUUM_PACKING_RANK_ONE_AVX
+    MESSAGE("the AVX path ran: " << continuum::packing::detail::cpu_has_avx());
+#endif
 }
 
 TEST_CASE("basis inverse: hand-computed inverses, pivoting, and a singular basis") {
