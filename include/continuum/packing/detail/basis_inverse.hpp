@@ -18,62 +18,6 @@
 
 namespace continuum::packing::detail {
 
-/// Replaces `a` (square) by its inverse; returns false, leaving `a` unspecified, when a pivot is 0
-/// (singular, or not finite). O(n³) at worst; each pivot's element-wise updates run over the
-/// non-zeros of its column and row only.
-template <typename Matrix>
-bool invert_in_place(Matrix& a) {
-    using Index = Eigen::Index;
-    using Scalar = typename Matrix::Scalar;
-    const Index n = a.rows();
-    std::vector<Index> swapped_with(static_cast<std::size_t>(n));
-    Eigen::Matrix<Scalar, Eigen::Dynamic, 1> column(n);
-    Eigen::Matrix<Scalar, 1, Eigen::Dynamic> row(n);
-    std::vector<Index> nonzero_rows;
-    nonzero_rows.reserve(static_cast<std::size_t>(n));
-    for (Index k = 0; k < n; ++k) {
-        // Partial pivoting: the largest |a(i, k)| among the rows not yet pivoted, the first on ties.
-        Index pivot_row = k;
-        Scalar largest = std::abs(a(k, k));
-        for (Index i = k + 1; i < n; ++i) {
-            if (std::abs(a(i, k)) > largest) {
-                largest = std::abs(a(i, k));
-                pivot_row = i;
-            }
-        }
-        if (!(largest > 0) || !std::isfinite(largest)) return false;
-        swapped_with[static_cast<std::size_t>(k)] = pivot_row;
-        if (pivot_row != k) a.row(k).swap(a.row(pivot_row));
-        const Scalar pivot = a(k, k);
-        // In place: row k becomes row k / pivot with 1 / pivot at (k, k); every other row i
-        // subtracts its old a(i, k) times that row, with 0 in place of its old a(i, k).
-        column = a.col(k);
-        column(k) = 0;
-        a.col(k).setZero();
-        a(k, k) = 1;
-        a.row(k) /= pivot;
-        row = a.row(k);
-        // An outer product: each entry a(i, j) - column(i)·row(j), over the non-zeros of column and
-        // row only (a basis matrix stays sparse under elimination: about 20 of 130 entries on
-        // Hard28); an entry with a zero factor would only subtract ±0.
-        nonzero_rows.clear();
-        for (Index i = 0; i < n; ++i) {
-            if (column(i) != 0) nonzero_rows.push_back(i);
-        }
-        for (Index j = 0; j < n; ++j) {
-            const Scalar r = row(j);
-            if (r == 0) continue;
-            for (const Index i : nonzero_rows) a(i, j) -= column(i) * r;
-        }
-    }
-    // The row swaps of the elimination are column swaps of the inverse, undone in reverse order.
-    for (Index k = n - 1; k >= 0; --k) {
-        const Index other = swapped_with[static_cast<std::size_t>(k)];
-        if (other != k) a.col(k).swap(a.col(other));
-    }
-    return true;
-}
-
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define CONTINUUM_PACKING_RANK_ONE_AVX 1
 /// a(·, j) -= row(j)·u for each column j of the column-major `rows` × `cols` matrix at `a` whose
@@ -129,6 +73,68 @@ void rank_one_update(Matrix& a, const Column& u, const Row& row) {
         if (r == 0) continue;
         a.col(j) -= r * u;
     }
+}
+
+/// Replaces `a` (square) by its inverse; returns false, leaving `a` unspecified, when a pivot is 0
+/// (singular, or not finite). O(n³) at worst; each pivot's element-wise updates run over the
+/// non-zeros of its column and row only.
+template <typename Matrix>
+bool invert_in_place(Matrix& a) {
+    using Index = Eigen::Index;
+    using Scalar = typename Matrix::Scalar;
+    const Index n = a.rows();
+    std::vector<Index> swapped_with(static_cast<std::size_t>(n));
+    Eigen::Matrix<Scalar, Eigen::Dynamic, 1> column(n);
+    Eigen::Matrix<Scalar, 1, Eigen::Dynamic> row(n);
+    std::vector<Index> nonzero_rows;
+    nonzero_rows.reserve(static_cast<std::size_t>(n));
+    for (Index k = 0; k < n; ++k) {
+        // Partial pivoting: the largest |a(i, k)| among the rows not yet pivoted, the first on ties.
+        Index pivot_row = k;
+        Scalar largest = std::abs(a(k, k));
+        for (Index i = k + 1; i < n; ++i) {
+            if (std::abs(a(i, k)) > largest) {
+                largest = std::abs(a(i, k));
+                pivot_row = i;
+            }
+        }
+        if (!(largest > 0) || !std::isfinite(largest)) return false;
+        swapped_with[static_cast<std::size_t>(k)] = pivot_row;
+        if (pivot_row != k) a.row(k).swap(a.row(pivot_row));
+        const Scalar pivot = a(k, k);
+        // In place: row k becomes row k / pivot with 1 / pivot at (k, k); every other row i
+        // subtracts its old a(i, k) times that row, with 0 in place of its old a(i, k).
+        column = a.col(k);
+        column(k) = 0;
+        a.col(k).setZero();
+        a(k, k) = 1;
+        a.row(k) /= pivot;
+        row = a.row(k);
+        // An outer product: each entry a(i, j) - column(i)·row(j), over the non-zeros of column and
+        // row only (a basis matrix stays sparse under elimination: about 20 of 130 entries on
+        // Hard28); an entry with a zero factor would only subtract ±0. Once a quarter of the column
+        // is non-zero, whole columns at a time (rank_one_update: with AVX, four entries per step)
+        // cost less than the gathered entries, with the same values.
+        nonzero_rows.clear();
+        for (Index i = 0; i < n; ++i) {
+            if (column(i) != 0) nonzero_rows.push_back(i);
+        }
+        if (4 * static_cast<Index>(nonzero_rows.size()) >= n) {
+            rank_one_update(a, column, row);
+            continue;
+        }
+        for (Index j = 0; j < n; ++j) {
+            const Scalar r = row(j);
+            if (r == 0) continue;
+            for (const Index i : nonzero_rows) a(i, j) -= column(i) * r;
+        }
+    }
+    // The row swaps of the elimination are column swaps of the inverse, undone in reverse order.
+    for (Index k = n - 1; k >= 0; --k) {
+        const Index other = swapped_with[static_cast<std::size_t>(k)];
+        if (other != k) a.col(k).swap(a.col(other));
+    }
+    return true;
 }
 
 }  // namespace continuum::packing::detail
