@@ -220,7 +220,10 @@ private:
             }
             // The types with copies, in order_: the path's positions are non-decreasing, so each
             // type's run of positions on path_ is one entry (instead of a scan over every type).
+            std::size_t runs = 0;
+            for (std::size_t i = 0; i < path_.size(); ++i) runs += i == 0 || path_[i] != path_[i - 1] ? 1 : 0;
             SparsePattern sparse;
+            sparse.reserve(runs);  // one allocation per bin (the growth of emplace_back took two or three)
             for (std::size_t i = 0; i < path_.size(); ++i) {
                 if (i == 0 || path_[i] != path_[i - 1]) sparse.emplace_back(order_[path_[i]], copies_[order_[path_[i]]]);
             }
