@@ -24,6 +24,52 @@ namespace {
 using InverseMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic>;
 }  // namespace
 
+TEST_CASE("basis inverse: the rank-1 update is Eigen's outer product bit for bit, with or without AVX") {
+    using continuum::packing::detail::rank_one_update;
+    // By hand: [[1, 2], [3, 4]] - [1, 2]^T [0.5, 0] = [[0.5, 2], [2, 4]] (the zero column untouched).
+    InverseMatrix small(2, 2);
+    small << 1, 2, 3, 4;
+    Eigen::VectorXd u2(2);
+    u2 << 1, 2;
+    Eigen::Matrix<double, 1, Eigen::Dynamic> r2(2);
+    r2 << 0.5, 0;
+    rank_one_update(small, u2, r2);
+    CHECK(small(0, 0) == 0.5);
+    CHECK(small(1, 0) == 2.0);
+    CHECK(small(0, 1) == 2.0);
+    CHECK(small(1, 1) == 4.0);
+    // Random sizes around the 4-wide blocks and their tails, values of mixed magnitudes (so that every
+    // product and difference rounds), a third of the row zero: every entry equals Eigen's a − u·row.
+    std::mt19937_64 random(20);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    int compared = 0, differing = 0;
+    for (const Eigen::Index n : {1, 3, 4, 5, 8, 13, 92, 161}) {
+        InverseMatrix a(n, n);
+        for (Eigen::Index k = 0; k < n * n; ++k) a.data()[k] = unit(random) * 1e3;
+        Eigen::VectorXd u(n);
+        Eigen::Matrix<double, 1, Eigen::Dynamic> row(n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            u(i) = unit(random) / 3.0;
+            row(i) = i % 3 == 1 ? 0.0 : unit(random) * 7.0;
+        }
+        InverseMatrix expected = a;
+        expected.noalias() -= u * row;
+        // The generic (Eigen) path: a Map is not the plain vector type the AVX path takes.
+        InverseMatrix generic = a;
+        rank_one_update(generic, Eigen::Map<const Eigen::VectorXd>(u.data(), n), row);
+        rank_one_update(a, u, row);  // AVX when the CPU has it
+        for (Eigen::Index k = 0; k < n * n; ++k) {
+            ++compared;
+            differing += a.data()[k] == expected.data()[k] && generic.data()[k] == expected.data()[k] ? 0 : 1;
+        }
+    }
+    CHECK(compared == 1 + 9 + 16 + 25 + 64 + 169 + 92 * 92 + 161 * 161);
+    CHECK(differing == 0);
+#ifdef CONTINUUM_PACKING_RANK_ONE_AVX
+    MESSAGE("the AVX path ran: " << continuum::packing::detail::cpu_has_avx());
+#endif
+}
+
 TEST_CASE("basis inverse: hand-computed inverses, pivoting, and a singular basis") {
     using continuum::packing::detail::invert_in_place;
     // [[2, 1], [1, 1]]^-1 = [[1, -1], [-1, 2]] (determinant 1): exact in binary floating point.

@@ -192,7 +192,7 @@ TEST_CASE("knapsack DP: capacities of a few hundred cells, odd and even, against
     const auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
     for (int trial = 0; trial < 200; ++trial) {
         Instance in;
-        in.capacity = pick(120, 400);  // odd and even (the SSE2 pairs and the last cell)
+        in.capacity = pick(120, 400);  // odd and even (the SSE2 blocks of eight cells, the pairs and the last cell)
         const auto m = static_cast<std::size_t>(pick(1, 8));
         for (std::size_t j = 0; j < m; ++j) {
             in.weight.push_back(pick(1, in.capacity / 2));  // odd and even split weights

@@ -137,10 +137,27 @@ private:
                 const auto p = static_cast<double>(splits[s].copies * profit[splits[s].type]);
                 const double* __restrict old_row = dp_old_.data();
                 double* __restrict new_row = dp_new_.data();
-                char* __restrict taken = taken_.data() + s * (cap + 1);
+                std::uint16_t* __restrict taken = taken_.data() + s * (cap + 1);
                 std::copy(old_row, old_row + w, new_row);
                 std::size_t c = w;
 #if defined(__SSE2__)
+                // Eight cells at a time: the four pairs' comparison masks (all ones or zeros per cell)
+                // packed with saturation to two bytes per cell, one 16-byte store for the eight flags
+                // (instead of a mask moved to an integer register and two byte stores per pair).
+                const __m128d p8 = _mm_set1_pd(p);
+                for (; c + 7 <= cap; c += 8) {
+                    const __m128d old0 = _mm_loadu_pd(old_row + c), old1 = _mm_loadu_pd(old_row + c + 2);
+                    const __m128d old2 = _mm_loadu_pd(old_row + c + 4), old3 = _mm_loadu_pd(old_row + c + 6);
+                    const __m128d cand0 = _mm_add_pd(_mm_loadu_pd(old_row + c - w), p8), cand1 = _mm_add_pd(_mm_loadu_pd(old_row + c + 2 - w), p8);
+                    const __m128d cand2 = _mm_add_pd(_mm_loadu_pd(old_row + c + 4 - w), p8), cand3 = _mm_add_pd(_mm_loadu_pd(old_row + c + 6 - w), p8);
+                    _mm_storeu_pd(new_row + c, _mm_max_pd(cand0, old0));
+                    _mm_storeu_pd(new_row + c + 2, _mm_max_pd(cand1, old1));
+                    _mm_storeu_pd(new_row + c + 4, _mm_max_pd(cand2, old2));
+                    _mm_storeu_pd(new_row + c + 6, _mm_max_pd(cand3, old3));
+                    const __m128i low = _mm_packs_epi32(_mm_castpd_si128(_mm_cmpgt_pd(cand0, old0)), _mm_castpd_si128(_mm_cmpgt_pd(cand1, old1)));
+                    const __m128i high = _mm_packs_epi32(_mm_castpd_si128(_mm_cmpgt_pd(cand2, old2)), _mm_castpd_si128(_mm_cmpgt_pd(cand3, old3)));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(taken + c), _mm_packs_epi16(low, high));
+                }
                 // Two cells at a time (SSE2 is part of x86-64): max(candidate, old) is candidate
                 // exactly when candidate > old, as below.
                 const __m128d p2 = _mm_set1_pd(p);
@@ -149,15 +166,15 @@ private:
                     const __m128d candidate = _mm_add_pd(_mm_loadu_pd(old_row + c - w), p2);
                     const int better = _mm_movemask_pd(_mm_cmpgt_pd(candidate, old_pair));
                     _mm_storeu_pd(new_row + c, _mm_max_pd(candidate, old_pair));
-                    taken[c] = static_cast<char>(better & 1);
-                    taken[c + 1] = static_cast<char>(better >> 1);
+                    taken[c] = static_cast<std::uint16_t>(better & 1);
+                    taken[c + 1] = static_cast<std::uint16_t>(better >> 1);
                 }
 #endif
                 for (; c <= cap; ++c) {
                     const double candidate = old_row[c - w] + p;
                     const bool better = candidate > old_row[c];
                     new_row[c] = better ? candidate : old_row[c];
-                    taken[c] = static_cast<char>(better);
+                    taken[c] = static_cast<std::uint16_t>(better);
                 }
                 dp_old_.swap(dp_new_);
             }
@@ -325,7 +342,7 @@ private:
     std::size_t d_;
     std::vector<std::int64_t> capacity_;
     std::vector<std::int64_t> value_;
-    std::vector<char> taken_;
+    std::vector<std::uint16_t> taken_;  // per split and cell, not 0 when the split improved the cell
     std::vector<double> dp_old_, dp_new_;  // the table in doubles (exact below 2^53), two rows
     std::vector<std::size_t> order_;
     std::vector<std::vector<std::size_t>> dim_order_;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <utility>
 #include <vector>
@@ -36,6 +37,7 @@ public:
         containing_.assign(weight_.size(), {});
         for (std::size_t q = 0; q < bins_.size(); ++q) {
             for (const auto& [j, c] : bins_[q]) containing_[j].push_back(q);
+            if (reduced_[q] < 0) monotone_ = false;  // (not expected; then every node tests every bin)
         }
     }
 
@@ -55,14 +57,14 @@ public:
             load_ = 0;
             for (std::size_t j = 0; j < demand_.size(); ++j) load_ += weight_[j] * demand_[j];
             banned_.assign(bins_.size(), 0);
-            seen_.assign(bins_.size(), 0);
-            usable_now_.assign(bins_.size(), 0);
-            stamp_ = 0;
+            usable_count_.assign(weight_.size(), 0);
+            alive_.resize(bins_.size());
+            std::iota(alive_.begin(), alive_.end(), std::size_t{0});
             chosen_.clear();
             nodes_left_ = static_cast<std::int64_t>(cap);
             mix_ = restart == 0 ? 0.0 : noise;
             stopped_ = false;
-            if (cover(target, gap_)) return Outcome::found;
+            if (cover(target, gap_, 0, bins_.size())) return Outcome::found;
             if (!stopped_) return Outcome::infeasible;  // the whole tree was seen (each multiset of bins once)
             cap *= 1.1;
             ++restarts_;
@@ -96,38 +98,68 @@ private:
         return capacity_ - load <= waste;
     }
 
-    bool cover(std::int64_t left, Wide budget) {
+    /// A cover by `left` bins among alive_[from, to), the bins usable at the parent (a bin unusable at a
+    /// node is unusable below it: the residual demand, the waste and the reduced-cost budget only
+    /// shrink down the tree, by costs ≥ 0, and bans only grow).
+    bool cover(std::int64_t left, Wide budget, std::size_t from, std::size_t to) {
         if (load_ == 0) return true;
         if (!count()) return false;
         const std::int64_t waste = left * capacity_ - load_;
         if (left <= 0 || waste < 0) return false;
-        // The type with the fewest usable bins (fail first). Whether a bin is usable is a function of
-        // the node, so it is computed once per node (stamp_), not once per type it holds; and a type's
-        // list stops growing once it cannot be the fewest (the checks are counted as before).
-        ++stamp_;
-        std::size_t branch = weight_.size();
-        std::vector<std::size_t> options, best;
+        // This node's usable bins, appended to alive_ (ascending, as containing_'s lists), and per type
+        // the number of them holding it.
+        const std::size_t begin = alive_.size();
+        for (std::size_t k = from; k < to; ++k) {
+            const auto q = alive_[k];
+            if (!usable(q, budget, waste)) continue;
+            alive_.push_back(q);
+            for (const auto& [j, c] : bins_[q]) ++usable_count_[j];
+        }
+        const bool found = expand(left, budget, begin, alive_.size());
+        alive_.resize(begin);
+        return found;
+    }
+
+    /// cover()'s branching over this node's usable bins alive_[begin, end).
+    bool expand(std::int64_t left, Wide budget, std::size_t begin, std::size_t end) {
+        // The type with the fewest usable bins (fail first), the first by index among ties; none left
+        // ends the node. The checks are counted as when each type's whole list was tested, at the same
+        // points.
+        std::size_t branch = weight_.size(), fewest = 0;
+        bool go_on = true;
         for (std::size_t j = 0; j < weight_.size(); ++j) {
             if (residual_[j] == 0) continue;
-            options.clear();
-            const bool first = branch == weight_.size();
-            for (const auto q : containing_[j]) {
-                if (!first && options.size() >= best.size()) break;
-                if (seen_[q] != stamp_) {
-                    seen_[q] = stamp_;
-                    usable_now_[q] = usable(q, budget, waste) ? 1 : 0;
-                }
-                if (usable_now_[q] != 0) options.push_back(q);
-            }
+            const std::size_t usable_bins = usable_count_[j];
             checks_ += static_cast<std::int64_t>(containing_[j].size());
             if (checks_ >= 4096) {
                 checks_ -= 4096;
-                if (!count()) return false;
+                if (!count()) {
+                    go_on = false;
+                    break;
+                }
             }
-            if (branch == weight_.size() || options.size() < best.size()) {
+            if (branch == weight_.size() || usable_bins < fewest) {
                 branch = j;
-                best.swap(options);
-                if (best.empty()) return false;
+                fewest = usable_bins;
+                if (fewest == 0) {
+                    go_on = false;
+                    break;
+                }
+            }
+        }
+        for (std::size_t k = begin; k < end; ++k) {
+            for (const auto& [j, c] : bins_[alive_[k]]) --usable_count_[j];
+        }
+        if (!go_on) return false;
+        std::vector<std::size_t> best;
+        best.reserve(fewest);
+        for (std::size_t k = begin; k < end; ++k) {
+            const auto q = alive_[k];
+            for (const auto& [j, c] : bins_[q]) {
+                if (j == branch) {
+                    best.push_back(q);
+                    break;
+                }
             }
         }
         // Least reduced cost first (perturbed by the restart's noise, up to the gap).
@@ -140,7 +172,7 @@ private:
         for (const auto& [key, q] : keyed) {
             take(q, -1);
             chosen_.push_back(q);
-            found = cover(left - 1, budget - reduced_[q]);
+            found = monotone_ ? cover(left - 1, budget - reduced_[q], begin, end) : cover(left - 1, budget - reduced_[q], 0, bins_.size());
             if (found) break;
             chosen_.pop_back();
             take(q, 1);
@@ -172,9 +204,9 @@ private:
     std::vector<std::int64_t> residual_;
     std::int64_t load_ = 0;
     std::vector<int> banned_;
-    std::vector<std::int64_t> seen_;  // per bin, the node (stamp_) usable_now_ was computed at
-    std::vector<char> usable_now_;
-    std::int64_t stamp_ = 0;
+    std::vector<std::size_t> alive_;         // the usable bins of the nodes on the path, each node's after its parent's
+    std::vector<std::size_t> usable_count_;  // per type, the usable bins holding it (zero between nodes)
+    bool monotone_ = true;                   // every reduced cost ≥ 0 (else every node tests every bin)
     std::vector<std::size_t> chosen_;
     std::int64_t nodes_left_ = 0, checks_ = 0;
     bool stopped_ = false;

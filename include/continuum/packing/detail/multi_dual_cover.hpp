@@ -16,6 +16,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/budget_check.hpp>
 #include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
@@ -69,7 +70,10 @@ public:
         mark_stamp_ = 0;
         chosen_.clear();
         stopped_ = false;
-        if (cover(target)) return Outcome::found;
+        usable_count_.assign(weight_.size(), 0);
+        alive_.resize(bins_.size());
+        std::iota(alive_.begin(), alive_.end(), std::size_t{0});
+        if (cover(target, 0, bins_.size())) return Outcome::found;
         return stopped_ ? Outcome::unknown : Outcome::infeasible;
     }
 
@@ -106,6 +110,7 @@ private:
         bins_.clear();
         cost_.clear();
         waste_.clear();
+        monotone_ = true;
         std::vector<std::int64_t> costs(rows.size());
         for (std::size_t b = 0; b < all_bins_.size(); ++b) {
             const auto& bin = all_bins_[b];
@@ -119,6 +124,7 @@ private:
                 const Wide cost = static_cast<Wide>(duals_[rows[e]].knapsack) - value;
                 keep = cost <= gap_[e];  // (≥ 0: K_r bounds every bin)
                 costs[e] = keep ? static_cast<std::int64_t>(cost) : 0;
+                if (cost < 0) monotone_ = false;  // (not expected; then every node tests every bin)
             }
             if (!keep) continue;
             bins_.push_back(bin);
@@ -150,52 +156,74 @@ private:
             if (c > residual_[j]) return false;
         }
         const std::int64_t* costs = cost_.data() + q * rows_;
+        if (monotone_) return within_budgets(costs, budget_.data(), rows_);  // costs and budgets in [0, 2^62]
         for (std::size_t r = 0; r < rows_; ++r) {
             if (costs[r] > budget_[r]) return false;
         }
         return true;
     }
-    /// usable() at the current node (stamp_), each bin computed once per node.
-    [[nodiscard]] bool usable_here(std::size_t q, std::int64_t waste) {
-        if (seen_[q] != stamp_) {
-            seen_[q] = stamp_;
-            usable_now_[q] = usable(q, waste) ? 1 : 0;
-        }
-        return usable_now_[q] != 0;
-    }
 
-    bool cover(std::int64_t left) {
+    /// A cover of the residual demand by `left` bins, among the bins alive_[from, to) (the parent's usable
+    /// bins: a bin unusable at a node stays unusable below it, since the residual demand, the waste
+    /// budget and every vector's budget only shrink down the tree, by costs ≥ 0, and bans only grow).
+    bool cover(std::int64_t left, std::size_t from, std::size_t to) {
         if (load_ == 0) return true;
         if (!count()) return false;
         ++cover_nodes_;
         const std::int64_t waste = left * capacity_ - load_;
         if (left <= 0 || waste < 0) return false;
         ++stamp_;
-        // The type with the fewest usable bins (fail first), heaviest first among ties.
+        // This node's usable bins, appended to alive_ (ascending, as containing_'s lists), with the
+        // number of them holding each type: the counts of testing every bin of every type's list.
+        const std::size_t begin = alive_.size();
+        for (std::size_t k = from; k < to; ++k) {
+            const auto q = alive_[k];
+            if (!usable(q, waste)) continue;
+            alive_.push_back(q);
+            seen_[q] = stamp_;
+            usable_now_[q] = 1;
+            for (const auto& [j, c] : bins_[q]) ++usable_count_[j];
+        }
+        const bool found = expand(left, begin, alive_.size());
+        alive_.resize(begin);
+        return found;
+    }
+
+    /// The node below cover(): its usable bins are alive_[begin, end).
+    bool expand(std::int64_t left, std::size_t begin, std::size_t end) {
+        // The type with the fewest usable bins (fail first), heaviest first among ties. The checks are
+        // counted as when every bin of each type's list was tested, at the same points.
         std::size_t branch = weight_.size();
         std::size_t fewest = bins_.size() + 1;
+        bool counted = true;
         for (std::size_t t = 0; t < order_.size() && fewest > 0; ++t) {
             const auto j = order_[t];
             if (residual_[j] == 0) continue;
-            std::size_t usable_bins = 0;
-            for (const auto q : containing_[j]) usable_bins += usable_here(q, waste) ? 1 : 0;
+            const std::size_t usable_bins = usable_count_[j];
             checks_ += static_cast<std::int64_t>(containing_[j].size());
             if (checks_ >= 4096) {  // a node per 4,096 bins checked, beside the node itself
                 checks_ -= 4096;
-                if (!count()) return false;
+                if (!count()) {
+                    counted = false;
+                    break;
+                }
             }
             if (usable_bins < fewest) {
                 fewest = usable_bins;
                 branch = j;
             }
         }
-        if (fewest == 0 || branch == weight_.size()) return false;
+        for (std::size_t k = begin; k < end; ++k) {
+            for (const auto& [j, c] : bins_[alive_[k]]) --usable_count_[j];
+        }
+        if (!counted || fewest == 0 || branch == weight_.size()) return false;
         // The children, most constraining first: by the usable bins they leave unusable (those sharing an
         // item type whose residual they exhaust), most first; ties by their mean share of the budgets left.
         std::vector<std::pair<std::pair<std::int64_t, double>, std::size_t>> keyed;
         keyed.reserve(fewest);
-        for (const auto q : containing_[branch]) {
-            if (!usable_here(q, waste)) continue;
+        for (std::size_t k = begin; k < end; ++k) {
+            const auto q = alive_[k];
+            if (copies_of(q, branch) == 0) continue;
             ++mark_stamp_;
             marked_[q] = mark_stamp_;
             std::int64_t killed = 0;
@@ -219,7 +247,7 @@ private:
         for (const auto& [key, q] : keyed) {
             take(q, -1);
             chosen_.push_back(q);
-            found = cover(left - 1);
+            found = monotone_ ? cover(left - 1, begin, end) : cover(left - 1, 0, bins_.size());
             if (found) break;
             chosen_.pop_back();
             take(q, 1);
@@ -263,8 +291,11 @@ private:
     std::int64_t load_ = 0, total_load_ = 0;
     std::vector<int> banned_;
     std::vector<std::int64_t> seen_;
-    std::vector<char> usable_now_;
+    std::vector<char> usable_now_;  // 1 for this node's usable bins (seen_ == stamp_)
     std::int64_t stamp_ = 0;
+    std::vector<std::size_t> alive_;         // the usable bins of the nodes on the path, each node's after its parent's
+    std::vector<std::size_t> usable_count_;  // per type, the usable bins holding it (zero between nodes)
+    bool monotone_ = true;                   // every cost ≥ 0 (else every node tests the root's list)
     std::vector<std::size_t> chosen_;
     std::int64_t cover_nodes_ = 0, checks_ = 0;
     bool stopped_ = false;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <continuum/core/budget.hpp>
+#include <continuum/packing/detail/budget_check.hpp>
 #include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
@@ -78,7 +79,10 @@ public:
         memo_on_ = small && remember_;
         chosen_.clear();
         complete_ = true;
-        const bool found = cover(bins, gap_);
+        usable_count_.assign(weight_.size(), 0);
+        alive_.resize(patterns_.size());
+        std::iota(alive_.begin(), alive_.end(), std::size_t{0});
+        const bool found = cover(bins, gap_, 0, patterns_.size());
         if (found) return Outcome::found;
         return complete_ ? Outcome::infeasible : Outcome::unknown;
     }
@@ -170,6 +174,8 @@ private:
             best_[k] = r == order_.size() || static_cast<Wide>(profit_[j]) * weight_[r] > static_cast<Wide>(profit_[r]) * weight_[j] ? j : r;
         }
         need_ = static_cast<Wide>(knapsack_) - gap;
+        order_weight_.resize(order_.size());
+        for (std::size_t t = 0; t < order_.size(); ++t) order_weight_[t] = weight_[order_[t]];
         // The further vectors (extra_gaps) prune the same search: a bin must reach K' − G' under each,
         // and the suffix bound under each is monotone like the first one's.
         const std::size_t rows = extra_rows_.size(), types = order_.size();
@@ -214,7 +220,10 @@ private:
             }
             // The types with copies, in order_: the path's positions are non-decreasing, so each
             // type's run of positions on path_ is one entry (instead of a scan over every type).
+            std::size_t runs = 0;
+            for (std::size_t i = 0; i < path_.size(); ++i) runs += i == 0 || path_[i] != path_[i - 1] ? 1 : 0;
             SparsePattern sparse;
+            sparse.reserve(runs);  // one allocation per bin (the growth of emplace_back took two or three)
             for (std::size_t i = 0; i < path_.size(); ++i) {
                 if (i == 0 || path_[i] != path_[i - 1]) sparse.emplace_back(order_[path_[i]], copies_[order_[path_[i]]]);
             }
@@ -223,7 +232,12 @@ private:
             waste_.push_back(room);
         }
         std::size_t passed = std::numeric_limits<std::size_t>::max();  // the last type whose bound held at this node (same profit and room)
-        for (std::size_t t = k; t < order_.size(); ++t) {
+        // The types heavier than the room left come first in order_ (heaviest first) and cannot enter:
+        // the loop starts after them. Their bounds need no test: best_ and extra_best_ are suffix
+        // maxima of the profit/weight ratio, so a bound that fails at a skipped position fails at every
+        // later one too, and the loop returns at the first type that fits, with the same outcome.
+        const auto first_fit = std::partition_point(order_weight_.begin() + static_cast<std::ptrdiff_t>(k), order_weight_.end(), [room](std::int64_t w) { return w > room; });
+        for (std::size_t t = static_cast<std::size_t>(first_fit - order_weight_.begin()); t < order_.size(); ++t) {
             const auto r = best_[t];
             if (r != passed) {  // best_ is constant over long runs of t: the same r passes again
                 if (r == order_.size() || static_cast<Wide>(profit) * weight_[r] + static_cast<Wide>(room) * profit_[r] < need_ * weight_[r]) return;
@@ -273,6 +287,7 @@ private:
         std::vector<std::int64_t> waste;
         extra_reduced_.clear();
         std::vector<std::int64_t> costs(rows);
+        monotone_ = true;
         for (std::size_t q = 0; q < patterns_.size(); ++q) {
             bool keep = true;
             for (std::size_t r = 0; r < rows && keep; ++r) {
@@ -282,8 +297,10 @@ private:
                 const Wide cost = static_cast<Wide>(extra_knapsack_[row]) - value;  // ≥ 0: K' bounds the bin
                 keep = cost <= extra_budget_[r];
                 costs[r] = keep ? static_cast<std::int64_t>(cost) : 0;
+                if (cost < 0) monotone_ = false;  // (not expected; then every node tests every bin)
             }
             if (!keep) continue;
+            if (reduced_[q] < 0) monotone_ = false;
             patterns.push_back(std::move(patterns_[q]));
             reduced.push_back(reduced_[q]);
             waste.push_back(waste_[q]);
@@ -296,46 +313,37 @@ private:
         for (std::size_t q = 0; q < patterns_.size(); ++q) {
             for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
         }
-        excluded_by_.assign(patterns_.size(), 0);
-        seen_.assign(patterns_.size(), 0);
-        usable_now_.assign(patterns_.size(), 0);
-        stamp_ = 0;
+        // Per bin, the first position in order_ of the types it holds: expand()'s scan of the types
+        // reaches the bin there.
+        std::vector<std::size_t> position(weight_.size());
+        for (std::size_t t = 0; t < order_.size(); ++t) position[order_[t]] = t;
+        first_position_.assign(patterns_.size(), order_.size());
+        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+            for (const auto& [j, c] : patterns_[q]) first_position_[q] = std::min(first_position_[q], position[j]);
+        }
     }
 
-    /// Whether bin q fits the residual demand and every budget left. The further duals' budgets are
-    /// tested last, the one that excluded q last time first: budgets only shrink down the tree, so it
-    /// usually excludes q again.
-    [[nodiscard]] bool usable(std::size_t q, Wide budget, std::int64_t waste) {
-        if (banned_[q] && !memo_on_) return false;  // without the memo, whether a ban mattered is not needed
+    /// Whether bin q fits the residual demand, the waste budget and every reduced-cost budget left,
+    /// whatever its ban.
+    [[nodiscard]] bool fits(std::size_t q, Wide budget, std::int64_t waste) const {
         if (reduced_[q] > budget || waste_[q] > waste) return false;
         for (const auto& [j, c] : patterns_[q]) {
             if (c > residual_[j]) return false;
         }
         const std::size_t rows = extra_budget_.size();
-        if (rows != 0) {
-            const std::int64_t* costs = &extra_reduced_[q * rows];
-            const std::size_t last = excluded_by_[q];
-            if (costs[last] > extra_budget_[last]) return false;
-            for (std::size_t r = 0; r < rows; ++r) {
-                if (costs[r] > extra_budget_[r]) {
-                    excluded_by_[q] = static_cast<std::uint32_t>(r);
-                    return false;
-                }
-            }
-        }
-        if (banned_[q]) {  // usable but for its ban: the subtree's failure depends on the ban
-            hit_depth_ = std::min(hit_depth_, ban_depth_[q]);
-            return false;
+        if (rows == 0) return true;
+        const std::int64_t* costs = &extra_reduced_[q * rows];
+        if (monotone_) return within_budgets(costs, extra_budget_.data(), rows);  // costs and budgets in [0, 2^62]
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (costs[r] > extra_budget_[r]) return false;
         }
         return true;
     }
-    /// usable() at the current node (stamp_), each bin computed once per node.
-    [[nodiscard]] bool usable_here(std::size_t q, Wide budget, std::int64_t waste) {
-        if (seen_[q] != stamp_) {
-            seen_[q] = stamp_;
-            usable_now_[q] = usable(q, budget, waste) ? 1 : 0;
+    [[nodiscard]] bool holds(std::size_t q, std::size_t type) const {
+        for (const auto& [j, c] : patterns_[q]) {
+            if (j == type) return true;
         }
-        return usable_now_[q] != 0;
+        return false;
     }
 
     /// Exact cover of residual_ by `left` enumerated bins whose reduced costs sum to at most `budget`
@@ -345,7 +353,10 @@ private:
     /// (hit_depth_: the least depth of a ban that excluded a bin otherwise usable) is recorded and
     /// pruned when met again: its budgets are left·K − p·residual under every vector, and its waste
     /// left·c − load, functions of (left, residual) alone.
-    bool cover(std::int64_t left, Wide budget) {
+    /// The candidates are alive_[from, to): the bins that fit at the parent (a bin that does not fit at a
+    /// node fits nowhere below it, since the residual demand, the waste budget and every reduced-cost
+    /// budget only shrink down the tree, by costs ≥ 0).
+    bool cover(std::int64_t left, Wide budget, std::size_t from, std::size_t to) {
         if (load_ == 0) return true;
         if (!count()) {
             complete_ = false;
@@ -369,7 +380,7 @@ private:
         const auto depth = static_cast<std::int64_t>(chosen_.size());
         const auto outer_hit = hit_depth_;
         hit_depth_ = no_hit;
-        const bool found = expand(left, budget, waste);
+        const bool found = expand(left, budget, waste, from, to);
         if (!found && complete_ && hit_depth_ >= depth && memo && nogood_bytes_ + key_bytes() <= max_nogood_bytes) {
             state_key(left, key_);
             nogood_bytes_ += key_.size();
@@ -391,21 +402,44 @@ private:
     [[nodiscard]] std::size_t key_bytes() const { return sizeof(std::int64_t) + 2 * residual_.size(); }
 
     /// The node below the memo: the branching type and its children.
-    bool expand(std::int64_t left, Wide budget, std::int64_t waste) {
-        ++stamp_;
+    bool expand(std::int64_t left, Wide budget, std::int64_t waste, std::size_t from, std::size_t to) {
+        // The bins that fit here, appended to alive_ (ascending, as containing_'s lists), and per type
+        // the usable ones (fit, not banned) holding it: the counts of testing each type's whole list.
+        const std::size_t begin = alive_.size();
+        for (std::size_t k = from; k < to; ++k) {
+            const auto q = alive_[k];
+            if (!fits(q, budget, waste)) continue;
+            alive_.push_back(q);
+            if (banned_[q] != 0) continue;
+            for (const auto& [j, c] : patterns_[q]) ++usable_count_[j];
+        }
+        const std::size_t end = alive_.size();
+        const bool found = branch_here(left, budget, begin, end);
+        alive_.resize(begin);
+        return found;
+    }
+
+    /// expand()'s branching over this node's fitting bins alive_[begin, end).
+    bool branch_here(std::int64_t left, Wide budget, std::size_t begin, std::size_t end) {
+        // The type with the fewest usable bins, the first in order_ among ties; the scan stops at a type
+        // with none. The checks are counted as when every bin of each type's list was tested, at the
+        // same points.
         std::size_t branch = weight_.size();
         std::size_t fewest = patterns_.size() + 1;
+        std::size_t reached = 0;  // the last position of order_ the scan looked at
+        bool counted = true;
         for (std::size_t t = 0; t < order_.size() && fewest > 0; ++t) {
             const auto j = order_[t];
             if (residual_[j] == 0) continue;
-            std::size_t usable_bins = 0;
-            for (const auto q : containing_[j]) usable_bins += usable_here(q, budget, waste) ? 1 : 0;
+            reached = t;
+            const std::size_t usable_bins = usable_count_[j];
             checks_ += static_cast<std::int64_t>(containing_[j].size());
             if (checks_ >= 4096) {  // a node per 4,096 bins checked, beside the node itself
                 checks_ -= 4096;
                 if (!count()) {
                     complete_ = false;
-                    return false;
+                    counted = false;
+                    break;
                 }
             }
             if (usable_bins < fewest) {
@@ -413,20 +447,32 @@ private:
                 branch = j;
             }
         }
-        if (fewest == 0) return false;
-        // The children, read before the first of them changes the state (and stamp_): each bin is
-        // once in containing_[branch], and only tried siblings are banned below.
+        // The counts back to zero; with the memo, a bin that fits but for its ban, among those the scan
+        // reached (a bin holds only types with residual demand, so it is reached at its first type),
+        // makes the subtree's failure depend on the ban (hit_depth_).
+        for (std::size_t k = begin; k < end; ++k) {
+            const auto q = alive_[k];
+            if (banned_[q] == 0) {
+                for (const auto& [j, c] : patterns_[q]) --usable_count_[j];
+            } else if (memo_on_ && first_position_[q] <= reached) {
+                hit_depth_ = std::min(hit_depth_, ban_depth_[q]);
+            }
+        }
+        if (!counted || fewest == 0) return false;
+        // The children (each bin is once in containing_[branch], ascending as alive_; only tried
+        // siblings are banned below).
         std::vector<std::size_t> options;
         options.reserve(fewest);
-        for (const auto q : containing_[branch]) {
-            if (usable_here(q, budget, waste)) options.push_back(q);
+        for (std::size_t k = begin; k < end; ++k) {
+            const auto q = alive_[k];
+            if (banned_[q] == 0 && holds(q, branch)) options.push_back(q);
         }
         std::vector<std::size_t> tried;
         bool found = false;
         for (const auto q : options) {
             take(q, -1);
             chosen_.push_back(q);
-            found = cover(left - 1, budget - reduced_[q]);
+            found = monotone_ ? cover(left - 1, budget - reduced_[q], begin, end) : cover(left - 1, budget - reduced_[q], 0, patterns_.size());
             if (found) break;
             chosen_.pop_back();
             take(q, 1);
@@ -456,6 +502,7 @@ private:
     std::size_t max_patterns_ = 0;
     // Enumeration.
     std::vector<std::size_t> order_, best_;
+    std::vector<std::int64_t> order_weight_;  // the weights in order_ (non-increasing)
     std::vector<std::int64_t> copies_;
     std::vector<std::size_t> path_;  // positions in order_ of the items in the bin being built, in order
     Wide need_ = 0;
@@ -476,11 +523,11 @@ private:
     std::vector<Wide> extra_need_, extra_now_;  // enumeration: K' − G' and p'·a so far, per vector in use
     std::vector<std::size_t> extra_best_;        // per vector in use, best_ under its profits
     std::size_t extra_last_ = 0;
-    std::vector<std::int64_t> seen_;       // per bin, the node (stamp_) usable_now_ was computed at
-    std::vector<char> usable_now_;
-    std::int64_t stamp_ = 0;
     std::vector<std::vector<std::size_t>> containing_;
-    std::vector<std::uint32_t> excluded_by_;  // per bin, the further dual vector that last excluded it
+    std::vector<std::size_t> first_position_;  // per bin, the first position in order_ of its types
+    std::vector<std::size_t> alive_;           // the fitting bins of the nodes on the path, each node's after its parent's
+    std::vector<std::size_t> usable_count_;    // per type, the usable bins holding it (zero between nodes)
+    bool monotone_ = true;                     // every reduced cost ≥ 0 (else every node tests every bin)
     // Exact cover.
     std::vector<std::int64_t> residual_;
     std::int64_t load_ = 0;

@@ -365,7 +365,7 @@ private:
             basis.x -= step * u;
             basis.x(leave) = step;
             const RowVector pivot_row = basis.binv.row(leave) / u(leave);
-            basis.binv.noalias() -= u * pivot_row;
+            rank_one_update(basis.binv, u, pivot_row);  // binv -= u·pivot_row, the same bits as Eigen's outer product
             basis.binv.row(leave) = pivot_row;
             y += reduced * pivot_row.transpose();
             basis.ids[static_cast<std::size_t>(leave)] = entering;
