@@ -25,8 +25,8 @@ namespace continuum::packing::detail {
 /// - `static constexpr bool keeps_banned`: banned bins that fit stay on alive_ (the proof's memo needs
 ///   to see them); else they are dropped there (bans only grow down the tree);
 /// - `bool count()`: counts a node (false: a budget ran out; the search stops);
-/// - `void order_children(branch, begin, end, out)`: the children, the unbanned bins of alive_[begin,
-///   end) holding type `branch`, in the order to try them, appended to `out`;
+/// - `void order_children(branch, fewest, begin, end, out)`: the children, the `fewest` unbanned bins of
+///   alive_[begin, end) holding type `branch`, in the order to try them, appended to `out`;
 /// and may hide the defaults `visit` (a node past the budget tests: expand()), `on_usable(q)`,
 /// `on_banned_reached(q, reached)` and `on_ban(q)`.
 template <typename Derived>
@@ -161,12 +161,15 @@ protected:
             }
         }
         if (!counted || fewest == 0) return false;
-        std::vector<std::size_t> children;
-        children.reserve(fewest);
-        self().order_children(branch, begin, end, children);
-        std::vector<std::size_t> tried;
+        // The children, appended to children_ (a stack like alive_: no allocation per node); those tried
+        // and banned are the first `tried` of them.
+        const std::size_t first = children_.size();
+        self().order_children(branch, fewest, begin, end, children_);
+        const std::size_t last = children_.size();
+        std::size_t tried = 0;
         bool found = false;
-        for (const auto q : children) {
+        for (std::size_t i = first; i < last; ++i) {
+            const auto q = children_[i];
             take(q, -1);
             chosen_.push_back(q);
             Wide below = budget;
@@ -178,9 +181,10 @@ protected:
             if (stopped_) break;
             ++banned_[q];
             self().on_ban(q);
-            tried.push_back(q);
+            ++tried;
         }
-        for (const auto q : tried) --banned_[q];
+        for (std::size_t i = first; i < first + tried; ++i) --banned_[children_[i]];
+        children_.resize(first);
         return found;
     }
 
@@ -218,6 +222,7 @@ protected:
     std::vector<int> banned_;
     std::vector<std::size_t> alive_;         // the fitting bins of the nodes on the path, each node's after its parent's
     std::vector<std::size_t> usable_count_;  // per type, the usable bins holding it (zero between nodes)
+    std::vector<std::size_t> children_;      // the children of the nodes on the path, each node's after its parent's
     std::vector<std::size_t> chosen_;
     std::int64_t cover_nodes_ = 0, checks_ = 0;
     bool stopped_ = false;  // a budget ran out

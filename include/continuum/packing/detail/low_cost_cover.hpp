@@ -103,10 +103,10 @@ private:
     }
 
     /// The children: least reduced cost first (perturbed by the restart's noise, up to the gap).
-    void order_children(std::size_t branch, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) {
+    void order_children(std::size_t branch, std::size_t fewest, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) {
         const double scale = static_cast<double>(gap_) + 1.0;
         std::vector<std::pair<double, std::size_t>> keyed;
-        keyed.reserve(out.capacity());
+        keyed.reserve(fewest);
         for (std::size_t k = begin; k < end; ++k) {
             const auto q = alive_[k];
             if (!this->holds(q, branch)) continue;

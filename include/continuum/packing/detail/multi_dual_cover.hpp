@@ -164,9 +164,9 @@ private:
 
     /// The children, most constraining first: by the usable bins they leave unusable (those sharing an
     /// item type whose residual they exhaust), most first; ties by their mean share of the budgets left.
-    void order_children(std::size_t branch, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) {
+    void order_children(std::size_t branch, std::size_t fewest, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) {
         std::vector<std::pair<std::pair<std::int64_t, double>, std::size_t>> keyed;
-        keyed.reserve(out.capacity());
+        keyed.reserve(fewest);
         for (std::size_t k = begin; k < end; ++k) {
             const auto q = alive_[k];
             if (this->copies_of(q, branch) == 0) continue;

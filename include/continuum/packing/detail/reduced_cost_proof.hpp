@@ -370,7 +370,7 @@ private:
     void on_ban(std::size_t q) { ban_depth_[q] = static_cast<std::int64_t>(chosen_.size()); }
 
     /// The children: the unbanned bins holding the branching type, in alive_'s order (ascending).
-    void order_children(std::size_t branch, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) const {
+    void order_children(std::size_t branch, std::size_t, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) const {
         for (std::size_t k = begin; k < end; ++k) {
             const auto q = alive_[k];
             if (banned_[q] == 0 && this->holds(q, branch)) out.push_back(q);
