@@ -12,11 +12,12 @@
 // 48,000; 12 of 30 further seeds within 50,000), this order 13,668 counted nodes (11,444 cover nodes).
 // A run that ends without a cover has seen the whole tree: when the bins given are all those within
 // the first vector's gap, no packing into m bins exists (every bin of a packing into at most m bins
-// passes every vector).
+// passes every vector). The search is cover_search.hpp's; this file gives it the bins within every
+// vector's gap and the order of the children.
 #pragma once
 
 #include <continuum/core/budget.hpp>
-#include <continuum/packing/detail/budget_check.hpp>
+#include <continuum/packing/detail/cover_search.hpp>
 #include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
@@ -43,9 +44,12 @@ struct MultiDualCoverInput {
 };
 
 template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
-class BasicMultiDualCover {
+class BasicMultiDualCover : private CoverSearch<BasicMultiDualCover<Defer>> {
+    using Base = CoverSearch<BasicMultiDualCover<Defer>>;
+    friend Base;
+
 public:
-    __extension__ using Wide = __int128;
+    using typename Base::Wide;
     enum class Outcome { found, infeasible, unknown };
 
     /// Item types (`weight`, `demand`), the bin `capacity`, candidate `bins` (sparse patterns within the
@@ -53,7 +57,7 @@ public:
     /// and on `share` (a sub-budget): a node per cover node and per 4,096 bins checked.
     BasicMultiDualCover(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<SparsePattern> bins, std::vector<DualVector> duals,
                         BudgetTracker& tracker, BudgetTracker& share)
-        : weight_(std::move(weight)), demand_(std::move(demand)), capacity_(capacity), all_bins_(std::move(bins)), duals_(std::move(duals)), tracker_(tracker), share_(share) {}
+        : Base(std::move(weight), std::move(demand), capacity), all_bins_(std::move(bins)), duals_(std::move(duals)), tracker_(tracker), share_(share) {}
 
     /// One depth-first search for a cover by `target` bins: found (packing() holds it), infeasible (the
     /// whole tree was seen: no cover by the bins given exists) or unknown (a tracker ran out).
@@ -73,21 +77,22 @@ public:
         usable_count_.assign(weight_.size(), 0);
         alive_.resize(bins_.size());
         std::iota(alive_.begin(), alive_.end(), std::size_t{0});
-        if (cover(target, 0, bins_.size())) return Outcome::found;
+        if (this->cover(target, 0, 0, bins_.size())) return Outcome::found;
         return stopped_ ? Outcome::unknown : Outcome::infeasible;
     }
 
     /// The packing found (copies per type, a pattern per bin).
-    [[nodiscard]] std::vector<std::vector<std::int64_t>> packing() const {
-        std::vector<std::vector<std::int64_t>> out;
-        for (const auto q : chosen_) out.push_back(dense_pattern<Defer>(bins_[q], demand_.size()));
-        return out;
-    }
+    [[nodiscard]] std::vector<std::vector<std::int64_t>> packing() const { return this->template chosen_packing<Defer>(); }
     /// Bins that passed every vector's filter, and the cover nodes of the last run.
     [[nodiscard]] std::size_t bins() const { return bins_.size(); }
-    [[nodiscard]] std::int64_t cover_nodes() const { return cover_nodes_; }
+    [[nodiscard]] std::int64_t cover_nodes() const { return this->cover_nodes_; }
 
 private:
+    using Base::alive_, Base::banned_, Base::bins_, Base::budget_, Base::capacity_, Base::chosen_, Base::containing_, Base::cost_, Base::demand_, Base::load_, Base::monotone_,
+        Base::order_, Base::residual_, Base::stopped_, Base::usable_count_, Base::waste_, Base::weight_;
+    static constexpr bool has_reduced = false;  // the first vector is one of the budgets
+    static constexpr bool keeps_banned = false;
+
     /// The vectors' gaps G_r = m·K_r − p_r·b and the bins within all of them, with their reduced
     /// costs (bin × vector). False when a gap is negative (that vector's Farley bound exceeds m) or the
     /// total size exceeds m bins. A vector whose gap exceeds 2^62 filters nothing a bin could use up
@@ -132,10 +137,8 @@ private:
             waste_.push_back(capacity_ - load);
         }
         rows_ = rows.size();
-        containing_.assign(weight_.size(), {});
-        for (std::size_t q = 0; q < bins_.size(); ++q) {
-            for (const auto& [j, c] : bins_[q]) containing_[j].push_back(q);
-        }
+        this->index_bins();
+        // The branching scans the types heaviest first (the first among ties).
         order_.resize(weight_.size());
         std::iota(order_.begin(), order_.end(), std::size_t{0});
         std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return weight_[a] > weight_[b]; });
@@ -149,88 +152,31 @@ private:
         return !stopped_;
     }
 
-    /// Whether bin q fits the residual demand, the waste budget and every vector's budget left.
-    [[nodiscard]] bool usable(std::size_t q, std::int64_t waste) const {
-        if (banned_[q] || waste_[q] > waste) return false;
-        for (const auto& [j, c] : bins_[q]) {
-            if (c > residual_[j]) return false;
-        }
-        const std::int64_t* costs = cost_.data() + q * rows_;
-        if (monotone_) return within_budgets(costs, budget_.data(), rows_);  // costs and budgets in [0, 2^62]
-        for (std::size_t r = 0; r < rows_; ++r) {
-            if (costs[r] > budget_[r]) return false;
-        }
-        return true;
-    }
-
-    /// A cover of the residual demand by `left` bins, among the bins alive_[from, to) (the parent's usable
-    /// bins: a bin unusable at a node stays unusable below it, since the residual demand, the waste
-    /// budget and every vector's budget only shrink down the tree, by costs ≥ 0, and bans only grow).
-    bool cover(std::int64_t left, std::size_t from, std::size_t to) {
-        if (load_ == 0) return true;
-        if (!count()) return false;
-        ++cover_nodes_;
-        const std::int64_t waste = left * capacity_ - load_;
-        if (left <= 0 || waste < 0) return false;
+    /// A node past the budget tests: a new stamp for its usable bins (seen_), then the search's node.
+    bool visit(std::int64_t left, Wide budget, std::int64_t waste, std::size_t from, std::size_t to) {
         ++stamp_;
-        // This node's usable bins, appended to alive_ (ascending, as containing_'s lists), with the
-        // number of them holding each type: the counts of testing every bin of every type's list.
-        const std::size_t begin = alive_.size();
-        for (std::size_t k = from; k < to; ++k) {
-            const auto q = alive_[k];
-            if (!usable(q, waste)) continue;
-            alive_.push_back(q);
-            seen_[q] = stamp_;
-            usable_now_[q] = 1;
-            for (const auto& [j, c] : bins_[q]) ++usable_count_[j];
-        }
-        const bool found = expand(left, begin, alive_.size());
-        alive_.resize(begin);
-        return found;
+        return this->expand(left, budget, waste, from, to);
+    }
+    void on_usable(std::size_t q) {
+        seen_[q] = stamp_;
+        usable_now_[q] = 1;
     }
 
-    /// The node below cover(): its usable bins are alive_[begin, end).
-    bool expand(std::int64_t left, std::size_t begin, std::size_t end) {
-        // The type with the fewest usable bins (fail first), heaviest first among ties. The checks are
-        // counted as when every bin of each type's list was tested, at the same points.
-        std::size_t branch = weight_.size();
-        std::size_t fewest = bins_.size() + 1;
-        bool counted = true;
-        for (std::size_t t = 0; t < order_.size() && fewest > 0; ++t) {
-            const auto j = order_[t];
-            if (residual_[j] == 0) continue;
-            const std::size_t usable_bins = usable_count_[j];
-            checks_ += static_cast<std::int64_t>(containing_[j].size());
-            if (checks_ >= 4096) {  // a node per 4,096 bins checked, beside the node itself
-                checks_ -= 4096;
-                if (!count()) {
-                    counted = false;
-                    break;
-                }
-            }
-            if (usable_bins < fewest) {
-                fewest = usable_bins;
-                branch = j;
-            }
-        }
-        for (std::size_t k = begin; k < end; ++k) {
-            for (const auto& [j, c] : bins_[alive_[k]]) --usable_count_[j];
-        }
-        if (!counted || fewest == 0 || branch == weight_.size()) return false;
-        // The children, most constraining first: by the usable bins they leave unusable (those sharing an
-        // item type whose residual they exhaust), most first; ties by their mean share of the budgets left.
+    /// The children, most constraining first: by the usable bins they leave unusable (those sharing an
+    /// item type whose residual they exhaust), most first; ties by their mean share of the budgets left.
+    void order_children(std::size_t branch, std::size_t fewest, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) {
         std::vector<std::pair<std::pair<std::int64_t, double>, std::size_t>> keyed;
         keyed.reserve(fewest);
         for (std::size_t k = begin; k < end; ++k) {
             const auto q = alive_[k];
-            if (copies_of(q, branch) == 0) continue;
+            if (this->copies_of(q, branch) == 0) continue;
             ++mark_stamp_;
             marked_[q] = mark_stamp_;
             std::int64_t killed = 0;
             for (const auto& [j, c] : bins_[q]) {
                 for (const auto o : containing_[j]) {
                     if (marked_[o] == mark_stamp_ || seen_[o] != stamp_ || usable_now_[o] == 0) continue;
-                    if (residual_[j] - c < copies_of(o, j)) {
+                    if (residual_[j] - c < this->copies_of(o, j)) {
                         marked_[o] = mark_stamp_;
                         ++killed;
                     }
@@ -242,63 +188,21 @@ private:
             keyed.push_back({{-killed, share}, q});
         }
         std::sort(keyed.begin(), keyed.end());
-        std::vector<std::size_t> tried;
-        bool found = false;
-        for (const auto& [key, q] : keyed) {
-            take(q, -1);
-            chosen_.push_back(q);
-            found = monotone_ ? cover(left - 1, begin, end) : cover(left - 1, 0, bins_.size());
-            if (found) break;
-            chosen_.pop_back();
-            take(q, 1);
-            if (stopped_) break;
-            ++banned_[q];
-            tried.push_back(q);
-        }
-        for (const auto q : tried) --banned_[q];
-        return found;
+        for (const auto& [key, q] : keyed) out.push_back(q);
     }
 
-    [[nodiscard]] std::int64_t copies_of(std::size_t q, std::size_t j) const {
-        for (const auto& [t, c] : bins_[q]) {
-            if (t == j) return c;
-        }
-        return 0;
-    }
-
-    void take(std::size_t q, std::int64_t sign) {
-        const std::int64_t* costs = cost_.data() + q * rows_;
-        for (std::size_t r = 0; r < rows_; ++r) budget_[r] += sign * costs[r];
-        for (const auto& [j, c] : bins_[q]) {
-            residual_[j] += sign * c;
-            load_ += sign * c * weight_[j];
-        }
-    }
-
-    std::vector<std::int64_t> weight_, demand_;
-    std::int64_t capacity_;
-    std::vector<SparsePattern> all_bins_, bins_;
+    std::vector<SparsePattern> all_bins_;
     std::vector<DualVector> duals_;
     BudgetTracker& tracker_;
     BudgetTracker& share_;
     std::size_t rows_ = 0;
     std::vector<std::int64_t> marked_;
     std::int64_t mark_stamp_ = 0;
-    std::vector<std::int64_t> gap_, budget_, cost_, waste_;
-    std::vector<std::vector<std::size_t>> containing_;
-    std::vector<std::size_t> order_;
-    std::vector<std::int64_t> residual_;
-    std::int64_t load_ = 0, total_load_ = 0;
-    std::vector<int> banned_;
+    std::vector<std::int64_t> gap_;
+    std::int64_t total_load_ = 0;
     std::vector<std::int64_t> seen_;
     std::vector<char> usable_now_;  // 1 for this node's usable bins (seen_ == stamp_)
     std::int64_t stamp_ = 0;
-    std::vector<std::size_t> alive_;         // the usable bins of the nodes on the path, each node's after its parent's
-    std::vector<std::size_t> usable_count_;  // per type, the usable bins holding it (zero between nodes)
-    bool monotone_ = true;                   // every cost ≥ 0 (else every node tests the root's list)
-    std::vector<std::size_t> chosen_;
-    std::int64_t cover_nodes_ = 0, checks_ = 0;
-    bool stopped_ = false;
 };
 using MultiDualCover = BasicMultiDualCover<>;
 

@@ -5,10 +5,12 @@
 // enumerated (further dual vectors added before prune the enumeration too), and an exact cover of the
 // demand by m of them is searched for (optionally remembering the states it proved infeasible). None
 // proves that m bins do not suffice (what non-IRUP instances need); one is a packing into m bins.
+// The search is cover_search.hpp's; this file gives it the enumerated bins, the memo and the order of
+// the children (the bins' order, ascending).
 #pragma once
 
 #include <continuum/core/budget.hpp>
-#include <continuum/packing/detail/budget_check.hpp>
+#include <continuum/packing/detail/cover_search.hpp>
 #include <continuum/packing/detail/sparse_pattern.hpp>
 
 #include <algorithm>
@@ -26,7 +28,10 @@
 namespace continuum::packing::detail {
 
 template <typename Defer = void>  // compiled only where used (see core/detail/deferred.hpp)
-class BasicReducedCostProof {
+class BasicReducedCostProof : private CoverSearch<BasicReducedCostProof<Defer>> {
+    using Base = CoverSearch<BasicReducedCostProof<Defer>>;
+    friend Base;
+
 public:
     using Pattern = std::vector<std::int64_t>;  // copies per item type
     enum class Outcome { found, infeasible, unknown };
@@ -37,7 +42,7 @@ public:
     /// `max_patterns` bins.
     BasicReducedCostProof(std::vector<std::int64_t> weight, std::vector<std::int64_t> demand, std::int64_t capacity, std::vector<std::int64_t> profit, std::int64_t knapsack,
                      BudgetTracker& tracker, BudgetTracker& share, std::size_t max_patterns)
-        : weight_(std::move(weight)), demand_(std::move(demand)), profit_(std::move(profit)), capacity_(capacity), knapsack_(knapsack), tracker_(tracker), share_(&share),
+        : Base(std::move(weight), std::move(demand), capacity), profit_(std::move(profit)), knapsack_(knapsack), tracker_(tracker), share_(&share),
           max_patterns_(max_patterns) {}
 
     /// Whether the cover remembers the states (bins left, residual demand) it proved infeasible whatever
@@ -68,8 +73,8 @@ public:
         filter();
         residual_ = demand_;
         load_ = load_of_demand_;
-        banned_.assign(patterns_.size(), 0);
-        ban_depth_.assign(patterns_.size(), 0);
+        banned_.assign(bins_.size(), 0);
+        ban_depth_.assign(bins_.size(), 0);
         hit_depth_ = no_hit;
         nogoods_.clear();
         nogood_bytes_ = 0;
@@ -78,13 +83,13 @@ public:
         for (const auto d : demand_) small = small && d < 65'536;
         memo_on_ = small && remember_;
         chosen_.clear();
-        complete_ = true;
+        stopped_ = false;
         usable_count_.assign(weight_.size(), 0);
-        alive_.resize(patterns_.size());
+        alive_.resize(bins_.size());
         std::iota(alive_.begin(), alive_.end(), std::size_t{0});
-        const bool found = cover(bins, gap_, 0, patterns_.size());
+        const bool found = this->cover(bins, gap_, 0, bins_.size());
         if (found) return Outcome::found;
-        return complete_ ? Outcome::infeasible : Outcome::unknown;
+        return stopped_ ? Outcome::unknown : Outcome::infeasible;
     }
 
     /// The Farley and L1 tests and the enumeration for `bins` bins (run() does them when not done):
@@ -110,26 +115,26 @@ public:
     }
 
     /// The packing found (patterns), after run() returned found.
-    [[nodiscard]] std::vector<Pattern> packing() const {
-        std::vector<Pattern> out;
-        for (const auto q : chosen_) out.push_back(dense_pattern<Defer>(patterns_[q], demand_.size()));
-        return out;
-    }
+    [[nodiscard]] std::vector<Pattern> packing() const { return this->template chosen_packing<Defer>(); }
     /// Bins enumerated (reduced cost within the gap) and exact-cover nodes of the last run.
-    [[nodiscard]] std::size_t patterns() const { return patterns_.size(); }
-    [[nodiscard]] std::int64_t cover_nodes() const { return cover_nodes_; }
+    [[nodiscard]] std::size_t patterns() const { return bins_.size(); }
+    [[nodiscard]] std::int64_t cover_nodes() const { return this->cover_nodes_; }
     [[nodiscard]] std::int64_t memo_hits() const { return memo_hits_; }
     /// Whether the last enumeration gave up because more than `max_patterns` bins passed (further
     /// duals added before the next prepare() filter the enumeration itself).
     [[nodiscard]] bool too_many() const { return too_many_; }
     /// After prepare(): the enumerated bins, their reduced costs K − p·a and the gap G they share
     /// (low_cost_cover.hpp searches them for a packing).
-    [[nodiscard]] const std::vector<SparsePattern>& enumerated() const { return patterns_; }
+    [[nodiscard]] const std::vector<SparsePattern>& enumerated() const { return bins_; }
     __extension__ [[nodiscard]] const std::vector<__int128>& reduced_costs() const { return reduced_; }
     __extension__ [[nodiscard]] __int128 gap() const { return gap_; }
 
 private:
-    __extension__ using Wide = __int128;
+    using typename Base::Wide;
+    using Base::alive_, Base::banned_, Base::bins_, Base::budget_, Base::capacity_, Base::chosen_, Base::containing_, Base::cost_, Base::demand_, Base::load_, Base::monotone_,
+        Base::order_, Base::reduced_, Base::residual_, Base::stopped_, Base::usable_count_, Base::waste_, Base::weight_;
+    static constexpr bool has_reduced = true;
+    static constexpr bool keeps_banned = true;  // the memo sees the bans that excluded a fitting bin
 
     bool count() {
         const bool a = tracker_.count();
@@ -137,10 +142,10 @@ private:
         return a && b;
     }
 
-    /// The further vectors' gaps G' = m·K' − p'·b for m = `bins` (extra_rows_, extra_budget_); false when
+    /// The further vectors' gaps G' = m·K' − p'·b for m = `bins` (extra_rows_, budget_); false when
     /// one is negative (their Farley bound exceeds `bins`).
     bool extra_gaps(std::int64_t bins) {
-        extra_budget_.clear();
+        budget_.clear();
         extra_rows_.clear();
         for (std::size_t r = 0; r < extra_profit_.size(); ++r) {
             Wide total = 0;
@@ -151,7 +156,7 @@ private:
             // the budgets and the reduced costs within them are 64-bit integers.
             if (extra_gap > (Wide{1} << 62)) continue;
             extra_rows_.push_back(r);
-            extra_budget_.push_back(static_cast<std::int64_t>(extra_gap));
+            budget_.push_back(static_cast<std::int64_t>(extra_gap));
         }
         return true;
     }
@@ -160,7 +165,7 @@ private:
     /// over the types heaviest first, pruned by p·a + room × (best profit/weight ratio still to come)
     /// in 128-bit integers. False when the budget or max_patterns ran out.
     bool enumerate(Wide gap) {
-        patterns_.clear();
+        bins_.clear();
         reduced_.clear();
         waste_.clear();
         order_.resize(weight_.size());
@@ -185,7 +190,7 @@ private:
         extra_last_ = 0;
         for (std::size_t e = 0; e < rows; ++e) {
             const auto& p = extra_profit_[extra_rows_[e]];
-            extra_need_[e] = static_cast<Wide>(extra_knapsack_[extra_rows_[e]]) - extra_budget_[e];
+            extra_need_[e] = static_cast<Wide>(extra_knapsack_[extra_rows_[e]]) - budget_[e];
             std::size_t* best = &extra_best_[e * (types + 1)];
             for (std::size_t k = types; k-- > 0;) {
                 const auto j = order_[k];
@@ -199,10 +204,7 @@ private:
         overflow_ = false;
         too_many_ = false;
         descend(0, capacity_, 0);
-        containing_.assign(weight_.size(), {});
-        for (std::size_t q = 0; q < patterns_.size(); ++q) {
-            for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
-        }
+        this->index_bins();
         return !overflow_;
     }
 
@@ -213,7 +215,7 @@ private:
             return;
         }
         if (profit >= need_ && extras_reached()) {
-            if (patterns_.size() >= max_patterns_) {
+            if (bins_.size() >= max_patterns_) {
                 overflow_ = true;
                 too_many_ = true;
                 return;
@@ -227,7 +229,7 @@ private:
             for (std::size_t i = 0; i < path_.size(); ++i) {
                 if (i == 0 || path_[i] != path_[i - 1]) sparse.emplace_back(order_[path_[i]], copies_[order_[path_[i]]]);
             }
-            patterns_.push_back(std::move(sparse));
+            bins_.push_back(std::move(sparse));
             reduced_.push_back(static_cast<Wide>(knapsack_) - profit);
             waste_.push_back(room);
         }
@@ -281,92 +283,50 @@ private:
 
     /// Drops the bins another dual vector's gap excludes, and keeps their reduced costs under each.
     void filter() {
-        const std::size_t rows = extra_budget_.size();
+        const std::size_t rows = budget_.size();
         std::vector<SparsePattern> patterns;
         std::vector<Wide> reduced;
         std::vector<std::int64_t> waste;
-        extra_reduced_.clear();
+        cost_.clear();
         std::vector<std::int64_t> costs(rows);
         monotone_ = true;
-        for (std::size_t q = 0; q < patterns_.size(); ++q) {
+        for (std::size_t q = 0; q < bins_.size(); ++q) {
             bool keep = true;
             for (std::size_t r = 0; r < rows && keep; ++r) {
                 const auto row = extra_rows_[r];
                 Wide value = 0;
-                for (const auto& [j, c] : patterns_[q]) value += static_cast<Wide>(extra_profit_[row][j]) * c;
+                for (const auto& [j, c] : bins_[q]) value += static_cast<Wide>(extra_profit_[row][j]) * c;
                 const Wide cost = static_cast<Wide>(extra_knapsack_[row]) - value;  // ≥ 0: K' bounds the bin
-                keep = cost <= extra_budget_[r];
+                keep = cost <= budget_[r];
                 costs[r] = keep ? static_cast<std::int64_t>(cost) : 0;
                 if (cost < 0) monotone_ = false;  // (not expected; then every node tests every bin)
             }
             if (!keep) continue;
             if (reduced_[q] < 0) monotone_ = false;
-            patterns.push_back(std::move(patterns_[q]));
+            patterns.push_back(std::move(bins_[q]));
             reduced.push_back(reduced_[q]);
             waste.push_back(waste_[q]);
-            extra_reduced_.insert(extra_reduced_.end(), costs.begin(), costs.end());
+            cost_.insert(cost_.end(), costs.begin(), costs.end());
         }
-        patterns_ = std::move(patterns);
+        bins_ = std::move(patterns);
         reduced_ = std::move(reduced);
         waste_ = std::move(waste);
-        containing_.assign(weight_.size(), {});
-        for (std::size_t q = 0; q < patterns_.size(); ++q) {
-            for (const auto& [j, c] : patterns_[q]) containing_[j].push_back(q);
-        }
-        // Per bin, the first position in order_ of the types it holds: expand()'s scan of the types
+        this->index_bins();
+        // Per bin, the first position in order_ of the types it holds: the branching's scan of the types
         // reaches the bin there.
         std::vector<std::size_t> position(weight_.size());
         for (std::size_t t = 0; t < order_.size(); ++t) position[order_[t]] = t;
-        first_position_.assign(patterns_.size(), order_.size());
-        for (std::size_t q = 0; q < patterns_.size(); ++q) {
-            for (const auto& [j, c] : patterns_[q]) first_position_[q] = std::min(first_position_[q], position[j]);
+        first_position_.assign(bins_.size(), order_.size());
+        for (std::size_t q = 0; q < bins_.size(); ++q) {
+            for (const auto& [j, c] : bins_[q]) first_position_[q] = std::min(first_position_[q], position[j]);
         }
     }
 
-    /// Whether bin q fits the residual demand, the waste budget and every reduced-cost budget left,
-    /// whatever its ban.
-    [[nodiscard]] bool fits(std::size_t q, Wide budget, std::int64_t waste) const {
-        if (reduced_[q] > budget || waste_[q] > waste) return false;
-        for (const auto& [j, c] : patterns_[q]) {
-            if (c > residual_[j]) return false;
-        }
-        const std::size_t rows = extra_budget_.size();
-        if (rows == 0) return true;
-        const std::int64_t* costs = &extra_reduced_[q * rows];
-        if (monotone_) return within_budgets(costs, extra_budget_.data(), rows);  // costs and budgets in [0, 2^62]
-        for (std::size_t r = 0; r < rows; ++r) {
-            if (costs[r] > extra_budget_[r]) return false;
-        }
-        return true;
-    }
-    [[nodiscard]] bool holds(std::size_t q, std::size_t type) const {
-        for (const auto& [j, c] : patterns_[q]) {
-            if (j == type) return true;
-        }
-        return false;
-    }
-
-    /// Exact cover of residual_ by `left` enumerated bins whose reduced costs sum to at most `budget`
-    /// (and wastes to at most left × capacity − load). Branches on the type with the fewest usable
-    /// bins; the k-th child bans the bins its elder siblings took (each multiset of bins once).
-    /// With the memo (remember_failures), a state that failed with no inherited ban mattering below it
-    /// (hit_depth_: the least depth of a ban that excluded a bin otherwise usable) is recorded and
-    /// pruned when met again: its budgets are left·K − p·residual under every vector, and its waste
-    /// left·c − load, functions of (left, residual) alone.
-    /// The candidates are alive_[from, to): the bins that fit at the parent (a bin that does not fit at a
-    /// node fits nowhere below it, since the residual demand, the waste budget and every reduced-cost
-    /// budget only shrink down the tree, by costs ≥ 0).
-    bool cover(std::int64_t left, Wide budget, std::size_t from, std::size_t to) {
-        if (load_ == 0) return true;
-        if (!count()) {
-            complete_ = false;
-            return false;
-        }
-        ++cover_nodes_;
-        const std::int64_t waste = left * capacity_ - load_;
-        if (left <= 0 || waste < 0) return false;
-        // A state proved infeasible whatever the bans: the budgets and the waste are functions of
-        // (left, residual), so the same state elsewhere in the tree fails too.
+    /// A node past the budget tests, with the memo (remember_failures): a state that failed with no
+    /// inherited ban mattering below it (hit_depth_: the least depth of a ban that excluded a bin
+    /// otherwise usable) is recorded and pruned when met again: its budgets are left·K − p·residual
+    /// under every vector, and its waste left·c − load, functions of (left, residual) alone.
+    bool visit(std::int64_t left, Wide budget, std::int64_t waste, std::size_t from, std::size_t to) {
         // The key is built in one reused buffer (no allocation per node), and again after expand()
         // (which leaves the state as it found it when it fails) for the few states recorded.
         const bool memo = memo_on_;
@@ -380,8 +340,8 @@ private:
         const auto depth = static_cast<std::int64_t>(chosen_.size());
         const auto outer_hit = hit_depth_;
         hit_depth_ = no_hit;
-        const bool found = expand(left, budget, waste, from, to);
-        if (!found && complete_ && hit_depth_ >= depth && memo && nogood_bytes_ + key_bytes() <= max_nogood_bytes) {
+        const bool found = this->expand(left, budget, waste, from, to);
+        if (!found && !stopped_ && hit_depth_ >= depth && memo && nogood_bytes_ + key_bytes() <= max_nogood_bytes) {
             state_key(left, key_);
             nogood_bytes_ += key_.size();
             nogoods_.insert(key_);
@@ -401,107 +361,29 @@ private:
     }
     [[nodiscard]] std::size_t key_bytes() const { return sizeof(std::int64_t) + 2 * residual_.size(); }
 
-    /// The node below the memo: the branching type and its children.
-    bool expand(std::int64_t left, Wide budget, std::int64_t waste, std::size_t from, std::size_t to) {
-        // The bins that fit here, appended to alive_ (ascending, as containing_'s lists), and per type
-        // the usable ones (fit, not banned) holding it: the counts of testing each type's whole list.
-        const std::size_t begin = alive_.size();
-        for (std::size_t k = from; k < to; ++k) {
-            const auto q = alive_[k];
-            if (!fits(q, budget, waste)) continue;
-            alive_.push_back(q);
-            if (banned_[q] != 0) continue;
-            for (const auto& [j, c] : patterns_[q]) ++usable_count_[j];
-        }
-        const std::size_t end = alive_.size();
-        const bool found = branch_here(left, budget, begin, end);
-        alive_.resize(begin);
-        return found;
+    /// With the memo, a bin that fits but for its ban, among those the branching's scan reached (a bin
+    /// holds only types with residual demand, so it is reached at its first type), makes the subtree's
+    /// failure depend on the ban (hit_depth_).
+    void on_banned_reached(std::size_t q, std::size_t reached) {
+        if (memo_on_ && first_position_[q] <= reached) hit_depth_ = std::min(hit_depth_, ban_depth_[q]);
     }
+    void on_ban(std::size_t q) { ban_depth_[q] = static_cast<std::int64_t>(chosen_.size()); }
 
-    /// expand()'s branching over this node's fitting bins alive_[begin, end).
-    bool branch_here(std::int64_t left, Wide budget, std::size_t begin, std::size_t end) {
-        // The type with the fewest usable bins, the first in order_ among ties; the scan stops at a type
-        // with none. The checks are counted as when every bin of each type's list was tested, at the
-        // same points.
-        std::size_t branch = weight_.size();
-        std::size_t fewest = patterns_.size() + 1;
-        std::size_t reached = 0;  // the last position of order_ the scan looked at
-        bool counted = true;
-        for (std::size_t t = 0; t < order_.size() && fewest > 0; ++t) {
-            const auto j = order_[t];
-            if (residual_[j] == 0) continue;
-            reached = t;
-            const std::size_t usable_bins = usable_count_[j];
-            checks_ += static_cast<std::int64_t>(containing_[j].size());
-            if (checks_ >= 4096) {  // a node per 4,096 bins checked, beside the node itself
-                checks_ -= 4096;
-                if (!count()) {
-                    complete_ = false;
-                    counted = false;
-                    break;
-                }
-            }
-            if (usable_bins < fewest) {
-                fewest = usable_bins;
-                branch = j;
-            }
-        }
-        // The counts back to zero; with the memo, a bin that fits but for its ban, among those the scan
-        // reached (a bin holds only types with residual demand, so it is reached at its first type),
-        // makes the subtree's failure depend on the ban (hit_depth_).
+    /// The children: the unbanned bins holding the branching type, in alive_'s order (ascending).
+    void order_children(std::size_t branch, std::size_t, std::size_t begin, std::size_t end, std::vector<std::size_t>& out) const {
         for (std::size_t k = begin; k < end; ++k) {
             const auto q = alive_[k];
-            if (banned_[q] == 0) {
-                for (const auto& [j, c] : patterns_[q]) --usable_count_[j];
-            } else if (memo_on_ && first_position_[q] <= reached) {
-                hit_depth_ = std::min(hit_depth_, ban_depth_[q]);
-            }
-        }
-        if (!counted || fewest == 0) return false;
-        // The children (each bin is once in containing_[branch], ascending as alive_; only tried
-        // siblings are banned below).
-        std::vector<std::size_t> options;
-        options.reserve(fewest);
-        for (std::size_t k = begin; k < end; ++k) {
-            const auto q = alive_[k];
-            if (banned_[q] == 0 && holds(q, branch)) options.push_back(q);
-        }
-        std::vector<std::size_t> tried;
-        bool found = false;
-        for (const auto q : options) {
-            take(q, -1);
-            chosen_.push_back(q);
-            found = monotone_ ? cover(left - 1, budget - reduced_[q], begin, end) : cover(left - 1, budget - reduced_[q], 0, patterns_.size());
-            if (found) break;
-            chosen_.pop_back();
-            take(q, 1);
-            if (!complete_) break;
-            ++banned_[q];
-            ban_depth_[q] = static_cast<std::int64_t>(chosen_.size());
-            tried.push_back(q);
-        }
-        for (const auto q : tried) --banned_[q];
-        return found;
-    }
-
-    void take(std::size_t q, std::int64_t sign) {
-        const std::size_t rows = extra_budget_.size();
-        for (std::size_t r = 0; r < rows; ++r) extra_budget_[r] += sign * extra_reduced_[q * rows + r];
-        for (const auto& [j, c] : patterns_[q]) {
-            residual_[j] += sign * c;
-            load_ += sign * c * weight_[j];
+            if (banned_[q] == 0 && this->holds(q, branch)) out.push_back(q);
         }
     }
 
-    std::vector<std::int64_t> weight_, demand_, profit_;
-    std::int64_t capacity_ = 0;
+    std::vector<std::int64_t> profit_;
     std::int64_t knapsack_ = 0;
     BudgetTracker& tracker_;
     BudgetTracker* share_;
     std::size_t max_patterns_ = 0;
     // Enumeration.
-    std::vector<std::size_t> order_, best_;
+    std::vector<std::size_t> best_;  // (order_, the types heaviest first, is also the branching's)
     std::vector<std::int64_t> order_weight_;  // the weights in order_ (non-increasing)
     std::vector<std::int64_t> copies_;
     std::vector<std::size_t> path_;  // positions in order_ of the items in the bin being built, in order
@@ -509,29 +391,18 @@ private:
     std::int64_t steps_ = 0;
     bool overflow_ = false;
     bool too_many_ = false;  // the enumeration gave up at max_patterns
-    std::vector<SparsePattern> patterns_;
-    std::vector<Wide> reduced_;
-    std::vector<std::int64_t> waste_;
     std::int64_t prepared_ = 0;  // the bins the enumeration was made for (0: none)
     Wide gap_ = 0;
     std::int64_t load_of_demand_ = 0;
-    // Further dual vectors: profits, knapsack maxima, budgets left, reduced costs (bin × vector).
+    // Further dual vectors: profits, knapsack maxima (budgets left and reduced costs: budget_, cost_).
     std::vector<std::vector<std::int64_t>> extra_profit_;
     std::vector<std::int64_t> extra_knapsack_;
     std::vector<std::size_t> extra_rows_;                 // the further vectors in use (budget within 2^62)
-    std::vector<std::int64_t> extra_budget_, extra_reduced_;
     std::vector<Wide> extra_need_, extra_now_;  // enumeration: K' − G' and p'·a so far, per vector in use
     std::vector<std::size_t> extra_best_;        // per vector in use, best_ under its profits
     std::size_t extra_last_ = 0;
-    std::vector<std::vector<std::size_t>> containing_;
     std::vector<std::size_t> first_position_;  // per bin, the first position in order_ of its types
-    std::vector<std::size_t> alive_;           // the fitting bins of the nodes on the path, each node's after its parent's
-    std::vector<std::size_t> usable_count_;    // per type, the usable bins holding it (zero between nodes)
-    bool monotone_ = true;                     // every reduced cost ≥ 0 (else every node tests every bin)
-    // Exact cover.
-    std::vector<std::int64_t> residual_;
-    std::int64_t load_ = 0;
-    std::vector<int> banned_;
+    // The memo.
     std::vector<std::int64_t> ban_depth_;  // per banned bin, the depth (bins chosen) of the node that banned it
     static constexpr std::int64_t no_hit = std::numeric_limits<std::int64_t>::max();
     std::int64_t hit_depth_ = no_hit;       // the least ban depth a ban mattered at, in the current subtree
@@ -542,10 +413,6 @@ private:
     bool remember_ = false;  // remember_failures()
     bool memo_on_ = false;
     std::int64_t memo_hits_ = 0;
-    std::vector<std::size_t> chosen_;
-    std::int64_t cover_nodes_ = 0;
-    std::int64_t checks_ = 0;
-    bool complete_ = true;
 };
 using ReducedCostProof = BasicReducedCostProof<>;
 
