@@ -35,15 +35,9 @@ public:
 
     /// 1: a cover by at most `target` bins (packing() holds it), 0: none, -1: the node cap ran out.
     int run(std::int64_t target) {
-        residual_ = demand_;
-        load_ = 0;
-        for (std::size_t j = 0; j < demand_.size(); ++j) load_ += weight_[j] * demand_[j];
-        banned_.assign(bins_.size(), 0);
-        usable_count_.assign(weight_.size(), 0);
-        alive_.resize(bins_.size());
-        std::iota(alive_.begin(), alive_.end(), std::size_t{0});
-        chosen_.clear();
-        stopped_ = false;
+        std::int64_t load = 0;
+        for (std::size_t j = 0; j < demand_.size(); ++j) load += weight_[j] * demand_[j];
+        this->start_search(load);
         if (cover(target, 0, 0, bins_.size())) return 1;
         return stopped_ ? -1 : 0;
     }

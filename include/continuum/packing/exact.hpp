@@ -609,9 +609,11 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         }
         if (!out.optimal && !tracker.exhausted()) {
             // Vectors: a shorter first window (the root LP is dearer there, and the L2 bound weaker).
+            const double share = items.d == 1 ? 0.1 : 0.04;
+            const Budget window = window_budget(budget, share, items.d);
             const auto before = tracker.nodes();
-            if (items.d == 1 ? local_search(cns, out, window_budget(budget, 0.1, 1), tracker, 6) : local_search(vns, out, window_budget(budget, 0.04, items.d), tracker, 6)) cg.adopt(out.bins);
-            if (items.d == 1) unplanned_nodes += std::max<std::int64_t>(0, tracker.nodes() - before - budget_share(plan, 0.1).node_limit);
+            if (items.d == 1 ? local_search(cns, out, window, tracker, 6) : local_search(vns, out, window, tracker, 6)) cg.adopt(out.bins);
+            if (items.d == 1) unplanned_nodes += std::max<std::int64_t>(0, tracker.nodes() - before - budget_share(plan, share).node_limit);
         }
         if (out.optimal) {
             out.nodes = tracker.nodes();
@@ -676,7 +678,8 @@ ExactPacking solve_exact_dense(const DenseItems& items, std::span<const std::int
         // Consistent neighbourhood search towards the LP bound on a share of the budget (not on less
         // than 2 % of it).
         if (!tracker.exhausted() && search_share >= 0.02) {
-            if (items.d == 1 ? local_search(cns, out, window_budget(budget, search_share, 1), tracker, 4) : local_search(vns, out, window_budget(budget, search_share, items.d), tracker, 4)) cg.adopt(out.bins);
+            const Budget window = window_budget(budget, search_share, items.d);
+            if (items.d == 1 ? local_search(cns, out, window, tracker, 4) : local_search(vns, out, window, tracker, 4)) cg.adopt(out.bins);
             if (out.optimal) {
                 out.nodes = tracker.nodes();
                 return out;

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,19 @@ protected:
         : weight_(std::move(weight)), demand_(std::move(demand)), capacity_(capacity) {}
 
     Derived& self() { return static_cast<Derived&>(*this); }
+
+    /// The search's state at the root of a run: the whole demand (of total size `load`) left, no bin
+    /// banned or chosen, every candidate bin alive.
+    void start_search(std::int64_t load) {
+        residual_ = demand_;
+        load_ = load;
+        banned_.assign(bins_.size(), 0);
+        usable_count_.assign(weight_.size(), 0);
+        alive_.resize(bins_.size());
+        std::iota(alive_.begin(), alive_.end(), std::size_t{0});
+        chosen_.clear();
+        stopped_ = false;
+    }
 
     /// containing_[j]: the bins holding type j, ascending.
     void index_bins() {

@@ -62,21 +62,15 @@ public:
     Outcome run(std::int64_t target, std::int64_t first_cap, double noise, std::uint64_t seed) {
         std::mt19937_64 random(seed);
         double cap = static_cast<double>(first_cap);
+        std::int64_t total_load = 0;  // of the whole demand
+        for (std::size_t j = 0; j < demand_.size(); ++j) total_load += weight_[j] * demand_[j];
         for (int restart = 0; !tracker_.exhausted() && !share_.exhausted(); ++restart) {
             noise_.resize(bins_.size());
             std::uniform_real_distribution<double> unit(0.0, 1.0);
             for (auto& x : noise_) x = unit(random);
-            residual_ = demand_;
-            load_ = 0;
-            for (std::size_t j = 0; j < demand_.size(); ++j) load_ += weight_[j] * demand_[j];
-            banned_.assign(bins_.size(), 0);
-            usable_count_.assign(weight_.size(), 0);
-            alive_.resize(bins_.size());
-            std::iota(alive_.begin(), alive_.end(), std::size_t{0});
-            chosen_.clear();
+            this->start_search(total_load);
             nodes_left_ = static_cast<std::int64_t>(cap);
             mix_ = restart == 0 ? 0.0 : noise;
-            stopped_ = false;
             if (this->cover(target, gap_, 0, bins_.size())) return Outcome::found;
             if (!stopped_) return Outcome::infeasible;  // the whole tree was seen (each multiset of bins once)
             cap *= 1.1;
@@ -90,7 +84,7 @@ public:
     [[nodiscard]] int restarts() const { return restarts_; }
 
 private:
-    using Base::alive_, Base::banned_, Base::bins_, Base::capacity_, Base::chosen_, Base::demand_, Base::load_, Base::monotone_, Base::order_, Base::reduced_, Base::residual_,
+    using Base::alive_, Base::bins_, Base::capacity_, Base::demand_, Base::monotone_, Base::order_, Base::reduced_,
         Base::stopped_, Base::usable_count_, Base::waste_, Base::weight_;
     static constexpr bool has_reduced = true;
     static constexpr bool keeps_banned = false;

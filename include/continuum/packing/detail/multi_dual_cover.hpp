@@ -63,20 +63,13 @@ public:
     /// whole tree was seen: no cover by the bins given exists) or unknown (a tracker ran out).
     Outcome run(std::int64_t target) {
         if (!prepare(target)) return Outcome::infeasible;
-        residual_ = demand_;
-        load_ = total_load_;
+        this->start_search(total_load_);
         budget_ = gap_;
-        banned_.assign(bins_.size(), 0);
         seen_.assign(bins_.size(), 0);
         usable_now_.assign(bins_.size(), 0);
         marked_.assign(bins_.size(), 0);
         stamp_ = 0;
         mark_stamp_ = 0;
-        chosen_.clear();
-        stopped_ = false;
-        usable_count_.assign(weight_.size(), 0);
-        alive_.resize(bins_.size());
-        std::iota(alive_.begin(), alive_.end(), std::size_t{0});
         if (this->cover(target, 0, 0, bins_.size())) return Outcome::found;
         return stopped_ ? Outcome::unknown : Outcome::infeasible;
     }
@@ -88,7 +81,7 @@ public:
     [[nodiscard]] std::int64_t cover_nodes() const { return this->cover_nodes_; }
 
 private:
-    using Base::alive_, Base::banned_, Base::bins_, Base::budget_, Base::capacity_, Base::chosen_, Base::containing_, Base::cost_, Base::demand_, Base::load_, Base::monotone_,
+    using Base::alive_, Base::bins_, Base::budget_, Base::capacity_, Base::containing_, Base::cost_, Base::demand_, Base::monotone_,
         Base::order_, Base::residual_, Base::stopped_, Base::usable_count_, Base::waste_, Base::weight_;
     static constexpr bool has_reduced = false;  // the first vector is one of the budgets
     static constexpr bool keeps_banned = false;

@@ -71,9 +71,7 @@ public:
         prepared_ = 0;
         if (!extra_gaps(bins)) return Outcome::infeasible;
         filter();
-        residual_ = demand_;
-        load_ = load_of_demand_;
-        banned_.assign(bins_.size(), 0);
+        this->start_search(load_of_demand_);
         ban_depth_.assign(bins_.size(), 0);
         hit_depth_ = no_hit;
         nogoods_.clear();
@@ -82,11 +80,6 @@ public:
         bool small = true;
         for (const auto d : demand_) small = small && d < 65'536;
         memo_on_ = small && remember_;
-        chosen_.clear();
-        stopped_ = false;
-        usable_count_.assign(weight_.size(), 0);
-        alive_.resize(bins_.size());
-        std::iota(alive_.begin(), alive_.end(), std::size_t{0});
         const bool found = this->cover(bins, gap_, 0, bins_.size());
         if (found) return Outcome::found;
         return stopped_ ? Outcome::unknown : Outcome::infeasible;
@@ -131,7 +124,7 @@ public:
 
 private:
     using typename Base::Wide;
-    using Base::alive_, Base::banned_, Base::bins_, Base::budget_, Base::capacity_, Base::chosen_, Base::containing_, Base::cost_, Base::demand_, Base::load_, Base::monotone_,
+    using Base::alive_, Base::banned_, Base::bins_, Base::budget_, Base::capacity_, Base::chosen_, Base::containing_, Base::cost_, Base::demand_, Base::monotone_,
         Base::order_, Base::reduced_, Base::residual_, Base::stopped_, Base::usable_count_, Base::waste_, Base::weight_;
     static constexpr bool has_reduced = true;
     static constexpr bool keeps_banned = true;  // the memo sees the bans that excluded a fitting bin
